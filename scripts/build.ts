@@ -1,0 +1,24 @@
+#!/usr/bin/env bun
+/**
+ * npm run build: one self-contained executable, dist/parley.
+ */
+import { $ } from 'bun'
+import { mkdirSync } from 'node:fs'
+
+const root = new URL('..', import.meta.url).pathname
+mkdirSync(`${root}dist`, { recursive: true })
+
+const started = performance.now()
+const result = await Bun.build({
+  entrypoints: [`${root}server/main.ts`],
+  compile: { outfile: `${root}dist/parley` },
+  minify: true,
+  sourcemap: 'none',
+  target: 'bun',
+})
+if (!result.success) {
+  for (const log of result.logs) console.error(log)
+  process.exit(1)
+}
+const size = (await $`stat -c %s ${root}dist/parley`.text()).trim()
+console.log(`dist/parley built in ${Math.round(performance.now() - started)} ms (${(Number(size) / 1e6).toFixed(1)} MB)`)

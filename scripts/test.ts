@@ -1,0 +1,47 @@
+#!/usr/bin/env bun
+/**
+ * npm test: prepares what the tests need, runs every test under test/, and ends with one
+ * line "N passed, N failed" (the line CI reads).
+ */
+import { spawn } from 'bun'
+
+const root = new URL('..', import.meta.url).pathname
+const prepare = [`${root}scripts/prepare-tests.sh`]
+
+const ready = spawn(prepare, { cwd: root, stdout: 'inherit', stderr: 'inherit' })
+if ((await ready.exited) !== 0) {
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+
+const child = spawn([process.execPath, 'test', ...process.argv.slice(2)], {
+  cwd: root,
+  stdout: 'inherit',
+  stderr: 'pipe',
+  env: { ...process.env, FORCE_COLOR: '0' },
+})
+// bun test reports on stderr; echo it while counting.
+let passed = 0
+let failed = 0
+const decoder = new TextDecoder()
+let pending = ''
+const reader = child.stderr.getReader()
+for (;;) {
+  const { value, done } = await reader.read()
+  if (done) break
+  const text = decoder.decode(value, { stream: true })
+  process.stderr.write(text)
+  pending += text
+  const lines = pending.split('\n')
+  pending = lines.pop() ?? ''
+  for (const line of lines) {
+    const pass = /^\s*(\d+) pass$/.exec(line)
+    const fail = /^\s*(\d+) fail$/.exec(line)
+    if (pass) passed = Number(pass[1])
+    if (fail) failed = Number(fail[1])
+  }
+}
+const code = await child.exited
+if (code !== 0 && failed === 0) failed = 1
+console.log(`${passed} passed, ${failed} failed`)
+process.exit(code === 0 && failed === 0 ? 0 : 1)

@@ -1,0 +1,44 @@
+import type { Database } from 'bun:sqlite'
+import type { Page, PageOf } from '../http/common-model.ts'
+import type { Chatbot } from './model.ts'
+
+export type ChatbotRow = Chatbot & { workspace_id: string }
+
+const COLUMNS = 'id, name, entry_flow_id, created_at, updated_at'
+
+export type ChatbotStore = ReturnType<typeof chatbotStore>
+
+export function chatbotStore(db: Database) {
+  const insert = db.query(
+    `INSERT INTO chatbots (id, workspace_id, name, entry_flow_id, created_at, updated_at)
+     VALUES ($id, $workspace_id, $name, $entry_flow_id, $created_at, $updated_at)`,
+  )
+  const selectOne = db.query<Chatbot, [string, string]>(
+    `SELECT ${COLUMNS} FROM chatbots WHERE id = ? AND workspace_id = ?`,
+  )
+  const selectPage = db.query<Chatbot, [string, number, number]>(
+    `SELECT ${COLUMNS} FROM chatbots WHERE workspace_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+  )
+  const count = db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM chatbots WHERE workspace_id = ?')
+  const update = db.query<Chatbot, [string, string | null, string, string, string]>(
+    `UPDATE chatbots SET name = ?, entry_flow_id = ?, updated_at = ? WHERE id = ? AND workspace_id = ?
+     RETURNING ${COLUMNS}`,
+  )
+  const remove = db.query<{ id: string }, [string, string]>(
+    'DELETE FROM chatbots WHERE id = ? AND workspace_id = ? RETURNING id',
+  )
+
+  return {
+    insert: (row: ChatbotRow) => void insert.run(row),
+    get: (workspaceId: string, id: string) => selectOne.get(id, workspaceId),
+    list(workspaceId: string, page: Page): PageOf<Chatbot> {
+      return {
+        items: selectPage.all(workspaceId, page.limit, page.offset),
+        total: count.get(workspaceId)?.n ?? 0,
+      }
+    },
+    update: (workspaceId: string, bot: Chatbot) =>
+      update.get(bot.name, bot.entry_flow_id, bot.updated_at ?? bot.created_at, bot.id, workspaceId),
+    remove: (workspaceId: string, id: string) => remove.get(id, workspaceId) !== null,
+  }
+}

@@ -1,0 +1,42 @@
+import type { WorkspaceService } from '../workspaces/service.ts'
+
+export interface KeysCommand {
+  action: 'create' | 'list' | 'revoke'
+  name?: string
+  workspaceId?: string
+  newWorkspace?: boolean
+  prefix?: string
+}
+
+/** `parley keys ...`: what it prints goes to stdout; the key alone for `create`, so scripts can capture it. */
+export function keys(workspaces: WorkspaceService, command: KeysCommand, print: (line: string) => void): void {
+  switch (command.action) {
+    case 'create': {
+      if (!command.name) throw new Error('keys create needs --name NAME')
+      if (command.workspaceId && command.newWorkspace) throw new Error('give --workspace or --new-workspace, not both')
+      const created = workspaces.createKey({
+        name: command.name,
+        workspaceId: command.workspaceId,
+        newWorkspace: command.newWorkspace,
+      })
+      print(created.key)
+      return
+    }
+    case 'list': {
+      const rows = workspaces.listKeys()
+      if (rows.length === 0) return print('no API keys yet: run `parley keys create --name NAME`')
+      print(['PREFIX', 'NAME', 'WORKSPACE', 'CREATED', 'REVOKED'].join('\t'))
+      for (const row of rows) {
+        print([row.prefix, row.name, row.workspace_id, row.created_at, row.revoked_at ?? '-'].join('\t'))
+      }
+      return
+    }
+    case 'revoke': {
+      if (!command.prefix) throw new Error('keys revoke needs the key prefix shown by `parley keys list`')
+      const revoked = workspaces.revokeKey(command.prefix)
+      if (!revoked) throw new Error(`no active key with prefix ${command.prefix}`)
+      print(`revoked ${revoked.prefix} (${revoked.name})`)
+      return
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { resolve } from 'node:path'
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
+
+export interface Config {
+  port: number
+  host: string
+  dataDir: string
+  publicUrl: string
+  logLevel: LogLevel
+  /** Requests per minute per API key; 0 turns rate limiting off. */
+  rateLimitPerMinute: number
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent']
+
+/** Reads the environment once at start; any bad value fails here with one clear line. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const port = integerSetting(env, 'PORT', 3000, 0, 65535)
+  const host = env.HOST?.trim() || '0.0.0.0'
+  const dataDir = resolve(env.PARLEY_DATA_DIR?.trim() || './data')
+  const publicUrl = publicUrlSetting(env.PARLEY_PUBLIC_URL, port)
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`)
+  }
+  const rateLimitPerMinute = integerSetting(env, 'PARLEY_RATE_LIMIT', 1200, 0, 10_000_000)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute }
+}
+
+function integerSetting(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[name]?.trim()
+  if (!raw) return fallback
+  const value = Number(raw)
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`)
+  }
+  return value
+}
+
+function publicUrlSetting(raw: string | undefined, port: number): string {
+  const value = raw?.trim()
+  if (!value) return `http://localhost:${port}`
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(`PARLEY_PUBLIC_URL must be an absolute http(s) URL, got "${value}"`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PARLEY_PUBLIC_URL must use http or https, got "${value}"`)
+  }
+  return url.origin
+}

@@ -1,0 +1,5 @@
+import type { Migration } from '../migration.ts'
+import { foundation } from './0001_foundation.ts'
+
+/** Every migration, oldest first. Append only: a released migration never changes. */
+export const migrations: readonly Migration[] = [foundation]

@@ -1,0 +1,48 @@
+import { ApiError, badRequest } from './api-error.ts'
+
+export interface BodyLimit {
+  /** Tested against the request path; the first match sets the limit. */
+  path: RegExp
+  bytes: number
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+/**
+ * The API's one body parser: JSON only (415 otherwise), bounded (413), well-formed (400).
+ * An empty body parses as null so that the route's schema explains what was expected.
+ */
+export function jsonBodyParser(limits: readonly BodyLimit[] = []) {
+  const limitFor = (path: string) => limits.find((limit) => limit.path.test(path))?.bytes ?? DEFAULT_BODY_LIMIT
+
+  return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
+    const limit = limitFor(new URL(request.url).pathname)
+    const declared = Number(request.headers.get('content-length') ?? 0)
+    if (declared > limit) throw tooLarge(limit)
+    const bytes = await request.arrayBuffer()
+    if (bytes.byteLength > limit) throw tooLarge(limit)
+    if (bytes.byteLength === 0) return null
+    if (!isJson(contentType)) {
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        `send the body as JSON with Content-Type: application/json (got ${contentType ? `"${contentType}"` : 'no Content-Type'})`,
+      )
+    }
+    const text = new TextDecoder().decode(bytes)
+    try {
+      return JSON.parse(text)
+    } catch (error) {
+      throw badRequest('malformed_json', `the body is not valid JSON: ${(error as Error).message}`)
+    }
+  }
+}
+
+function isJson(contentType: string): boolean {
+  const mediaType = contentType.split(';', 1)[0]?.trim().toLowerCase() ?? ''
+  return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'))
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, 'payload_too_large', `the body is larger than the limit of ${limit} bytes`)
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bun
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { backup } from './cli/backup.ts'
+import { keys } from './cli/keys.ts'
+import { serve } from './cli/serve.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { migrate } from './db/migrate.ts'
+import { openDatabase } from './db/open-database.ts'
+import { VERSION } from './version.ts'
+import { workspaceService } from './workspaces/service.ts'
+import { workspaceStore } from './workspaces/store.ts'
+import { systemClock } from './support/clock.ts'
+
+const HELP = `parley ${VERSION}: a self-hosted chatbot platform in one binary
+
+Usage:
+  parley serve                          serve the API, the widget and the sockets
+  parley keys create --name NAME [--workspace ID | --new-workspace]
+                                        print a new API key (alone, on stdout)
+  parley keys list                      list API keys (prefixes only)
+  parley keys revoke PREFIX             revoke the key with that prefix
+  parley backup FILE                    write a consistent copy of the database to FILE
+  parley --version | --help
+
+Environment:
+  PORT (3000)  HOST (0.0.0.0)  PARLEY_DATA_DIR (./data)  PARLEY_PUBLIC_URL (http://localhost:$PORT)
+  LOG_LEVEL (info: debug, info, warn, error, silent)  PARLEY_RATE_LIMIT (1200 requests/minute per workspace; 0 = off)`
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+      name: { type: 'string' },
+      workspace: { type: 'string' },
+      'new-workspace': { type: 'boolean' },
+    },
+  })
+  const [command, action, argument] = positionals
+  if (values.version) return print(VERSION)
+  if (values.help || !command) return print(HELP)
+
+  const config = loadConfig()
+  const databaseFile = join(config.dataDir, 'parley.db')
+  switch (command) {
+    case 'serve':
+      await serve(config)
+      return -1
+    case 'keys': {
+      if (action !== 'create' && action !== 'list' && action !== 'revoke') {
+        throw new UsageError('keys takes create, list or revoke')
+      }
+      const db = openDatabase(databaseFile)
+      try {
+        migrate(db)
+        keys(
+          workspaceService(workspaceStore(db), systemClock),
+          { action, name: values.name, workspaceId: values.workspace, newWorkspace: values['new-workspace'], prefix: argument },
+          (line) => console.log(line),
+        )
+      } finally {
+        db.close()
+      }
+      return 0
+    }
+    case 'backup': {
+      if (!action) throw new UsageError('backup needs a target file: parley backup FILE')
+      console.log(`backup written to ${backup(databaseFile, action)}`)
+      return 0
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"; see parley --help`)
+  }
+}
+
+class UsageError extends Error {}
+
+function print(text: string): number {
+  console.log(text)
+  return 0
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code)
+  },
+  (error: unknown) => {
+    const known = error instanceof ConfigError || error instanceof UsageError || error instanceof Error
+    console.error(`parley: ${known ? (error as Error).message : String(error)}`)
+    process.exit(error instanceof UsageError ? 64 : 1)
+  },
+)

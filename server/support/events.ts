@@ -1,0 +1,28 @@
+/**
+ * What one part of Parley announces so that others can react without being imported by it
+ * (a deleted integration closes its sockets, a published flow reaches running channels).
+ * Add an event here when a new domain needs one.
+ */
+export interface DomainEvents {
+  'chatbot.removed': { workspaceId: string; chatbotId: string }
+}
+
+type Handler<T> = (payload: T) => void
+
+export type EventBus = ReturnType<typeof eventBus>
+
+export function eventBus() {
+  const handlers = new Map<keyof DomainEvents, Set<Handler<never>>>()
+  return {
+    on<K extends keyof DomainEvents>(name: K, handler: Handler<DomainEvents[K]>): () => void {
+      const set = handlers.get(name) ?? new Set()
+      set.add(handler as Handler<never>)
+      handlers.set(name, set)
+      return () => set.delete(handler as Handler<never>)
+    },
+    /** Handlers run synchronously, in registration order, after the change is committed. */
+    emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void {
+      for (const handler of handlers.get(name) ?? []) (handler as Handler<DomainEvents[K]>)(payload)
+    },
+  }
+}

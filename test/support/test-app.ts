@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp } from '../../server/app.ts'
+import { loadConfig } from '../../server/config.ts'
+import { migrate } from '../../server/db/migrate.ts'
+import { closeDatabase, openDatabase } from '../../server/db/open-database.ts'
+import { createLogger, memorySink } from '../../server/support/logger.ts'
+
+export interface CallOptions {
+  body?: unknown
+  /** Sent as is, instead of JSON-encoding `body`. */
+  rawBody?: string
+  key?: string | null
+  headers?: Record<string, string>
+}
+
+export interface CallResult {
+  status: number
+  headers: Headers
+  body: any
+  text: string
+}
+
+/**
+ * A fresh Parley over a real SQLite file in a temporary directory, called in-process.
+ * Each call carries the first workspace's API key unless told otherwise.
+ */
+export function testApp(env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-test-'))
+  const config = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', ...env })
+  const db = openDatabase(join(dir, 'parley.db'))
+  migrate(db)
+  const sink = memorySink()
+  const app = createApp({ db, config, logger: createLogger('debug', sink) })
+  const key = app.services.workspaces.createKey({ name: 'test' }).key
+
+  async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+    const headers: Record<string, string> = { ...options.headers }
+    const usedKey = options.key === undefined ? key : options.key
+    if (usedKey) headers.authorization ??= `Bearer ${usedKey}`
+    let body: string | undefined = options.rawBody
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers['content-type'] ??= 'application/json'
+    }
+    const response = await app.http.handle(new Request(`http://localhost${path}`, { method, headers, body }))
+    const text = await response.text()
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : undefined
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed, text }
+  }
+
+  return {
+    ...app,
+    db,
+    dir,
+    config,
+    key,
+    logLines: sink.lines,
+    call,
+    /** An API key for a second, separate workspace. */
+    otherWorkspaceKey: () => app.services.workspaces.createKey({ name: 'other', newWorkspace: true }).key,
+    close() {
+      closeDatabase(db)
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+export type TestApp = ReturnType<typeof testApp>
