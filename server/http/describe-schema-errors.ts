@@ -32,7 +32,10 @@ function isPathMessage(value: unknown): value is { path: string; message: string
 function describeUnion(error: ValueError): FieldError {
   const members = ((error.schema as { anyOf?: TSchema[] }).anyOf ?? []) as TSchema[]
   const literals = members.filter((member) => 'const' in member).map((member) => member.const)
-  const rest = members.filter((member) => !('const' in member) && member.type !== 'null')
+  // Elysia's t.Integer adds a numeric-string member for coercion; explain the number rule instead.
+  const rest = members.filter(
+    (member) => !('const' in member) && member.type !== 'null' && !(member.type === 'string' && typeof member.format === 'string'),
+  )
   const nullable = members.some((member) => member.type === 'null')
   if (rest.length === 0 && literals.length > 0) {
     const choices = literals.map((value) => JSON.stringify(value)).join(', ')
@@ -43,7 +46,7 @@ function describeUnion(error: ValueError): FieldError {
     const inner = Value.Errors(rest[0] as TSchema, error.value).First()
     if (inner) {
       const described = describeOne({ ...inner, path: error.path + inner.path })
-      return nullable ? { ...described, message: `${described.message}, or null` } : described
+      return nullable && inner.path === '' ? { ...described, message: `${described.message}, or null` } : described
     }
   }
   return { path: error.path, message: 'does not match any allowed form' }

@@ -1,0 +1,180 @@
+import { type Static, t } from 'elysia'
+
+/**
+ * The `conversation` flow definition, version 1: the exact truth behind
+ * docs/flows.md, served as JSON Schema at /api/dev/v1/schemas/conversation-flow.json.
+ * Rules that span fields (references, ways out, cycles, templates) are the validator's.
+ */
+
+const Name = (description: string) =>
+  t.String({ pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$', description })
+
+export const StateName = Name('a state name: a letter or _, then letters, digits, _ or -; at most 64')
+export const VariableName = t.String({
+  pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$',
+  description: 'a variable name: a letter or _, then letters, digits or _; at most 64',
+})
+
+const ReplyId = t.String({ minLength: 1, maxLength: 256, description: 'sent back when the visitor picks it' })
+const Title = t.String({ minLength: 1, maxLength: 256 })
+
+export const TextMessage = t.Object({ text: t.String({ minLength: 1 }) }, { additionalProperties: false })
+
+export const ButtonsMessage = t.Object(
+  {
+    text: t.String({ minLength: 1 }),
+    buttons: t.Array(t.Object({ id: ReplyId, title: Title }, { additionalProperties: false }), { minItems: 1 }),
+  },
+  { additionalProperties: false },
+)
+
+export const ListMessage = t.Object(
+  {
+    text: t.String({ minLength: 1 }),
+    button: t.String({ minLength: 1, description: 'label of the button that opens the list' }),
+    sections: t.Array(
+      t.Object(
+        {
+          title: t.Optional(t.String()),
+          rows: t.Array(
+            t.Object(
+              { id: ReplyId, title: Title, description: t.Optional(t.String()) },
+              { additionalProperties: false },
+            ),
+            { minItems: 1 },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1 },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const MediaMessage = t.Object(
+  {
+    media: t.Object(
+      {
+        type: t.Union([t.Literal('image'), t.Literal('video'), t.Literal('audio'), t.Literal('file')]),
+        url: t.String({ pattern: '^https?://', description: 'absolute http(s) URL' }),
+        caption: t.Optional(t.String()),
+        filename: t.Optional(t.String()),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const MetaFlowMessage = t.Object(
+  {
+    meta_flow: t.Object(
+      {
+        flow_id: t.String({ minLength: 1, description: 'a `meta` flow of the same chatbot' }),
+        cta: t.String({ minLength: 1, description: 'label of the button that opens it' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const SayMessage = t.Union([TextMessage, ButtonsMessage, ListMessage, MediaMessage, MetaFlowMessage])
+
+const To = { to: StateName }
+
+export const Transition = t.Union([
+  t.Object({ button: ReplyId, ...To }, { additionalProperties: false }),
+  t.Object({ row: ReplyId, ...To }, { additionalProperties: false }),
+  t.Object(
+    { match: t.String({ minLength: 1, description: 'a regular expression; a leading (?i) ignores case' }), ...To },
+    { additionalProperties: false },
+  ),
+  t.Object({ equals: t.String({ description: 'compared trimmed, ignoring case' }), ...To }, { additionalProperties: false }),
+  t.Object({ ...To }, { additionalProperties: false, description: 'always: taken when nothing before it matched' }),
+])
+
+export const Capture = t.Object(
+  {
+    var: VariableName,
+    as: t.Union([t.Literal('text'), t.Literal('email'), t.Literal('phone'), t.Literal('number')]),
+    retry: t.Optional(t.String({ minLength: 1, description: 'said when the value does not fit `as`; then it waits again' })),
+  },
+  { additionalProperties: false },
+)
+
+export const Handoff = t.Object(
+  {
+    text: t.Optional(t.String({ minLength: 1, description: 'said as the conversation goes to a person' })),
+    resume: t.Optional(
+      t.String({ pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$', description: 'state the bot resumes in when handed back; default: start' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const Agent = t.Object(
+  {
+    instructions: t.String({ minLength: 1, description: 'what the LLM agent is for' }),
+    tools: t.Optional(
+      t.Array(
+        t.Object(
+          {
+            integration_id: t.String({ minLength: 1, description: 'an mcp integration of the same chatbot' }),
+            allow: t.Optional(t.Array(t.String({ minLength: 1 }), { description: 'tool names; absent means all' })),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    exits: t.Array(
+      t.Object(
+        { when: t.String({ minLength: 1, description: 'the condition the agent reports' }), ...To },
+        { additionalProperties: false },
+      ),
+      { minItems: 1 },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const State = t.Object(
+  {
+    say: t.Optional(t.Array(SayMessage)),
+    next: t.Optional(StateName),
+    end: t.Optional(t.Literal(true)),
+    on: t.Optional(t.Array(Transition, { minItems: 1 })),
+    capture: t.Optional(Capture),
+    handoff: t.Optional(Handoff),
+    agent: t.Optional(Agent),
+  },
+  { additionalProperties: false },
+)
+
+export const VariableDeclaration = t.Object(
+  {
+    type: t.Union([t.Literal('string'), t.Literal('number'), t.Literal('boolean')]),
+    default: t.Optional(t.Union([t.String(), t.Number(), t.Boolean()])),
+  },
+  { additionalProperties: false },
+)
+
+export const ConversationFlow = t.Object(
+  {
+    version: t.Literal(1),
+    start: StateName,
+    variables: t.Optional(t.Record(t.String(), VariableDeclaration)),
+    fallback: t.Optional(t.String({ minLength: 1, description: 'reply to input no transition matches; default: "Sorry, I did not understand that."' })),
+    states: t.Record(t.String(), State, { minProperties: 1 }),
+  },
+  { additionalProperties: false, title: 'Parley conversation flow, version 1' },
+)
+
+export type ConversationFlow = Static<typeof ConversationFlow>
+export type State = Static<typeof State>
+export type SayMessage = Static<typeof SayMessage>
+export type Transition = Static<typeof Transition>
+export type Capture = Static<typeof Capture>
+
+export const DEFAULT_FALLBACK = 'Sorry, I did not understand that.'

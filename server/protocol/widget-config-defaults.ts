@@ -1,0 +1,48 @@
+/**
+ * widget_config values and limits from the spec, as plain constants: imported by the server's
+ * schemas and by the widget at run time, so this file imports nothing.
+ */
+export const AVATAR_ICONS = ['', 'robot', 'headset', 'sparkle', 'heart', 'store', 'graduation', 'chat'] as const
+export type AvatarIcon = (typeof AVATAR_ICONS)[number]
+
+export const POSITIONS = ['bottom-right', 'bottom-left'] as const
+export type Position = (typeof POSITIONS)[number]
+
+export interface WidgetConfigValues {
+  bot_display_name: string
+  primary_color: string
+  secondary_color: string
+  background_color: string | null
+  bubble_text: string
+  bot_avatar_icon: AvatarIcon | null
+  font_size: number
+  position: Position
+  width: number
+  height: number
+  allowed_paths: string[] | null
+}
+
+/** Every default of the spec's table; "none" is null. */
+export const WIDGET_CONFIG_DEFAULTS: Readonly<WidgetConfigValues> = Object.freeze({
+  bot_display_name: 'Assistant',
+  primary_color: '#0066ff',
+  secondary_color: '#f0f4ff',
+  background_color: null,
+  bubble_text: 'Need Help?',
+  bot_avatar_icon: null,
+  font_size: 13.5,
+  position: 'bottom-right',
+  width: 380,
+  height: 600,
+  allowed_paths: null,
+})
+
+export const WIDGET_LIMITS = {
+  font_size: { min: 12, max: 24 },
+  width: { min: 280, max: 600 },
+  height: { min: 400, max: 800 },
+} as const
+
+export const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
+/** `/exact` or `/base/*`: starts with `/`, and `*` only as a final `/*`. */
+export const PATH_PATTERN = /^(?:\/[^*]*|(?:\/[^*]*)?\/\*)$/

@@ -1,0 +1,132 @@
+import { type Static, t } from 'elysia'
+
+/**
+ * The widget's wire protocol, version 1: JSON text frames over the socket at
+ * `/widget/v1/socket?key=wk_...`. The server validates what it receives against these
+ * schemas; the widget imports only the types (`import type`), so no runtime code of this
+ * module reaches the browser bundle. docs/widget-protocol.md explains the exchange.
+ */
+
+export const PROTOCOL_VERSION = 1
+
+const ClientId = t.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'chosen by the widget; a resend with the same id is not stored twice' })
+const MessageId = t.String({ minLength: 1, maxLength: 64 })
+const ContactDetails = t.Record(t.String(), t.Unknown(), { description: 'free labels; scalars kept, nested values dropped' })
+
+// ---- content of a chat message (what a bubble shows) ----
+
+const Button = t.Object({ id: t.String(), title: t.String() })
+const ListSection = t.Object({
+  title: t.Optional(t.String()),
+  rows: t.Array(t.Object({ id: t.String(), title: t.String(), description: t.Optional(t.String()) })),
+})
+
+export const Content = t.Union([
+  t.Object({ kind: t.Literal('text'), text: t.String() }),
+  t.Object({ kind: t.Literal('buttons'), text: t.String(), buttons: t.Array(Button) }),
+  t.Object({ kind: t.Literal('list'), text: t.String(), button: t.String(), sections: t.Array(ListSection) }),
+  t.Object({
+    kind: t.Literal('media'),
+    media: t.Object({
+      type: t.Union([t.Literal('image'), t.Literal('video'), t.Literal('audio'), t.Literal('file')]),
+      url: t.String(),
+      caption: t.Optional(t.String()),
+      filename: t.Optional(t.String()),
+    }),
+  }),
+  /** A visitor's pick of a button or list row. */
+  t.Object({ kind: t.Literal('reply'), reply_to: t.Union([t.Literal('button'), t.Literal('row')]), id: t.String(), title: t.String() }),
+  /** A messaging-app form; the web widget shows its call to action as text. */
+  t.Object({ kind: t.Literal('meta_flow'), flow_id: t.String(), cta: t.String() }),
+])
+export type Content = Static<typeof Content>
+
+export const Role = t.Union([t.Literal('visitor'), t.Literal('bot'), t.Literal('agent'), t.Literal('system')])
+export type Role = Static<typeof Role>
+
+export const ChatMessage = t.Object({
+  id: MessageId,
+  conversation_id: t.String(),
+  role: Role,
+  /** On visitor messages: the widget's own id, so the sending tab recognises its echo. */
+  client_id: t.Optional(t.String()),
+  /** On agent messages: the agent's display name, when given. */
+  author: t.Optional(t.String()),
+  content: Content,
+  created_at: t.String(),
+})
+export type ChatMessage = Static<typeof ChatMessage>
+
+export const ConversationStatus = t.Union([t.Literal('bot'), t.Literal('handoff'), t.Literal('closed')])
+export type ConversationStatus = Static<typeof ConversationStatus>
+
+// ---- widget -> server ----
+
+export const Hello = t.Object({
+  type: t.Literal('hello'),
+  v: t.Literal(PROTOCOL_VERSION),
+  /** The anonymous visitor's token from an earlier welcome, kept by the widget. */
+  visitor_token: t.Optional(t.String({ maxLength: 128 })),
+  /** identify(): an e-mail address or a phone number. */
+  user_id: t.Optional(t.String({ maxLength: 256 })),
+  /** identify(user_id, {hash}): hex HMAC-SHA256(identity_secret, user_id). */
+  user_hash: t.Optional(t.String({ maxLength: 256 })),
+  /** setContactDetails(): sent on every (re)connect and merged. */
+  contact_details: t.Optional(ContactDetails),
+  /** The newest message id the widget already shows: only later messages come back. */
+  after: t.Optional(MessageId),
+  /** The page the visitor is on (for agents' context). */
+  page_url: t.Optional(t.String({ maxLength: 2048 })),
+})
+
+export const ClientMessage = t.Union([
+  Hello,
+  /** The visitor opened the chat: starts a conversation (greeting, then the flow) if none is running. */
+  t.Object({ type: t.Literal('start') }),
+  t.Object({ type: t.Literal('message'), client_id: ClientId, text: t.String({ minLength: 1, maxLength: 4096 }) }),
+  t.Object({
+    type: t.Literal('reply'),
+    client_id: ClientId,
+    reply_to: t.Union([t.Literal('button'), t.Literal('row')]),
+    id: t.String({ minLength: 1, maxLength: 256 }),
+    title: t.String({ maxLength: 256 }),
+  }),
+  t.Object({ type: t.Literal('typing'), active: t.Boolean() }),
+  t.Object({ type: t.Literal('contact_details'), details: ContactDetails }),
+  /** Older history, before a message id. */
+  t.Object({ type: t.Literal('history'), before: MessageId }),
+  t.Object({ type: t.Literal('ping') }),
+])
+export type ClientMessage = Static<typeof ClientMessage>
+
+// ---- server -> widget ----
+
+export const ServerMessage = t.Union([
+  t.Object({
+    type: t.Literal('welcome'),
+    visitor_token: t.String(),
+    conversation: t.Union([t.Object({ id: t.String(), status: ConversationStatus }), t.Null()]),
+    /** The latest messages, oldest first, or only those after hello.after. */
+    messages: t.Array(ChatMessage),
+    has_more: t.Boolean(),
+  }),
+  t.Object({ type: t.Literal('message'), message: ChatMessage }),
+  t.Object({ type: t.Literal('history'), messages: t.Array(ChatMessage), has_more: t.Boolean() }),
+  t.Object({ type: t.Literal('typing'), from: t.Union([t.Literal('bot'), t.Literal('agent')]), active: t.Boolean() }),
+  t.Object({ type: t.Literal('status'), conversation_id: t.String(), status: ConversationStatus }),
+  /** A refused request that does not end the connection (e.g. an over-long message). */
+  t.Object({ type: t.Literal('error'), code: t.String(), message: t.String(), client_id: t.Optional(t.String()) }),
+  t.Object({ type: t.Literal('pong') }),
+])
+export type ServerMessage = Static<typeof ServerMessage>
+
+// ---- the public widget configuration, fetched before connecting ----
+
+/** GET /widget/v1/config/{widget_key}: what the widget needs to draw itself and decide where to show. */
+export const WidgetBootConfig = t.Object({
+  name: t.String(),
+  greeting_message: t.Union([t.String(), t.Null()]),
+  widget_config: t.Record(t.String(), t.Unknown()),
+  socket_path: t.String({ description: 'path of the socket, relative to the server origin' }),
+})
+export type WidgetBootConfig = Static<typeof WidgetBootConfig>
