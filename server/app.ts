@@ -1,9 +1,18 @@
 import type { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
+import { webChannel } from './channels/web/web-channel.ts'
+import { widgetConfigRoutes } from './channels/web/config-routes.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
 import type { Config } from './config.ts'
+import { agentService } from './conversations/agent-service.ts'
+import { contactStore } from './conversations/contact-store.ts'
+import { conversationStore } from './conversations/conversation-store.ts'
+import { messageStore } from './conversations/message-store.ts'
+import { conversationRoutes } from './conversations/routes.ts'
+import { conversationService } from './conversations/service.ts'
+import { visitorService } from './conversations/visitor-service.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { healthRoutes } from './health/routes.ts'
 import { authenticate } from './http/authenticate.ts'
@@ -34,8 +43,22 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
   const workspaces = workspaceService(workspaceStore(db), now)
   const chatbots = chatbotService({ store: chatbotStore(db), now, events, flowKind: () => undefined })
   const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
+  const transaction = <T>(work: () => T): T => db.transaction(work).immediate()
 
-  const devApi = new Elysia({ prefix: '/api/dev/v1' }).use(chatbotRoutes(auth, chatbots))
+  const contacts = contactStore(db)
+  const conversationRows = conversationStore(db)
+  const messages = messageStore(db)
+  // Wired to the flows and integrations domains once they land.
+  const snapshots = { entry: () => null, version: () => null }
+  const findWebIntegration = () => null
+  const conversations = conversationService({ contacts, conversations: conversationRows, messages, snapshots, events, now, transaction })
+  const visitors = visitorService(contacts, now)
+  const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
+  const web = webChannel({ findIntegration: findWebIntegration, visitors, conversations, events, logger })
+
+  const devApi = new Elysia({ prefix: '/api/dev/v1' })
+    .use(chatbotRoutes(auth, chatbots))
+    .use(conversationRoutes(auth, desk))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -59,15 +82,18 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     })
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
+    .use(widgetConfigRoutes(findWebIntegration))
     .use(devApi)
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = []
+  const closers: (() => void | Promise<void>)[] = [() => web.close()]
 
   return {
     http,
-    services: { workspaces, chatbots },
+    services: { workspaces, chatbots, conversations, desk },
     events,
+    socket: web.socket,
+    hub: web.hub,
     async close() {
       for (const close of closers.reverse()) await close()
     },

@@ -1,3 +1,5 @@
+import type { ChatMessage, ConversationStatus } from '../protocol/widget-protocol.ts'
+
 /**
  * What one part of Parley announces so that others can react without being imported by it
  * (a deleted integration closes its sockets, a published flow reaches running channels).
@@ -5,6 +7,23 @@
  */
 export interface DomainEvents {
   'chatbot.removed': { workspaceId: string; chatbotId: string }
+  'integration.removed': { workspaceId: string; chatbotId: string; integrationId: string; type: string }
+  'integration.changed': { workspaceId: string; chatbotId: string; integrationId: string; type: string; isActive: boolean }
+  /** A message was stored in a conversation: channels deliver it. */
+  'conversation.message': { conversation: ConversationRef; message: ChatMessage }
+  /** A conversation's status changed (handoff, closed, back to the bot). */
+  'conversation.status': { conversation: ConversationRef; status: ConversationStatus }
+  /** An agent is typing in a conversation, or stopped. */
+  'conversation.typing': { conversation: ConversationRef; active: boolean }
+}
+
+/** Enough of a conversation for a channel to find who must receive an event. */
+export interface ConversationRef {
+  id: string
+  chatbot_id: string
+  contact_id: string
+  channel: string
+  integration_id: string | null
 }
 
 type Handler<T> = (payload: T) => void
