@@ -19,6 +19,7 @@ export async function serve(config: Config): Promise<void> {
 
   const server = listen(app, { port: config.port, hostname: config.host })
   const port = server.port
+  console.log(`parley ${VERSION} listening on port ${port} (${config.publicUrl})`)
   logger.info('listening', { version: VERSION, url: `http://${config.host}:${port}`, public_url: config.publicUrl, data_dir: config.dataDir })
   logger.flush()
 

@@ -21,7 +21,7 @@ export function resolveIdentity(rawUserId: string, defaultCountry?: string | nul
   if (userId.includes('@')) {
     const email = checkEmailAddress(userId)
     if (!email.ok) return { ok: false, reason: `the e-mail address is ${email.reason}` }
-    return { ok: true, externalId: email.email, kind: 'email' }
+    return { ok: true, externalId: email.email.toLowerCase(), kind: 'email' }
   }
   const phone = normalizePhoneNumber(userId, defaultCountry ?? undefined)
   if (!phone) return { ok: false, reason: 'the user id is neither an e-mail address nor a valid phone number' }

@@ -63,7 +63,9 @@ export function testApp(env: Record<string, string> = {}) {
     call,
     /** An API key for a second, separate workspace. */
     otherWorkspaceKey: () => app.services.workspaces.createKey({ name: 'other', newWorkspace: true }).key,
-    close() {
+    /** Releases what the app holds open (sockets, workers), then removes its database. */
+    async close() {
+      await app.close()
       closeDatabase(db)
       rmSync(dir, { recursive: true, force: true })
     },
