@@ -58,10 +58,11 @@ function templateValues(run: Run): TemplateValues {
 
 export function closed(run: Run, state: string, reason: CloseReason, interactive: InteractiveContent[] = []): ConversationState {
   run.events.push({ type: 'closed', state, reason })
-  return snapshot(run, state, 'closed', null, interactive)
+  return conversationState(run, state, 'closed', null, interactive)
 }
 
-export function snapshot(
+/** The state to store: where the bot stopped and what it waits for. */
+export function conversationState(
   run: Run,
   state: string,
   status: ConversationState['status'],
@@ -73,19 +74,17 @@ export function snapshot(
 
 /** The way out of a state that does not go on at once. */
 function settle(run: Run, name: string, state: State, interactive: InteractiveContent[]): ConversationState {
-  if (state.end) {
-    return closed(run, name, 'end', interactive)
-  }
+  if (state.end) return closed(run, name, 'end', interactive)
   if (state.handoff) {
     if (state.handoff.text !== undefined) sayText(run, state.handoff.text)
     run.events.push({ type: 'handoff', state: name })
-    return snapshot(run, name, 'handoff', null, interactive)
+    return conversationState(run, name, 'handoff', null, interactive)
   }
   if (state.agent) {
     run.events.push({ type: 'agent', state: name })
-    return snapshot(run, name, 'bot', 'agent', interactive)
+    return conversationState(run, name, 'bot', 'agent', interactive)
   }
-  if (state.capture) return snapshot(run, name, 'bot', 'capture', interactive)
-  if (state.on) return snapshot(run, name, 'bot', 'on', interactive)
+  if (state.capture) return conversationState(run, name, 'bot', 'capture', interactive)
+  if (state.on) return conversationState(run, name, 'bot', 'on', interactive)
   return closed(run, name, 'no_way_out', interactive)
 }

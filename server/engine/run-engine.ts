@@ -1,7 +1,6 @@
-import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
-import { DEFAULT_FALLBACK } from '../flows/conversation-flow-schema.ts'
+import { type ConversationFlow, DEFAULT_FALLBACK, type Transition } from '../flows/conversation-flow-schema.ts'
 import { checkCapture, DEFAULT_RETRY } from './check-capture.ts'
-import { closed, enterState, type Run, sayText, snapshot, stateNamed } from './enter-state.ts'
+import { closed, enterState, type Run, sayText, stateNamed } from './enter-state.ts'
 import type { ConversationState, EngineContext, EngineInput, EngineResult, Scalar } from './model.ts'
 import { pickTransition } from './pick-transition.ts'
 import { type Answer, readAnswer } from './read-answer.ts'
@@ -58,7 +57,7 @@ export function runEngine(flow: ConversationFlow, state: ConversationState | nul
   return finish(run, closed(run, state.state, 'no_way_out'))
 }
 
-function answerOn(run: Run, state: ConversationState, on: Parameters<typeof pickTransition>[0], answer: Answer): EngineResult {
+function answerOn(run: Run, state: ConversationState, on: Transition[], answer: Answer): EngineResult {
   const transition = pickTransition(on, answer)
   if (transition) return finish(run, enterState(run, transition.to))
   sayText(run, run.flow.fallback ?? DEFAULT_FALLBACK)
