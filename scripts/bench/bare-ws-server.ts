@@ -16,7 +16,7 @@ const server = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
   fetch(request, srv) {
-    if (srv.upgrade(request, { data: null })) return undefined
+    if (srv.upgrade(request, { data: undefined })) return undefined
     return new Response('websocket only', { status: 426 })
   },
   websocket: {

@@ -51,7 +51,8 @@ if (mode === 'idle') {
     sockets.push(...opened)
   }
   console.log(`ready ${sockets.length}`)
-  for await (const _ of Bun.stdin.stream());
+  const stdin = Bun.stdin.stream().getReader()
+  while (!(await stdin.read()).done);
   process.exit(0)
 }
 

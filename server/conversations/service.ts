@@ -1,5 +1,5 @@
+import type { ConversationState, EngineInput } from '../engine/model.ts'
 import { runEngine } from '../engine/run-engine.ts'
-import type { ConversationState, EngineInput } from '../engine/run-engine.ts'
 import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
 import type { Content, ConversationStatus, Role } from '../protocol/widget-protocol.ts'
 import type { Clock } from '../support/clock.ts'
@@ -183,7 +183,11 @@ export function conversationService(deps: ConversationServiceDeps) {
       })
     },
 
-    /** Hand back to the bot (it resumes per the flow), take over, or close. */
+    /**
+     * Take over (handoff), close, or hand back to the bot. A person taking over leaves the
+     * bot's place in the flow as it was, so handing back lets it carry on from there; a flow's
+     * own handoff resumes where the flow says; a flow that had ended starts again.
+     */
     setStatus(conversation: StoredConversation, status: ConversationStatus, ctx: ChannelContext): StoredConversation {
       return commit(() => {
         if (status === conversation.status) return conversation
@@ -191,7 +195,9 @@ export function conversationService(deps: ConversationServiceDeps) {
           conversations.setStatus(conversation.id, 'bot', now())
           const resumed = { ...conversation, status: 'bot' as const }
           pending.push({ conversation: resumed, status: 'bot' })
-          engineStep(resumed, { kind: 'resume' }, ctx)
+          const flowStatus = conversation.state ? (JSON.parse(conversation.state) as ConversationState).status : null
+          if (flowStatus === 'handoff') engineStep(resumed, { kind: 'resume' }, ctx)
+          else if (flowStatus === 'closed') engineStep(resumed, { kind: 'start' }, ctx)
         } else {
           conversations.setStatus(conversation.id, status, now())
           pending.push({ conversation, status })
