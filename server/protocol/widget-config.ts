@@ -1,4 +1,4 @@
-import type { TObject, TSchema } from '@sinclair/typebox'
+import type { TLiteral, TSchema } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
 import { AVATAR_ICONS, WIDGET_CONFIG_DEFAULTS as D, WIDGET_LIMITS as L, POSITIONS } from './widget-config-defaults.ts'
 
@@ -12,8 +12,14 @@ const HexColor = t.String({
   error: 'must be a hex colour like #0066ff or #06f',
   examples: ['#0066ff'],
 })
-const AvatarIcon = t.Union(AVATAR_ICONS.map((icon) => t.Literal(icon)))
-const Position = t.Union(POSITIONS.map((position) => t.Literal(position)))
+/**
+ * Literal tuples, so that a union's static type is the union of the values: a plain mapped
+ * array (`values.map(t.Literal)`, typed `TLiteral<string>[]`) made the static type `string`
+ * for TypeBox and `never` for Elysia's response types.
+ */
+type LiteralTuple<T extends readonly string[]> = { -readonly [K in keyof T]: T[K] extends string ? TLiteral<T[K]> : never }
+const AvatarIcon = t.Union(AVATAR_ICONS.map((icon) => t.Literal(icon)) as unknown as LiteralTuple<typeof AVATAR_ICONS>)
+const Position = t.Union(POSITIONS.map((position) => t.Literal(position)) as unknown as LiteralTuple<typeof POSITIONS>)
 const PathPattern = t.String({
   pattern: '^(?:/[^*]*|(?:/[^*]*)?/\\*)$',
   maxLength: 512,
@@ -41,10 +47,26 @@ export type WidgetConfig = Static<typeof WidgetConfig>
 export const WidgetConfigInput = t.Partial(WidgetConfig, { additionalProperties: false })
 export type WidgetConfigInput = Static<typeof WidgetConfigInput>
 
-export type WidgetConfigPatch = { [K in keyof WidgetConfig]?: WidgetConfig[K] | null }
+/** Optional and nullable: absent keeps the stored value, null restores the default. */
+const patchable = <T extends TSchema>(schema: T) => t.Optional(t.Union([schema, t.Null()]))
+
+// Spelled out key by key (not mapped at run time) so that its static type stays shallow
+// enough to nest in other schemas: a cast TObject made `Static<>` of a PATCH body too deep.
 export const WidgetConfigPatch = t.Object(
-  Object.fromEntries(
-    Object.entries(fields).map(([key, schema]) => [key, t.Optional(t.Union([schema as TSchema, t.Null()]))]),
-  ),
+  {
+    bot_display_name: patchable(fields.bot_display_name),
+    primary_color: patchable(fields.primary_color),
+    secondary_color: patchable(fields.secondary_color),
+    // Already nullable (their default is null); wrapping again doubled ", or null" in messages.
+    background_color: t.Optional(fields.background_color),
+    bubble_text: patchable(fields.bubble_text),
+    bot_avatar_icon: t.Optional(fields.bot_avatar_icon),
+    font_size: patchable(fields.font_size),
+    position: patchable(fields.position),
+    width: patchable(fields.width),
+    height: patchable(fields.height),
+    allowed_paths: t.Optional(fields.allowed_paths),
+  } satisfies Record<keyof WidgetConfig, TSchema>,
   { additionalProperties: false, description: 'merged key by key; null restores the default' },
-) as unknown as TObject & { static: WidgetConfigPatch }
+)
+export type WidgetConfigPatch = Static<typeof WidgetConfigPatch>
