@@ -44,7 +44,20 @@ const fields = {
 export const WidgetConfig = t.Object(fields, { additionalProperties: false })
 export type WidgetConfig = Static<typeof WidgetConfig>
 
-export const WidgetConfigInput = t.Partial(WidgetConfig, { additionalProperties: false })
+/**
+ * A request field: the same rules without the `default` keyword, because Elysia applies a
+ * body schema's defaults by `Object.assign({}, body)`, which turns a JSON array body into an
+ * object before validation. The default stays visible in the description.
+ */
+function requestField<T extends TSchema>(schema: T): T {
+  const { default: value, ...rules } = schema
+  return { ...rules, description: `default: ${value === null ? 'none (null)' : JSON.stringify(value)}` } as unknown as T
+}
+const requestFields = Object.fromEntries(
+  Object.entries(fields).map(([key, schema]) => [key, requestField(schema as TSchema)]),
+) as unknown as typeof fields
+
+export const WidgetConfigInput = t.Partial(t.Object(requestFields), { additionalProperties: false })
 export type WidgetConfigInput = Static<typeof WidgetConfigInput>
 
 /** Optional and nullable: absent keeps the stored value, null restores the default. */
@@ -54,18 +67,18 @@ const patchable = <T extends TSchema>(schema: T) => t.Optional(t.Union([schema, 
 // enough to nest in other schemas: a cast TObject made `Static<>` of a PATCH body too deep.
 export const WidgetConfigPatch = t.Object(
   {
-    bot_display_name: patchable(fields.bot_display_name),
-    primary_color: patchable(fields.primary_color),
-    secondary_color: patchable(fields.secondary_color),
+    bot_display_name: patchable(requestFields.bot_display_name),
+    primary_color: patchable(requestFields.primary_color),
+    secondary_color: patchable(requestFields.secondary_color),
     // Already nullable (their default is null); wrapping again doubled ", or null" in messages.
-    background_color: t.Optional(fields.background_color),
-    bubble_text: patchable(fields.bubble_text),
-    bot_avatar_icon: t.Optional(fields.bot_avatar_icon),
-    font_size: patchable(fields.font_size),
-    position: patchable(fields.position),
-    width: patchable(fields.width),
-    height: patchable(fields.height),
-    allowed_paths: t.Optional(fields.allowed_paths),
+    background_color: t.Optional(requestFields.background_color),
+    bubble_text: patchable(requestFields.bubble_text),
+    bot_avatar_icon: t.Optional(requestFields.bot_avatar_icon),
+    font_size: patchable(requestFields.font_size),
+    position: patchable(requestFields.position),
+    width: patchable(requestFields.width),
+    height: patchable(requestFields.height),
+    allowed_paths: t.Optional(requestFields.allowed_paths),
   } satisfies Record<keyof WidgetConfig, TSchema>,
   { additionalProperties: false, description: 'merged key by key; null restores the default' },
 )
