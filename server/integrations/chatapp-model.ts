@@ -26,7 +26,10 @@ export const CreateChatappIntegration = t.Object(
     app_secret: t.Optional(AppSecret),
     name: t.Optional(IntegrationName),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ phone_number_id: '106540352242922', access_token: 'EAAGm0PX4ZCpsBA...', verify_token: 'my-verify-token' }],
+  },
 )
 export type CreateChatappIntegration = Static<typeof CreateChatappIntegration>
 
@@ -39,7 +42,11 @@ export const UpdateChatappIntegration = t.Object(
     verify_token: t.Optional(VerifyToken),
     app_secret: t.Optional(t.Union([AppSecret, t.Null()])),
   },
-  { additionalProperties: false, description: 'Partial: only the fields sent change; app_secret null removes it' },
+  {
+    additionalProperties: false,
+    description: 'Partial: only the fields sent change; app_secret null removes it',
+    examples: [{ access_token: 'EAAGnewtoken...' }, { app_secret: null }],
+  },
 )
 export type UpdateChatappIntegration = Static<typeof UpdateChatappIntegration>
 

@@ -15,7 +15,7 @@ const SigningSecret = t.String({
 
 export const CreateRestApiIntegration = t.Object(
   { webhook_url: WebhookUrl, name: t.Optional(IntegrationName) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ webhook_url: 'https://example.com/parley-webhook', name: 'Back office' }] },
 )
 export type CreateRestApiIntegration = Static<typeof CreateRestApiIntegration>
 
@@ -26,7 +26,11 @@ export const UpdateRestApiIntegration = t.Object(
     webhook_url: t.Optional(WebhookUrl),
     rotate_secret: t.Optional(t.Boolean({ description: 'true: replace signing_secret; the response shows the new one once' })),
   },
-  { additionalProperties: false, description: 'Partial: only the fields sent change' },
+  {
+    additionalProperties: false,
+    description: 'Partial: only the fields sent change',
+    examples: [{ webhook_url: 'https://example.com/new-webhook' }, { rotate_secret: true }],
+  },
 )
 export type UpdateRestApiIntegration = Static<typeof UpdateRestApiIntegration>
 
@@ -46,7 +50,7 @@ const example = {
   type: 'rest-api',
   name: 'Back office',
   is_active: true,
-  config: { webhook_url: 'https://example.com/parley-webhook', signing_secret: '••••Sm3s=' },
+  config: { webhook_url: 'https://example.com/parley-webhook', signing_secret: '••••m3s=' },
   created_at: EXAMPLE_IDS.created_at,
   updated_at: null,
 }

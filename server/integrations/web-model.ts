@@ -33,7 +33,17 @@ export const CreateWebIntegration = t.Object(
     identity_secret: t.Optional(IdentitySecret),
     default_country: t.Optional(DefaultCountry),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Website',
+        allowed_domains: ['example.com', '*.example.com'],
+        greeting_message: 'Hi! How can we help?',
+        widget_config: { primary_color: '#0a7d3b', position: 'bottom-left', allowed_paths: ['/contact', '/shop/*'] },
+      },
+    ],
+  },
 )
 export type CreateWebIntegration = Static<typeof CreateWebIntegration>
 
@@ -47,7 +57,11 @@ export const UpdateWebIntegration = t.Object(
     identity_secret: t.Optional(t.Union([IdentitySecret, t.Null()])),
     default_country: t.Optional(t.Union([DefaultCountry, t.Null()])),
   },
-  { additionalProperties: false, description: 'Partial; widget_config is merged key by key and null restores a default' },
+  {
+    additionalProperties: false,
+    description: 'Partial; widget_config is merged key by key and null restores a default',
+    examples: [{ widget_config: { primary_color: '#112233', width: null } }, { is_active: false }],
+  },
 )
 export type UpdateWebIntegration = Static<typeof UpdateWebIntegration>
 
