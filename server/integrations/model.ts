@@ -1,4 +1,4 @@
-import { t } from 'elysia'
+import { type Static, t } from 'elysia'
 import { Id, listOf, Timestamp } from '../http/common-model.ts'
 
 /** Schemas and row types shared by every integration type. */
@@ -45,6 +45,7 @@ export const IntegrationListItem = t.Object({
   is_active: t.Boolean(),
   created_at: Timestamp,
 })
+export type IntegrationListItem = Static<typeof IntegrationListItem>
 export const IntegrationList = listOf(IntegrationListItem)
 
 export const IntegrationName = t.String({ minLength: 1, maxLength: 200, examples: ['Website'] })

@@ -9,11 +9,10 @@ import { restApiRoutes } from './rest-api-routes.ts'
 import type { IntegrationService } from './service.ts'
 import { webRoutes } from './web-routes.ts'
 
-export const INTEGRATION_TAGS = ['Integrations']
+const tags = ['Integrations']
 
 /** Every integration route: the generic list, get and delete, and the three typed paths. */
 export function integrationRoutes(auth: Authenticate, integrations: IntegrationService) {
-  const tags = INTEGRATION_TAGS
   const generic = new Elysia({ prefix: '/chatbots/:chatbot_id/integrations' })
     .use(auth)
     .get('/', ({ workspaceId, params, query }) => integrations.list(workspaceId, params.chatbot_id, query), {

@@ -8,7 +8,7 @@ import { channelLookups } from './channel-lookups.ts'
 import { chatappKind } from './chatapp-integration.ts'
 import { renderGeneric } from './generic-record.ts'
 import type { IntegrationKind } from './integration-kind.ts'
-import type { IntegrationRow, IntegrationSettings } from './model.ts'
+import type { IntegrationListItem, IntegrationRow, IntegrationSettings } from './model.ts'
 import type { Integration } from './record-model.ts'
 import { restApiKind } from './rest-api-integration.ts'
 import type { IntegrationStore } from './store.ts'
@@ -122,7 +122,7 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
     restApi: typed(restApi),
     chatapp: typed(chatapp),
 
-    list(workspaceId: string, chatbotId: string, page: Page): PageOf<ReturnType<IntegrationStore['list']>['items'][number]> {
+    list(workspaceId: string, chatbotId: string, page: Page): PageOf<IntegrationListItem> {
       requireChatbot(workspaceId, chatbotId)
       return store.list(workspaceId, chatbotId, page)
     },

@@ -1,9 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import type { Page, PageOf } from '../http/common-model.ts'
-import type { IntegrationRow, IntegrationType, JsonObject } from './model.ts'
+import type { IntegrationListItem, IntegrationRow, IntegrationType, JsonObject } from './model.ts'
 
 type StoredRow = Omit<IntegrationRow, 'is_active' | 'config' | 'secrets'> & { is_active: number; config: string; secrets: string }
-type ListItem = Pick<IntegrationRow, 'id' | 'chatbot_id' | 'type' | 'is_active' | 'created_at'>
 
 export type InsertResult = 'inserted' | 'type_exists' | 'public_key_taken'
 
@@ -29,7 +28,7 @@ export function integrationStore(db: Database) {
   const typeExists = db.query<{ id: string }, [string, string]>(
     "SELECT id FROM integrations WHERE chatbot_id = ? AND type = ? AND type != 'mcp'",
   )
-  const selectPage = db.query<Omit<ListItem, 'is_active'> & { is_active: number }, [string, string, number, number]>(
+  const selectPage = db.query<Omit<IntegrationListItem, 'is_active'> & { is_active: number }, [string, string, number, number]>(
     `SELECT i.id, i.chatbot_id, i.type, i.is_active, i.created_at FROM integrations i JOIN chatbots c ON c.id = i.chatbot_id
      WHERE i.chatbot_id = ? AND c.workspace_id = ? ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`,
   )
@@ -77,7 +76,7 @@ export function integrationStore(db: Database) {
     /** Unscoped: for channels that arrive with an integration id and no API key (provider webhooks). */
     getById: (id: string) => parsed(selectById.get(id)),
     getByPublicKey: (publicKey: string) => parsed(selectByPublicKey.get(publicKey)),
-    list(workspaceId: string, chatbotId: string, page: Page): PageOf<ListItem> {
+    list(workspaceId: string, chatbotId: string, page: Page): PageOf<IntegrationListItem> {
       return {
         items: selectPage
           .all(chatbotId, workspaceId, page.limit, page.offset)

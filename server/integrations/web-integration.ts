@@ -20,9 +20,15 @@ export interface WebConfig {
   default_country: string | null
 }
 
-/** Stored configs are completed with today's defaults, so a key added later has a value. */
+/**
+ * A stored widget_config in today's shape: a key added since gets its default, a key dropped
+ * since is left out (responses are validated, so an unknown key would fail them).
+ */
 export function completeWidgetConfig(stored: unknown): WidgetConfigValues {
-  return { ...WIDGET_CONFIG_DEFAULTS, ...(stored as Partial<WidgetConfigValues> | undefined) }
+  const values = (stored ?? {}) as Record<string, unknown>
+  return Object.fromEntries(
+    Object.entries(WIDGET_CONFIG_DEFAULTS).map(([key, fallback]) => [key, key in values ? values[key] : fallback]),
+  ) as unknown as WidgetConfigValues
 }
 
 export function webKind(makeKey: () => string = newWidgetKey): IntegrationKind<CreateWebIntegration, UpdateWebIntegration, WebIntegration> {

@@ -74,7 +74,7 @@ export const WebIntegration = t.Object(
     is_active: recordHead.is_active,
     greeting_message: t.Union([t.String(), t.Null()]),
     config: t.Object({
-      widget_key: t.String({ pattern: '^wk_[0-9A-Za-z]{24}$', description: 'the data-widget-key of the embed script' }),
+      widget_key: t.String({ pattern: '^wk_[0-9A-Za-z]{22,}$', description: 'the data-widget-key of the embed script' }),
       allowed_domains: t.Array(t.String()),
       widget_config: WidgetConfig,
       identity_secret: t.Union([MaskedSecret, t.Null()]),

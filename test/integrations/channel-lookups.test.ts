@@ -71,14 +71,18 @@ describe('lookups for the channels and the flow validator', () => {
     expect(app.services.integrations.findWebByWidgetKey('')).toBeNull()
   })
 
-  test('findWebByWidgetKey completes a widget_config stored before a key existed with its default', () => {
+  test('a widget_config stored by an older version reads in today\'s shape, in lookups and in the API', async () => {
     const { id } = insert(otherBotId, 'web', '2026-01-01T00:00:00.000Z', 'wk_storedlongagostoredlong')
     app.db.query('UPDATE integrations SET config = ? WHERE id = ?').run(
-      JSON.stringify({ allowed_domains: [], greeting_message: null, widget_config: { width: 300 }, default_country: null }),
+      JSON.stringify({ allowed_domains: [], greeting_message: null, widget_config: { width: 300, retired_key: 1 }, default_country: null }),
       id,
     )
     const found = app.services.integrations.findWebByWidgetKey('wk_storedlongagostoredlong')
     expect(found?.widgetConfig).toMatchObject({ width: 300, height: 600, primary_color: '#0066ff', allowed_paths: null })
+    expect(found?.widgetConfig).not.toHaveProperty('retired_key')
+    const read = await app.call('GET', integrationsOf(otherBotId, '/web'))
+    expect(read.status).toBe(200)
+    expect(read.body.config.widget_config).toMatchObject({ width: 300, height: 600 })
   })
 
   test('listMcpIntegrationIds lists the chatbot\'s mcp integrations only, oldest first', async () => {

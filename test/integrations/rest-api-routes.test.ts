@@ -102,6 +102,8 @@ scenarios<IntegrationContext>(
     create('webhook_url is required', { name: 'x' }, ['/webhook_url']),
     create('name must not be empty', { webhook_url: 'https://example.com/', name: '' }, ['/name']),
     create('name must be a string', { webhook_url: 'https://example.com/', name: 1 }, ['/name']),
+    create('name may have 200 characters', { webhook_url: 'https://example.com/', name: 'n'.repeat(200) }, 201),
+    create('name may not have 201 characters', { webhook_url: 'https://example.com/', name: 'n'.repeat(201) }, ['/name']),
     create('unknown fields are refused', { webhook_url: 'https://example.com/', secret: 'mine' }, ['/secret']),
     create('signing_secret cannot be chosen by the client', { webhook_url: 'https://example.com/', signing_secret: 'whsec_x' }, ['/signing_secret']),
     url('webhook_url takes http', 'http://hooks.example.com/in', 201),

@@ -236,6 +236,13 @@ scenarios<IntegrationContext>(
     widget('bot_display_name refuses 61 characters', { bot_display_name: 'b'.repeat(61) }, ['/widget_config/bot_display_name']),
     widget('bubble_text refuses a number', { bubble_text: 1 }, ['/widget_config/bubble_text']),
     widget('bubble_text takes a short text', { bubble_text: 'Chat with us' }, 201),
+    widget('bubble_text refuses an empty text', { bubble_text: '' }, ['/widget_config/bubble_text']),
+    widget('bubble_text takes 60 characters', { bubble_text: 't'.repeat(60) }, 201),
+    widget('bubble_text refuses 61 characters', { bubble_text: 't'.repeat(61) }, ['/widget_config/bubble_text']),
+    widget('allowed_paths takes 100 patterns', { allowed_paths: Array.from({ length: 100 }, (_, i) => `/p${i}`) }, 201),
+    widget('allowed_paths refuses 101 patterns', { allowed_paths: Array.from({ length: 101 }, (_, i) => `/p${i}`) }, ['/widget_config/allowed_paths']),
+    widget('allowed_paths takes a pattern of 512 characters', { allowed_paths: [`/${'p'.repeat(511)}`] }, 201),
+    widget('allowed_paths refuses a pattern of 513 characters', { allowed_paths: [`/${'p'.repeat(512)}`] }, ['/widget_config/allowed_paths/0']),
     widget('allowed_paths takes exact paths and /* patterns', { allowed_paths: ['/contact', '/shop/*', '/*'] }, 201, storedWidget({ allowed_paths: ['/contact', '/shop/*', '/*'] })),
     widget('allowed_paths takes null (every page)', { allowed_paths: null }, 201),
     widget('allowed_paths entries must start with /', { allowed_paths: ['/ok', 'contact'] }, ['/widget_config/allowed_paths/1']),
@@ -283,9 +290,10 @@ scenarios<IntegrationContext>(
     patch('greeting_message null removes it', { greeting_message: null }, 200, ({ body }) => expect(body.greeting_message).toBeNull()),
     patch('name null is refused', { name: null }, ['/name']),
     patch('unknown PATCH fields are refused', { widget_key: 'wk_mine' }, ['/widget_key']),
-    patch('identity_secret is replaced and still masked', { identity_secret: NEW_IDENTITY_SECRET }, 200, ({ body }) =>
-      expect(body.config.identity_secret).toBe(`••••${NEW_IDENTITY_SECRET.slice(-4)}`),
-    ),
+    patch('identity_secret is replaced and still masked', { identity_secret: NEW_IDENTITY_SECRET }, 200, ({ body, text }) => {
+      expect(body.config.identity_secret).toBe(`••••${NEW_IDENTITY_SECRET.slice(-4)}`)
+      expect(text).not.toContain(NEW_IDENTITY_SECRET)
+    }),
     patch('identity_secret too short is refused', { identity_secret: 'short' }, ['/identity_secret']),
     patch('identity_secret null removes it', { identity_secret: null }, 200, ({ body }) => expect(body.config.identity_secret).toBeNull()),
     patch('default_country is set', { default_country: 'us' }, 200, ({ body }) => expect(body.config.default_country).toBe('US')),
