@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
+import { chatappHookRoutes } from './chatapp-hooks/routes.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
@@ -12,9 +13,13 @@ import { rateLimiter } from './http/rate-limiter.ts'
 import { renderError } from './http/render-error.ts'
 import { beginRequest, requestContext } from './http/request-context.ts'
 import { routeMethods } from './http/route-methods.ts'
+import { integrationRoutes } from './integrations/routes.ts'
+import { integrationService } from './integrations/service.ts'
+import { integrationStore } from './integrations/store.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
+import { outboundUrlPolicy } from './support/outbound-url.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
 
@@ -32,10 +37,21 @@ export interface AppDeps {
 export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
   const events = eventBus()
   const workspaces = workspaceService(workspaceStore(db), now)
-  const chatbots = chatbotService({ store: chatbotStore(db), now, events, flowKind: () => undefined })
+  const chatbotRows = chatbotStore(db)
+  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: () => undefined })
+  const integrations = integrationService({
+    store: integrationStore(db),
+    now,
+    events,
+    ownsChatbot: (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
+    publicUrl: config.publicUrl,
+    outbound: outboundUrlPolicy(config.outboundAllow),
+  })
   const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
 
-  const devApi = new Elysia({ prefix: '/api/dev/v1' }).use(chatbotRoutes(auth, chatbots))
+  const devApi = new Elysia({ prefix: '/api/dev/v1' })
+    .use(chatbotRoutes(auth, chatbots))
+    .use(integrationRoutes(auth, integrations))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -60,13 +76,14 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(devApi)
+    .use(chatappHookRoutes(integrations))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
   const closers: (() => void | Promise<void>)[] = []
 
   return {
     http,
-    services: { workspaces, chatbots },
+    services: { workspaces, chatbots, integrations },
     events,
     async close() {
       for (const close of closers.reverse()) await close()
