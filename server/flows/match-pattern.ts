@@ -1,8 +1,8 @@
 /**
- * How a transition's `match` is read, shared by the validator and the conversation engine so
- * that a pattern that validates is exactly the pattern that runs: a leading `(?i)` ignores
- * case, and the rest is a JavaScript regular expression in Unicode mode (`u`), so `\p{L}`
- * works and sloppy escapes are reported at validation time instead of matching oddly.
+ * How a transition's `match` is read: a leading `(?i)` ignores case (JavaScript has no inline
+ * flags) and the rest is a JavaScript regular expression, compiled without flags otherwise.
+ * The conversation engine compiles patterns the same way (server/engine/compile-match.ts), so
+ * a pattern that validates is the pattern that runs.
  */
 const IGNORE_CASE_PREFIX = '(?i)'
 
@@ -20,5 +20,5 @@ export function matchPatternParts(source: string): MatchPatternParts {
 /** Compiles a `match` pattern; throws a SyntaxError when JavaScript cannot. */
 export function compileMatchPattern(source: string): RegExp {
   const { body, ignoreCase } = matchPatternParts(source)
-  return new RegExp(body, ignoreCase ? 'iu' : 'u')
+  return new RegExp(body, ignoreCase ? 'i' : '')
 }

@@ -133,6 +133,13 @@ const errors: Rule[] = [
   },
   { code: 'undeclared_variable', name: 'a template in a button title', breaks: (f) => (say(f, 'welcome')[1].buttons[0].title = '{{deal}}'), path: '/states/welcome/say/1/buttons/0/title' },
   { code: 'undeclared_variable', name: 'a template in the fallback', breaks: (f) => (f.fallback = 'Sorry {{name}}'), path: '/fallback' },
+  {
+    code: 'undeclared_variable',
+    name: 'a dotted template other than contact.KEY',
+    breaks: (f) => (say(f, 'brochure')[0].media.filename = '{{visitor.name}}.pdf'),
+    path: '/states/brochure/say/0/media/filename',
+    fine: (f) => (say(f, 'brochure')[0].media.filename = '{{ not a template }}.pdf'),
+  },
   { code: 'undeclared_variable', name: 'capture into no variable', breaks: (f) => (f.states.ask_email.capture.var = 'mail'), path: '/states/ask_email/capture/var' },
   {
     code: 'capture_type_mismatch',

@@ -10,6 +10,7 @@ describe('nested quantifiers in match patterns', () => {
     ['(a|b+){2,9}', '(a|b+){2,9}'],
     ['((ab)+c)+', '((ab)+c)+'],
     ['(x{1,200})+', '(x{1,200})+'],
+    ['(a{2,})*', '(a{2,})*'],
     ['(?<word>\\p{L}+\\s)+', '(?<word>\\p{L}+\\s)+'],
     ['([\\w-]+\\.)+com', '([\\w-]+\\.)+'],
   ]
@@ -29,6 +30,8 @@ describe('nested quantifiers in match patterns', () => {
     '(?=a+)b',
     '(ab){2,5}',
     '(x{1,100})+',
+    'a{(b)}+',
+    '(a{x})+',
   ]
   for (const pattern of safe) {
     test(`${pattern} is accepted`, () => expect(nestedQuantifier(pattern)).toBeUndefined())
@@ -41,8 +44,7 @@ describe('compiling a match pattern', () => {
     expect(compileMatchPattern('^hello$').test('HeLLo')).toBe(false)
   })
 
-  test('patterns are Unicode-aware', () => {
-    expect(compileMatchPattern('^\\p{L}+$').test('Zoë')).toBe(true)
+  test('ignoring case covers accented letters', () => {
     expect(compileMatchPattern('(?i)^émile$').test('ÉMILE')).toBe(true)
   })
 

@@ -4,8 +4,8 @@
  * one crafted line of visitor input keeps the regex engine (and the server) busy for minutes.
  * Returns the offending part of the pattern, or undefined when there is none.
  *
- * It reads a pattern that already compiles in Unicode mode, where `{` always starts a
- * quantifier, so a small scanner is enough. It is deliberately strict: `([\w-]+\.)+` is
+ * It reads a pattern that already compiles, so a small scanner is enough (a `{` that does not
+ * form a quantifier is a plain character, as JavaScript reads it). It is deliberately strict: `([\w-]+\.)+` is
  * refused too, though a separator makes it safe in practice; bound the inner repetition
  * (`[\w-]{1,63}`) or use `capture` with `as: email` instead.
  */
@@ -38,7 +38,7 @@ export function nestedQuantifier(body: string): string | undefined {
       top.holdsUnbounded ||= closed.holdsUnbounded
       atom = { start: closed.start, group: closed }
       at += 1
-    } else if (char === '*' || char === '+' || char === '?' || char === '{') {
+    } else if (char === '*' || char === '+' || char === '?' || isBraceQuantifier(body, at)) {
       const quantifier = readQuantifier(body, at)
       if (atom?.group?.holdsUnbounded && quantifier.max > 1) return body.slice(atom.start, quantifier.end)
       if (quantifier.max > UNBOUNDED_ABOVE) top.holdsUnbounded = true
@@ -81,6 +81,12 @@ function skipGroupPrefix(body: string, at: number): number {
 }
 
 const BRACES = /\{(\d+)(,(\d*))?\}/y
+
+function isBraceQuantifier(body: string, at: number): boolean {
+  if (body[at] !== '{') return false
+  BRACES.lastIndex = at
+  return BRACES.test(body)
+}
 
 function readQuantifier(body: string, at: number): { max: number; end: number } {
   let max = body[at] === '?' ? 1 : Number.POSITIVE_INFINITY

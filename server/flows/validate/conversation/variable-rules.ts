@@ -2,9 +2,12 @@ import { pointer } from '../validation-issue.ts'
 import { type DefinitionView, isRecord, objectsIn } from './definition-view.ts'
 import type { Findings } from './findings.ts'
 
-/** `{{name}}`, `{{ name }}` or `{{contact.KEY}}` in any text the bot sends. */
-export const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g
-const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/
+/**
+ * `{{name}}` or `{{contact.KEY}}`, with optional spaces inside the braces, read exactly as the
+ * conversation engine fills them (server/engine/render-template.ts): braces around anything
+ * else (`{{ two words }}`) are not a template and are sent as written.
+ */
+export const TEMPLATE = /\{\{\s*([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)?)\s*\}\}/g
 const CONTACT_FIELD = /^contact\.[A-Za-z0-9_]+$/
 
 /** What a capture kind stores, and the variable types that can hold it. */
@@ -29,9 +32,9 @@ export function checkVariables(view: DefinitionView, findings: Findings): void {
         used.add(inner)
         continue
       }
-      const message = VARIABLE.test(inner)
-        ? `{{${inner}}} names no declared variable; declare it under /variables, or use {{contact.KEY}} for a contact detail`
-        : `{{${inner}}} is neither a variable name nor contact.KEY`
+      const message = inner.includes('.')
+        ? `{{${inner}}} is filled with nothing: the only dotted names are contact.KEY`
+        : `{{${inner}}} names no declared variable; declare it under /variables, or use {{contact.KEY}} for a contact detail`
       findings.error(path, 'undeclared_variable', message)
     }
   }
@@ -83,7 +86,10 @@ export function* visitorTexts(view: DefinitionView): Generator<{ text: string; p
           yield* text(row.description, `${path}/sections/${s}/rows/${r}/description`)
         }
       }
-      if (isRecord(message.media)) yield* text(message.media.caption, `${path}/media/caption`)
+      if (isRecord(message.media)) {
+        yield* text(message.media.caption, `${path}/media/caption`)
+        yield* text(message.media.filename, `${path}/media/filename`)
+      }
       if (isRecord(message.meta_flow)) yield* text(message.meta_flow.cta, `${path}/meta_flow/cta`)
     }
     const { capture, handoff } = entry.state
