@@ -5,6 +5,10 @@ import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
 import type { Config } from './config.ts'
 import { docsRoutes } from './docs/routes.ts'
+import { flowRoutes } from './flows/routes.ts'
+import { flowSchemaRoutes } from './flows/schema-routes.ts'
+import { flowService } from './flows/service.ts'
+import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { authenticate } from './http/authenticate.ts'
 import { jsonBodyParser } from './http/json-body.ts'
@@ -32,10 +36,17 @@ export interface AppDeps {
 export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
   const events = eventBus()
   const workspaces = workspaceService(workspaceStore(db), now)
-  const chatbots = chatbotService({ store: chatbotStore(db), now, events, flowKind: () => undefined })
+  const flows = flowService({
+    store: flowStore(db),
+    now,
+    events,
+    // Until the integrations domain answers this, agent tools name no mcp integration.
+    mcpIntegrationIds: () => new Set(),
+  })
+  const chatbots = chatbotService({ store: chatbotStore(db), now, events, flowKind: flows.kind })
   const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
 
-  const devApi = new Elysia({ prefix: '/api/dev/v1' }).use(chatbotRoutes(auth, chatbots))
+  const devApi = new Elysia({ prefix: '/api/dev/v1' }).use(chatbotRoutes(auth, chatbots)).use(flowRoutes(auth, flows))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -44,7 +55,8 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = beginRequest(request).id
     })
-    .onParse(jsonBodyParser())
+    // WhatsApp Flow JSON documents reach 10 MB.
+    .onParse(jsonBodyParser([{ path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }]))
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
     .onAfterResponse(({ request, path, set }) => {
       const context = requestContext(request)
@@ -59,6 +71,7 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     })
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
+    .use(flowSchemaRoutes(config.publicUrl))
     .use(devApi)
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
@@ -66,7 +79,7 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
 
   return {
     http,
-    services: { workspaces, chatbots },
+    services: { workspaces, chatbots, flows },
     events,
     async close() {
       for (const close of closers.reverse()) await close()

@@ -5,6 +5,8 @@
  */
 export interface DomainEvents {
   'chatbot.removed': { workspaceId: string; chatbotId: string }
+  /** A flow is gone; conversations in it get no new bot messages. Its chatbot's entry_flow_id no longer names it. */
+  'flow.removed': { workspaceId: string; chatbotId: string; flowId: string }
 }
 
 type Handler<T> = (payload: T) => void

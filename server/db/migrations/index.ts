@@ -1,5 +1,6 @@
 import type { Migration } from '../migration.ts'
 import { foundation } from './0001_foundation.ts'
+import { flows } from './0003_flows.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation]
+export const migrations: readonly Migration[] = [foundation, flows]
