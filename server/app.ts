@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
+import { chatappHookRoutes } from './chatapp-hooks/routes.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
@@ -16,9 +17,13 @@ import { rateLimiter } from './http/rate-limiter.ts'
 import { renderError } from './http/render-error.ts'
 import { beginRequest, requestContext } from './http/request-context.ts'
 import { routeMethods } from './http/route-methods.ts'
+import { integrationRoutes } from './integrations/routes.ts'
+import { integrationService } from './integrations/service.ts'
+import { integrationStore } from './integrations/store.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
+import { outboundUrlPolicy } from './support/outbound-url.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
 
@@ -36,17 +41,28 @@ export interface AppDeps {
 export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
   const events = eventBus()
   const workspaces = workspaceService(workspaceStore(db), now)
+  const chatbotRows = chatbotStore(db)
+  const integrations = integrationService({
+    store: integrationStore(db),
+    now,
+    events,
+    ownsChatbot: (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
+    publicUrl: config.publicUrl,
+    outbound: outboundUrlPolicy(config.outboundAllow),
+  })
   const flows = flowService({
     store: flowStore(db),
     now,
     events,
-    // Until the integrations domain answers this, agent tools name no mcp integration.
-    mcpIntegrationIds: () => new Set(),
+    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
   })
-  const chatbots = chatbotService({ store: chatbotStore(db), now, events, flowKind: flows.kind })
+  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
   const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
 
-  const devApi = new Elysia({ prefix: '/api/dev/v1' }).use(chatbotRoutes(auth, chatbots)).use(flowRoutes(auth, flows))
+  const devApi = new Elysia({ prefix: '/api/dev/v1' })
+    .use(chatbotRoutes(auth, chatbots))
+    .use(integrationRoutes(auth, integrations))
+    .use(flowRoutes(auth, flows))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -73,13 +89,14 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))
     .use(devApi)
+    .use(chatappHookRoutes(integrations))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
   const closers: (() => void | Promise<void>)[] = []
 
   return {
     http,
-    services: { workspaces, chatbots, flows },
+    services: { workspaces, chatbots, integrations, flows },
     events,
     async close() {
       for (const close of closers.reverse()) await close()
