@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { newId } from '../../server/support/new-id.ts'
 import { testApp, type TestApp } from '../support/test-app.ts'
 import { createChatbot, createFlow, flowPath, publish, UNKNOWN_ID } from './flow-fixtures.ts'
 
@@ -75,18 +76,47 @@ describe('a conversation flow\'s references to its chatbot', () => {
     expect((await validateSending(doomed)).report.errors.map((e: { code: string }) => e.code)).toEqual(['unknown_meta_flow'])
   })
 
-  test('an agent tool must name an mcp integration of the chatbot', async () => {
-    const flow = {
+  describe('agent tools', () => {
+    const agentFlow = (integrationId: string) => ({
       version: 1,
       start: 'help',
       states: {
-        help: { agent: { instructions: 'Help', tools: [{ integration_id: UNKNOWN_ID }], exits: [{ when: 'done', to: 'bye' }] } },
+        help: { agent: { instructions: 'Help', tools: [{ integration_id: integrationId }], exits: [{ when: 'done', to: 'bye' }] } },
         bye: { end: true },
       },
+    })
+    const insertIntegration = (chatbotId: string, type: string) => {
+      const id = newId()
+      app.db
+        .query('INSERT INTO integrations (id, chatbot_id, type, name, created_at) VALUES (?, ?, ?, ?, ?)')
+        .run(id, chatbotId, type, `${type} tools`, new Date().toISOString())
+      return id
     }
-    const id = await createFlow(app, botId, { name: 'Agent', type: 'conversation', flow })
-    expect((await app.call('POST', `${flowPath(botId, id)}/validate`)).body.errors).toEqual([
-      { path: '/states/help/agent/tools/0/integration_id', code: 'unknown_tool_integration', message: expect.any(String) },
-    ])
+    const validateAgent = async (integrationId: string) => {
+      const id = await createFlow(app, botId, { name: 'Agent', type: 'conversation', flow: agentFlow(integrationId) })
+      return (await app.call('POST', `${flowPath(botId, id)}/validate`)).body
+    }
+    const toolAt = '/states/help/agent/tools/0/integration_id'
+
+    test('an mcp integration of the chatbot is fine', async () => {
+      expect(await validateAgent(insertIntegration(botId, 'mcp'))).toEqual({ valid: true, errors: [], warnings: [] })
+    })
+
+    test('an id the chatbot has no integration by is an error', async () => {
+      expect((await validateAgent(UNKNOWN_ID)).errors).toEqual([
+        { path: toolAt, code: 'unknown_tool_integration', message: `"${UNKNOWN_ID}" names no mcp integration of this chatbot` },
+      ])
+    })
+
+    test('an integration of another type is no tool server', async () => {
+      expect((await validateAgent(insertIntegration(botId, 'web'))).errors.map((e: { path: string; code: string }) => [e.path, e.code])).toEqual([
+        [toolAt, 'unknown_tool_integration'],
+      ])
+    })
+
+    test('another chatbot\'s mcp integration is not this chatbot\'s', async () => {
+      const otherBot = await createChatbot(app, 'Tools elsewhere')
+      expect((await validateAgent(insertIntegration(otherBot, 'mcp'))).errors.map((e: { code: string }) => e.code)).toEqual(['unknown_tool_integration'])
+    })
   })
 })
