@@ -6,6 +6,10 @@ import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
 import type { Config } from './config.ts'
 import { docsRoutes } from './docs/routes.ts'
+import { flowRoutes } from './flows/routes.ts'
+import { flowSchemaRoutes } from './flows/schema-routes.ts'
+import { flowService } from './flows/service.ts'
+import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { authenticate } from './http/authenticate.ts'
 import { jsonBodyParser } from './http/json-body.ts'
@@ -38,7 +42,6 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
   const events = eventBus()
   const workspaces = workspaceService(workspaceStore(db), now)
   const chatbotRows = chatbotStore(db)
-  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: () => undefined })
   const integrations = integrationService({
     store: integrationStore(db),
     now,
@@ -47,11 +50,19 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     publicUrl: config.publicUrl,
     outbound: outboundUrlPolicy(config.outboundAllow),
   })
+  const flows = flowService({
+    store: flowStore(db),
+    now,
+    events,
+    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
+  })
+  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
   const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
 
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
     .use(chatbotRoutes(auth, chatbots))
     .use(integrationRoutes(auth, integrations))
+    .use(flowRoutes(auth, flows))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -60,7 +71,8 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = beginRequest(request).id
     })
-    .onParse(jsonBodyParser())
+    // WhatsApp Flow JSON documents reach 10 MB.
+    .onParse(jsonBodyParser([{ path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }]))
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
     .onAfterResponse(({ request, path, set }) => {
       const context = requestContext(request)
@@ -75,6 +87,7 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     })
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
+    .use(flowSchemaRoutes(config.publicUrl))
     .use(devApi)
     .use(chatappHookRoutes(integrations))
 
@@ -83,7 +96,7 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
 
   return {
     http,
-    services: { workspaces, chatbots, integrations },
+    services: { workspaces, chatbots, integrations, flows },
     events,
     async close() {
       for (const close of closers.reverse()) await close()

@@ -9,6 +9,8 @@ export interface DomainEvents {
   'integration.removed': { workspaceId: string; chatbotId: string; integrationId: string; type: string }
   /** A PATCH changed an integration; `isActive: false` means its channel must close. */
   'integration.changed': { workspaceId: string; chatbotId: string; integrationId: string; type: string; isActive: boolean }
+  /** A flow is gone; conversations in it get no new bot messages. Its chatbot's entry_flow_id no longer names it. */
+  'flow.removed': { workspaceId: string; chatbotId: string; flowId: string }
 }
 
 type Handler<T> = (payload: T) => void
