@@ -1,7 +1,8 @@
 import type { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
-import { webChannel } from './channels/web/web-channel.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
+import { webChannel } from './channels/web/web-channel.ts'
+import { chatappHookRoutes } from './chatapp-hooks/routes.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
@@ -10,10 +11,15 @@ import { agentService } from './conversations/agent-service.ts'
 import { contactStore } from './conversations/contact-store.ts'
 import { conversationStore } from './conversations/conversation-store.ts'
 import { messageStore } from './conversations/message-store.ts'
+import { flowSnapshots } from './conversations/flow-snapshots.ts'
 import { conversationRoutes } from './conversations/routes.ts'
 import { conversationService } from './conversations/service.ts'
 import { visitorService } from './conversations/visitor-service.ts'
 import { docsRoutes } from './docs/routes.ts'
+import { flowRoutes } from './flows/routes.ts'
+import { flowSchemaRoutes } from './flows/schema-routes.ts'
+import { flowService } from './flows/service.ts'
+import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { authenticate } from './http/authenticate.ts'
 import { jsonBodyParser } from './http/json-body.ts'
@@ -21,9 +27,13 @@ import { rateLimiter } from './http/rate-limiter.ts'
 import { renderError } from './http/render-error.ts'
 import { beginRequest, requestContext } from './http/request-context.ts'
 import { routeMethods } from './http/route-methods.ts'
+import { integrationRoutes } from './integrations/routes.ts'
+import { integrationService } from './integrations/service.ts'
+import { integrationStore } from './integrations/store.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
+import { outboundUrlPolicy } from './support/outbound-url.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
 
@@ -41,23 +51,46 @@ export interface AppDeps {
 export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
   const events = eventBus()
   const workspaces = workspaceService(workspaceStore(db), now)
-  const chatbots = chatbotService({ store: chatbotStore(db), now, events, flowKind: () => undefined })
+  const chatbotRows = chatbotStore(db)
+  const integrations = integrationService({
+    store: integrationStore(db),
+    now,
+    events,
+    ownsChatbot: (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
+    publicUrl: config.publicUrl,
+    outbound: outboundUrlPolicy(config.outboundAllow),
+  })
+  const flows = flowService({
+    store: flowStore(db),
+    now,
+    events,
+    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
+  })
+  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
   const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
   const transaction = <T>(work: () => T): T => db.transaction(work).immediate()
 
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   const messages = messageStore(db)
-  // Wired to the flows and integrations domains once they land.
-  const snapshots = { entry: () => null, version: () => null }
-  const findWebIntegration = () => null
-  const conversations = conversationService({ contacts, conversations: conversationRows, messages, snapshots, events, now, transaction })
+  const conversations = conversationService({
+    contacts,
+    conversations: conversationRows,
+    messages,
+    snapshots: flowSnapshots(flows, events),
+    events,
+    now,
+    transaction,
+  })
   const visitors = visitorService(contacts, now)
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
+  const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const web = webChannel({ findIntegration: findWebIntegration, visitors, conversations, events, logger })
 
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
     .use(chatbotRoutes(auth, chatbots))
+    .use(integrationRoutes(auth, integrations))
+    .use(flowRoutes(auth, flows))
     .use(conversationRoutes(auth, desk))
 
   const http = new Elysia({ normalize: false })
@@ -67,7 +100,8 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = beginRequest(request).id
     })
-    .onParse(jsonBodyParser())
+    // WhatsApp Flow JSON documents reach 10 MB.
+    .onParse(jsonBodyParser([{ path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }]))
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
     .onAfterResponse(({ request, path, set }) => {
       const context = requestContext(request)
@@ -82,15 +116,17 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     })
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
+    .use(flowSchemaRoutes(config.publicUrl))
     .use(widgetConfigRoutes(findWebIntegration))
     .use(devApi)
+    .use(chatappHookRoutes(integrations))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
   const closers: (() => void | Promise<void>)[] = [() => web.close()]
 
   return {
     http,
-    services: { workspaces, chatbots, conversations, desk },
+    services: { workspaces, chatbots, integrations, flows, conversations, desk },
     events,
     socket: web.socket,
     hub: web.hub,

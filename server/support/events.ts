@@ -7,8 +7,12 @@ import type { ChatMessage, ConversationStatus } from '../protocol/widget-protoco
  */
 export interface DomainEvents {
   'chatbot.removed': { workspaceId: string; chatbotId: string }
+  /** An integration was deleted: its channel must close now (sockets, inbound requests). */
   'integration.removed': { workspaceId: string; chatbotId: string; integrationId: string; type: string }
+  /** A PATCH changed an integration; `isActive: false` means its channel must close. */
   'integration.changed': { workspaceId: string; chatbotId: string; integrationId: string; type: string; isActive: boolean }
+  /** A flow is gone; conversations in it get no new bot messages. Its chatbot's entry_flow_id no longer names it. */
+  'flow.removed': { workspaceId: string; chatbotId: string; flowId: string }
   /** A message was stored in a conversation: channels deliver it. */
   'conversation.message': { conversation: ConversationRef; message: ChatMessage }
   /** A conversation's status changed (handoff, closed, back to the bot). */

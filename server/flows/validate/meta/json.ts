@@ -1,0 +1,52 @@
+/** Small helpers for reading untrusted, already-parsed JSON. */
+
+export type JsonObject = Record<string, unknown>
+
+/** The value types a Flow JSON data model can declare (and that bindings are checked against). */
+export type DataType = 'string' | 'number' | 'boolean' | 'array' | 'object'
+
+export const DATA_TYPES: readonly DataType[] = ['string', 'number', 'boolean', 'array', 'object']
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The JSON type of a value, in the words a message uses ("null", "array", "object", ...). */
+export function jsonTypeOf(value: unknown): 'null' | DataType | 'undefined' {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  const type = typeof value
+  if (type === 'string' || type === 'number' || type === 'boolean' || type === 'object') return type
+  return 'undefined'
+}
+
+export function hasOwn(object: JsonObject, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key)
+}
+
+/**
+ * Length in characters as people count them (code points, so an emoji counts once). A string's
+ * UTF-16 `length` is never below this, so callers only need it when `length` exceeds a limit.
+ */
+export function charLength(text: string): number {
+  let count = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0xd800 || code > 0xdbff) count++
+  }
+  return count
+}
+
+/** "a", "b" and "c" */
+export function listOf(items: readonly string[]): string {
+  const quoted = items.map((item) => `'${item}'`)
+  if (quoted.length <= 1) return quoted.join('')
+  return `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`
+}
+
+/** 'a', 'b' or 'c' */
+export function oneOf(items: readonly string[]): string {
+  const quoted = items.map((item) => `'${item}'`)
+  if (quoted.length <= 1) return quoted.join('')
+  return `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`
+}
