@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { ApiError, notFound } from '../../http/api-error.ts'
+import { ApiError } from '../../http/api-error.ts'
 import { errorResponses } from '../../http/error-responses.ts'
 import { WidgetBootConfig } from '../../protocol/widget-protocol.ts'
 import { isOriginAllowed } from './origin-check.ts'
@@ -15,13 +15,15 @@ export function widgetConfigRoutes(findIntegration: FindWebIntegration) {
   return new Elysia().get(
     '/widget/v1/config/:widget_key',
     ({ params, request, set }) => {
-      const integration = findIntegration(params.widget_key)
-      if (!integration) throw notFound('widget')
       const origin = request.headers.get('origin')
+      // Refusals are readable cross-origin too, so the widget can say why it stays hidden.
+      const cors = { 'access-control-allow-origin': origin ?? '*', vary: 'Origin' }
+      const integration = findIntegration(params.widget_key)
+      if (!integration) throw new ApiError(404, 'not_found', 'no widget has this key', undefined, cors)
       if (!isOriginAllowed(integration.allowedDomains, origin)) {
-        throw new ApiError(403, 'origin_not_allowed', `origin ${origin ?? '(none)'} may not load this widget`)
+        throw new ApiError(403, 'origin_not_allowed', `origin ${origin ?? '(none)'} may not load this widget`, undefined, cors)
       }
-      if (!integration.isActive) throw new ApiError(403, 'integration_inactive', 'this chat is switched off')
+      if (!integration.isActive) throw new ApiError(403, 'integration_inactive', 'this chat is switched off', undefined, cors)
       set.headers.vary = 'Origin'
       set.headers['cache-control'] = 'no-cache'
       if (origin) set.headers['access-control-allow-origin'] = origin
