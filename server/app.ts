@@ -42,13 +42,15 @@ export interface AppDeps {
   config: Config
   logger: Logger
   now?: Clock
+  /** Protocol timings, shortened by tests. */
+  tuning?: { helloTimeoutMs?: number }
 }
 
 /**
  * The one composition root: builds every store and service over one database and mounts
  * their routes behind one error renderer. Nothing else constructs domain objects.
  */
-export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
+export function createApp({ db, config, logger, now = systemClock, tuning = {} }: AppDeps) {
   const events = eventBus()
   const workspaces = workspaceService(workspaceStore(db), now)
   const chatbotRows = chatbotStore(db)
@@ -85,7 +87,7 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
   const visitors = visitorService(contacts, now)
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
-  const web = webChannel({ findIntegration: findWebIntegration, visitors, conversations, events, logger })
+  const web = webChannel({ findIntegration: findWebIntegration, visitors, conversations, events, logger, ...tuning })
 
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
     .use(chatbotRoutes(auth, chatbots))
@@ -126,7 +128,7 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
 
   return {
     http,
-    services: { workspaces, chatbots, integrations, flows, conversations, desk },
+    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk },
     events,
     socket: web.socket,
     hub: web.hub,
