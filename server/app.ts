@@ -16,6 +16,8 @@ import { conversationRoutes } from './conversations/routes.ts'
 import { conversationService } from './conversations/service.ts'
 import { visitorService } from './conversations/visitor-service.ts'
 import { docsRoutes } from './docs/routes.ts'
+import { demoChatbot } from './instance/demo-chatbot.ts'
+import { instanceStore } from './instance/store.ts'
 import { flowRoutes } from './flows/routes.ts'
 import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
@@ -87,6 +89,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   const visitors = visitorService(contacts, now)
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
+  const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
   const web = webChannel({ findIntegration: findWebIntegration, visitors, conversations, events, logger, ...tuning })
 
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
@@ -128,7 +131,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
 
   return {
     http,
-    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk },
+    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo },
     events,
     socket: web.socket,
     hub: web.hub,

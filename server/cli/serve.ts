@@ -15,7 +15,7 @@ export async function serve(config: Config): Promise<void> {
   const { applied } = migrate(db)
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied })
   const app = createApp({ db, config, logger })
-  firstStart(app, (line) => console.log(line))
+  firstStart(app, config.publicUrl, (line) => console.log(line))
 
   const server = listen(app, { port: config.port, hostname: config.host })
   const port = server.port

@@ -53,6 +53,12 @@ export function channelLookups(store: IntegrationStore) {
       }
     },
 
+    /** The widget key of the chatbot's web integration while it is active. */
+    activeWidgetKeyOf(chatbotId: string): string | null {
+      const row = store.getOfChatbot(chatbotId, 'web')
+      return row?.is_active ? row.public_key : null
+    },
+
     /** The chatbot's mcp integrations, oldest first (ids a flow may reference). */
     listMcpIntegrationIds: (chatbotId: string): string[] => store.idsOfType(chatbotId, 'mcp'),
 

@@ -25,6 +25,7 @@ export function integrationStore(db: Database) {
   )
   const selectById = db.query<StoredRow, [string]>(`${SELECT} WHERE i.id = ?`)
   const selectByPublicKey = db.query<StoredRow, [string]>(`${SELECT} WHERE i.public_key = ?`)
+  const selectOfChatbot = db.query<StoredRow, [string, string]>(`${SELECT} WHERE i.chatbot_id = ? AND i.type = ?`)
   const typeExists = db.query<{ id: string }, [string, string]>(
     "SELECT id FROM integrations WHERE chatbot_id = ? AND type = ? AND type != 'mcp'",
   )
@@ -76,6 +77,8 @@ export function integrationStore(db: Database) {
     /** Unscoped: for channels that arrive with an integration id and no API key (provider webhooks). */
     getById: (id: string) => parsed(selectById.get(id)),
     getByPublicKey: (publicKey: string) => parsed(selectByPublicKey.get(publicKey)),
+    /** The chatbot's integration of a one-per-chatbot type, whatever its workspace (for internal lookups). */
+    getOfChatbot: (chatbotId: string, type: IntegrationType) => parsed(selectOfChatbot.get(chatbotId, type)),
     list(workspaceId: string, chatbotId: string, page: Page): PageOf<IntegrationListItem> {
       return {
         items: selectPage
