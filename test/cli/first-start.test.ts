@@ -64,5 +64,5 @@ test('once the demo chatbot is deleted there is no demo widget key', () => {
 test('the demo flow has no validation errors and no warnings', async () => {
   const { validateConversationFlow } = await import('../../server/flows/validate/conversation.ts')
   const { DEMO_FLOW } = await import('../../server/instance/demo-chatbot.ts')
-  expect(validateConversationFlow(DEMO_FLOW, { metaFlows: new Map(), mcpIntegrationIds: new Set() })).toEqual({ errors: [], warnings: [] })
+  expect(validateConversationFlow(DEMO_FLOW, { flows: new Map(), mcpIntegrationIds: new Set() })).toEqual({ errors: [], warnings: [] })
 })
