@@ -15,6 +15,7 @@ import { flowSnapshots } from './conversations/flow-snapshots.ts'
 import { conversationRoutes } from './conversations/routes.ts'
 import { conversationService } from './conversations/service.ts'
 import { visitorService } from './conversations/visitor-service.ts'
+import { writeBatcher } from './db/write-batcher.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { demoChatbot } from './instance/demo-chatbot.ts'
 import { instanceStore } from './instance/store.ts'
@@ -72,7 +73,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
   const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
-  const transaction = <T>(work: () => T): T => db.transaction(work).immediate()
+  const batch = writeBatcher(db, (error) => logger.error('batch commit failed', { error: String(error) }))
 
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
@@ -84,7 +85,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     snapshots: flowSnapshots(flows, events),
     events,
     now,
-    transaction,
+    batch,
   })
   const visitors = visitorService(contacts, now)
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
@@ -127,7 +128,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(chatappHookRoutes(integrations))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => web.close()]
+  const closers: (() => void | Promise<void>)[] = [() => batch.flush(), () => web.close()]
 
   return {
     http,

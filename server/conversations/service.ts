@@ -1,3 +1,4 @@
+import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { ConversationState, EngineInput } from '../engine/model.ts'
 import { runEngine } from '../engine/run-engine.ts'
 import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
@@ -42,7 +43,13 @@ export interface ConversationServiceDeps {
   snapshots: FlowSnapshots
   events: EventBus
   now: Clock
-  transaction: <T>(work: () => T) => T
+  batch: WriteBatcher
+}
+
+interface Pending {
+  conversation: StoredConversation
+  message?: Message
+  status?: ConversationStatus
 }
 
 export interface VisitorInput {
@@ -64,8 +71,9 @@ export type ConversationService = ReturnType<typeof conversationService>
  * before it is announced on the event bus, which the channels deliver from.
  */
 export function conversationService(deps: ConversationServiceDeps) {
-  const { contacts, conversations, messages, snapshots, events, now, transaction } = deps
-  const pending: { conversation: StoredConversation; message?: Message; status?: ConversationStatus }[] = []
+  const { contacts, conversations, messages, snapshots, events, now, batch } = deps
+  // What the unit of work being run has stored, to announce after its commit.
+  const pending: Pending[] = []
 
   function store(conversation: StoredConversation, role: Role, content: Content, extra: Partial<Message> = {}): Message {
     const message: Message = { id: newId(), conversation_id: conversation.id, role, content, created_at: now(), ...extra }
@@ -74,22 +82,28 @@ export function conversationService(deps: ConversationServiceDeps) {
     return message
   }
 
-  /** Announces what a committed transaction stored, in order. */
-  function flush(): void {
-    for (const { conversation, message, status } of pending.splice(0)) {
+  /** Announces, in order, what a unit stored; called once the batch holding it is committed. */
+  function announce(stored: Pending[]): void {
+    for (const { conversation, message, status } of stored) {
       if (message) events.emit('conversation.message', { conversation, message })
       if (status) events.emit('conversation.status', { conversation, status })
     }
   }
 
+  /** One unit of work; what it stored is announced once it is committed. */
   function commit<T>(work: () => T): T {
+    const stored: Pending[] = []
     try {
-      const result = transaction(work)
-      flush()
-      return result
-    } catch (error) {
+      return batch.run(
+        () => {
+          const result = work()
+          stored.push(...pending)
+          return result
+        },
+        () => announce(stored),
+      )
+    } finally {
       pending.length = 0
-      throw error
     }
   }
 
