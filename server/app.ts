@@ -91,7 +91,15 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
-  const web = webChannel({ findIntegration: findWebIntegration, visitors, conversations, events, logger, ...tuning })
+  const web = webChannel({
+    findIntegration: findWebIntegration,
+    visitors,
+    conversations,
+    events,
+    logger,
+    ratePerMinute: config.socketRatePerMinute,
+    ...tuning,
+  })
 
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
     .use(chatbotRoutes(auth, chatbots))

@@ -11,6 +11,8 @@ export interface Config {
   logLevel: LogLevel
   /** Requests per minute per API key; 0 turns rate limiting off. */
   rateLimitPerMinute: number
+  /** Messages per minute one widget socket may send (bursts of a quarter of that); 0 = off. */
+  socketRatePerMinute: number
   /** Host names, IPs and CIDR ranges that outbound requests may reach although they are private. */
   outboundAllow: string[]
 }
@@ -30,8 +32,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`)
   }
   const rateLimitPerMinute = integerSetting(env, 'PARLEY_RATE_LIMIT', 1200, 0, 10_000_000)
+  const socketRatePerMinute = integerSetting(env, 'PARLEY_SOCKET_RATE_LIMIT', 120, 0, 10_000_000)
   const outboundAllow = outboundAllowSetting(env.PARLEY_OUTBOUND_ALLOW)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, outboundAllow }
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, outboundAllow }
 }
 
 function outboundAllowSetting(raw: string | undefined): string[] {

@@ -33,8 +33,9 @@ function nextMessage(socket: WebSocket, accept: (data: Record<string, unknown>) 
   })
 }
 
+// A refusal also ends the wait (and is counted), so a misconfigured run reports instead of hanging.
 const isBot = (data: Record<string, unknown>) =>
-  data.type === 'message' && (data.message as { role?: string } | undefined)?.role === 'bot'
+  data.type === 'error' || (data.type === 'message' && (data.message as { role?: string } | undefined)?.role === 'bot')
 
 if (mode === 'idle') {
   const sockets: WebSocket[] = []
@@ -73,6 +74,7 @@ if (mode === 'chat') {
     )
   }
   const latencies: number[] = []
+  let errors = 0
   const started = performance.now()
   const deadline = started + seconds * 1000
   let sequence = 0
@@ -84,7 +86,7 @@ if (mode === 'chat') {
         if (protocol === 'parley') {
           const answer = nextMessage(socket, isBot)
           socket.send(JSON.stringify({ type: 'message', client_id: clientId, text: `hello ${clientId}` }))
-          await answer
+          if ((await answer).type === 'error') errors++
         } else {
           const answer = nextMessage(socket, () => true)
           socket.send(JSON.stringify({ client_id: clientId, text: `hello ${clientId}` }))
@@ -97,7 +99,7 @@ if (mode === 'chat') {
   const elapsed = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0
-  console.log(JSON.stringify({ messages: latencies.length, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) }))
+  console.log(JSON.stringify({ messages: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) }))
   for (const socket of sockets) socket.close()
   process.exit(0)
 }

@@ -41,9 +41,11 @@ async function readUntil(proc: Subprocess<'ignore' | 'pipe', 'pipe', 'inherit'>,
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
 
 // --- Parley with a published echo flow and a web integration, set up through its API ---
-const parley = spawn([process.execPath, 'server/main.ts', 'serve'], {
+// BENCH_PROFILE=DIR writes a CPU profile of the Parley server (markdown) into DIR at exit.
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+const parley = spawn([process.execPath, ...profile, 'server/main.ts', 'serve'], {
   cwd: root,
-  env: { ...process.env, PARLEY_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT: '0' },
+  env: { ...process.env, PARLEY_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT: '0', PARLEY_SOCKET_RATE_LIMIT: '0' },
   stdout: 'pipe',
   stderr: 'inherit',
 })
@@ -76,7 +78,8 @@ await api('POST', `/chatbots/${bot.id}/flows/${flow.id}/publish`)
 const web = await api('POST', `/chatbots/${bot.id}/integrations/web`, { name: 'Bench site' })
 const socketUrl = `ws://127.0.0.1:${port}/widget/v1/socket?key=${web.config.widget_key}`
 
-// --- (a) idle sockets ---
+// --- (a) idle sockets (BENCH_IDLE=0 skips it) ---
+if (IDLE > 0) {
 Bun.gc(true)
 await Bun.sleep(500)
 const before = rssKb(parley.pid)
@@ -95,6 +98,7 @@ console.log(`  ${(perSocket / 1024).toFixed(2)} KB per idle socket (target <= 8 
 idle.stdin.end()
 await idle.exited
 await Bun.sleep(500)
+}
 
 // --- (b) chatting visitors against the bare baseline ---
 const bare = spawn([process.execPath, 'scripts/bench/bare-ws-server.ts', join(dataDir, 'bare.db')], {
@@ -106,6 +110,7 @@ const [, barePort] = (await readUntil(bare, /listening (\d+)/)) as unknown as [s
 
 interface Result {
   messages: number
+  errors?: number
   rps: number
   p50: number
   p99: number
@@ -126,6 +131,7 @@ const results: Record<'bare' | 'parley', Result[]> = { bare: [], parley: [] }
 for (let round = 1; round <= ROUNDS; round++) {
   for (const name of ['bare', 'parley'] as const) {
     const result = await chat(name === 'bare' ? `ws://127.0.0.1:${barePort}/` : socketUrl, name)
+    if (result.errors) throw new Error(`${name}: ${result.errors} messages were refused`)
     results[name].push(result)
     console.log(`  round ${round} ${name.padEnd(6)} ${result.rps.toFixed(0).padStart(7)} msg/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms`)
   }

@@ -30,21 +30,18 @@ export function conversationStore(db: Database) {
   const latestOfContact = db.query<StoredConversation, [string]>(
     `SELECT ${COLUMNS}, state FROM conversations WHERE contact_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
   )
-  const saveState = db.query(
-    'UPDATE conversations SET state = ?, status = ?, updated_at = ?, last_message_at = ? WHERE id = ?',
+  const saveTurn = db.query(
+    'UPDATE conversations SET state = coalesce(?, state), status = ?, updated_at = ?, last_message_at = ? WHERE id = ?',
   )
-  const setStatus = db.query('UPDATE conversations SET status = ?, updated_at = ? WHERE id = ?')
-  const touch = db.query('UPDATE conversations SET last_message_at = ? WHERE id = ?')
 
   return {
     insert: (row: StoredConversation) => void insert.run(row),
     get: (id: string) => byId.get(id) ?? undefined,
     getInChatbot: (chatbotId: string, id: string) => inChatbot.get(id, chatbotId) ?? undefined,
     latestOfContact: (contactId: string) => latestOfContact.get(contactId) ?? undefined,
-    saveState: (id: string, state: string | null, status: ConversationStatus, at: string) =>
-      void saveState.run(state, status, at, at, id),
-    setStatus: (id: string, status: ConversationStatus, at: string) => void setStatus.run(status, at, id),
-    touch: (id: string, at: string) => void touch.run(at, id),
+    /** One statement per turn: the engine's state (unchanged when null), status and times. */
+    saveTurn: (id: string, state: string | null, status: ConversationStatus, at: string, lastMessageAt: string) =>
+      void saveTurn.run(state, status, at, lastMessageAt, id),
 
     list(chatbotId: string, filter: ConversationFilter, page: Page): PageOf<Conversation> {
       const where = ['chatbot_id = $chatbot_id']

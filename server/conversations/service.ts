@@ -46,12 +46,6 @@ export interface ConversationServiceDeps {
   batch: WriteBatcher
 }
 
-interface Pending {
-  conversation: StoredConversation
-  message?: Message
-  status?: ConversationStatus
-}
-
 export interface VisitorInput {
   clientId?: string
   content: Extract<Content, { kind: 'text' } | { kind: 'reply' }>
@@ -63,70 +57,75 @@ export interface VisitorResult {
   duplicate: boolean
 }
 
+/**
+ * What one step of a conversation changes, worked out before anything is written: the
+ * messages to store, the bot's new place in the flow, and the status.
+ */
+interface Turn {
+  conversation: StoredConversation
+  messages: Message[]
+  /** The engine's new state, when the bot took part. */
+  state?: ConversationState
+  status: ConversationStatus
+}
+
 export type ConversationService = ReturnType<typeof conversationService>
 
 /**
  * A conversation's life: opening it (greeting, then the flow's first messages), feeding the
- * visitor's input to the engine, agents' messages and status changes. Every message is stored
- * before it is announced on the event bus, which the channels deliver from.
+ * visitor's input to the engine, agents' messages and status changes. Each step is worked out
+ * first (reads and the pure engine), then written as one unit of the write batch; its
+ * messages are announced on the event bus, which the channels deliver from, only once that
+ * batch is committed.
  */
 export function conversationService(deps: ConversationServiceDeps) {
   const { contacts, conversations, messages, snapshots, events, now, batch } = deps
-  // What the unit of work being run has stored, to announce after its commit.
-  const pending: Pending[] = []
 
-  function store(conversation: StoredConversation, role: Role, content: Content, extra: Partial<Message> = {}): Message {
-    const message: Message = { id: newId(), conversation_id: conversation.id, role, content, created_at: now(), ...extra }
-    messages.insert(message)
-    pending.push({ conversation, message })
-    return message
+  function message(conversation: StoredConversation, role: Role, content: Content, extra: Partial<Message> = {}): Message {
+    return { id: newId(), conversation_id: conversation.id, role, content, created_at: now(), ...extra }
   }
 
-  /** Announces, in order, what a unit stored; called once the batch holding it is committed. */
-  function announce(stored: Pending[]): void {
-    for (const { conversation, message, status } of stored) {
-      if (message) events.emit('conversation.message', { conversation, message })
-      if (status) events.emit('conversation.status', { conversation, status })
-    }
-  }
-
-  /** One unit of work; what it stored is announced once it is committed. */
-  function commit<T>(work: () => T): T {
-    const stored: Pending[] = []
-    try {
-      return batch.run(
-        () => {
-          const result = work()
-          stored.push(...pending)
-          return result
-        },
-        () => announce(stored),
-      )
-    } finally {
-      pending.length = 0
-    }
-  }
-
-  function engineStep(conversation: StoredConversation, input: EngineInput, ctx: ChannelContext): void {
-    const snapshot = conversation.flow_id && conversation.flow_version !== null
-      ? snapshots.version(conversation.flow_id, conversation.flow_version)
-      : null
+  /** The bot's part of a turn: its messages and new state, or nothing once its flow is gone. */
+  function botStep(turn: Turn, input: EngineInput, ctx: ChannelContext, contactDetails: Record<string, string | number | boolean>): void {
+    const { conversation } = turn
+    const snapshot =
+      conversation.flow_id && conversation.flow_version !== null ? snapshots.version(conversation.flow_id, conversation.flow_version) : null
     // A deleted flow's conversations keep their history but get no new bot messages.
     if (!snapshot) return
-    const contact = contacts.get(conversation.contact_id)
-    const state = conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null
-    const result = runEngine(snapshot.definition, state, input, {
-      contact: contact?.details ?? {},
-      defaultCountry: ctx.defaultCountry ?? undefined,
-    })
-    for (const content of result.messages) store(conversation, 'bot', content)
-    const status = result.state.status
-    conversations.saveState(conversation.id, JSON.stringify(result.state), status, now())
-    if (status !== conversation.status) {
-      pending.push({ conversation, status })
-      conversation.status = status
-    }
+    const state = turn.state ?? (conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null)
+    const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined })
+    for (const content of result.messages) turn.messages.push(message(conversation, 'bot', content))
+    turn.state = result.state
+    turn.status = result.state.status
   }
+
+  /**
+   * Writes a worked-out turn as one unit of the batch (a new conversation's row included) and
+   * announces it once the batch is committed.
+   */
+  function write(turn: Turn, isNew = false): void {
+    const { conversation } = turn
+    const before = isNew ? null : conversation.status
+    const lastAt = turn.messages.at(-1)?.created_at ?? conversation.last_message_at
+    const state = turn.state ? JSON.stringify(turn.state) : null
+    batch.run(
+      () => {
+        if (isNew) conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
+        else conversations.saveTurn(conversation.id, state, turn.status, now(), lastAt)
+        for (const stored of turn.messages) messages.insert(stored)
+      },
+      () => {
+        const shown = { ...conversation, status: turn.status }
+        if (turn.messages.length > 0) events.emit('conversation.messages', { conversation: shown, messages: turn.messages })
+        if (before !== null && turn.status !== before) events.emit('conversation.status', { conversation: shown, status: turn.status })
+      },
+    )
+    conversation.status = turn.status
+    conversation.last_message_at = lastAt
+    if (state) conversation.state = state
+  }
+
+  const startTurn = (conversation: StoredConversation): Turn => ({ conversation, messages: [], status: conversation.status })
 
   return {
     get: (id: string) => conversations.get(id),
@@ -134,28 +133,27 @@ export function conversationService(deps: ConversationServiceDeps) {
 
     /** A new conversation: the greeting (if any), then the entry flow's first messages. */
     open(ctx: ChannelContext, contactId: string, greeting: string | null): StoredConversation {
-      return commit(() => {
-        const snapshot = snapshots.entry(ctx.chatbotId)
-        const at = now()
-        const conversation: StoredConversation = {
-          id: newId(),
-          chatbot_id: ctx.chatbotId,
-          contact_id: contactId,
-          channel: ctx.channel,
-          integration_id: ctx.integrationId,
-          flow_id: snapshot?.flowId ?? null,
-          flow_version: snapshot?.version ?? null,
-          status: 'bot',
-          state: null,
-          created_at: at,
-          updated_at: null,
-          last_message_at: at,
-        }
-        conversations.insert(conversation)
-        if (greeting) store(conversation, 'bot', { kind: 'text', text: greeting })
-        engineStep(conversation, { kind: 'start' }, ctx)
-        return conversations.get(conversation.id) as StoredConversation
-      })
+      const snapshot = snapshots.entry(ctx.chatbotId)
+      const at = now()
+      const conversation: StoredConversation = {
+        id: newId(),
+        chatbot_id: ctx.chatbotId,
+        contact_id: contactId,
+        channel: ctx.channel,
+        integration_id: ctx.integrationId,
+        flow_id: snapshot?.flowId ?? null,
+        flow_version: snapshot?.version ?? null,
+        status: 'bot',
+        state: null,
+        created_at: at,
+        updated_at: null,
+        last_message_at: at,
+      }
+      const turn = startTurn(conversation)
+      if (greeting) turn.messages.push(message(conversation, 'bot', { kind: 'text', text: greeting }))
+      botStep(turn, { kind: 'start' }, ctx, contacts.get(contactId)?.details ?? {})
+      write(turn, true)
+      return conversation
     },
 
     /**
@@ -163,38 +161,36 @@ export function conversationService(deps: ConversationServiceDeps) {
      * copy), then answered by the bot while the conversation is the bot's.
      */
     visitorSays(conversationId: string, input: VisitorInput, ctx: ChannelContext): VisitorResult {
-      return commit(() => {
-        const conversation = conversations.get(conversationId)
-        if (!conversation) throw new Error(`no conversation ${conversationId}`)
-        if (input.clientId) {
-          const earlier = messages.findByClientId(conversationId, input.clientId)
-          if (earlier) return { message: earlier, duplicate: true }
-        }
-        const message = store(conversation, 'visitor', input.content, input.clientId ? { client_id: input.clientId } : {})
-        contacts.markFirstMessage(conversation.contact_id, message.created_at)
-        conversations.touch(conversation.id, message.created_at)
-        if (conversation.status === 'bot') {
-          const engineInput: EngineInput =
-            input.content.kind === 'text'
-              ? { kind: 'text', text: input.content.text }
-              : { kind: 'reply', reply_to: input.content.reply_to, id: input.content.id, title: input.content.title }
-          engineStep(conversation, engineInput, ctx)
-        }
-        return { message, duplicate: false }
-      })
+      const conversation = conversations.get(conversationId)
+      if (!conversation) throw new Error(`no conversation ${conversationId}`)
+      if (input.clientId) {
+        const earlier = messages.findByClientId(conversationId, input.clientId)
+        if (earlier) return { message: earlier, duplicate: true }
+      }
+      const contact = contacts.get(conversation.contact_id)
+      const turn = startTurn(conversation)
+      const said = message(conversation, 'visitor', input.content, input.clientId ? { client_id: input.clientId } : {})
+      turn.messages.push(said)
+      if (conversation.status === 'bot') {
+        const engineInput: EngineInput =
+          input.content.kind === 'text'
+            ? { kind: 'text', text: input.content.text }
+            : { kind: 'reply', reply_to: input.content.reply_to, id: input.content.id, title: input.content.title }
+        botStep(turn, engineInput, ctx, contact?.details ?? {})
+      }
+      write(turn)
+      if (contact && !contact.first_message_at) batch.run(() => contacts.markFirstMessage(contact.id, said.created_at))
+      return { message: said, duplicate: false }
     },
 
     /** A person writes: stored and delivered; the bot stops answering (status handoff). */
     agentSays(conversation: StoredConversation, text: string, author?: string): Message {
-      return commit(() => {
-        const message = store(conversation, 'agent', { kind: 'text', text }, author ? { author } : {})
-        conversations.touch(conversation.id, message.created_at)
-        if (conversation.status !== 'handoff') {
-          conversations.setStatus(conversation.id, 'handoff', now())
-          pending.push({ conversation, status: 'handoff' })
-        }
-        return message
-      })
+      const turn = startTurn(conversation)
+      const said = message(conversation, 'agent', { kind: 'text', text }, author ? { author } : {})
+      turn.messages.push(said)
+      turn.status = 'handoff'
+      write(turn)
+      return said
     },
 
     /**
@@ -203,21 +199,17 @@ export function conversationService(deps: ConversationServiceDeps) {
      * own handoff resumes where the flow says; a flow that had ended starts again.
      */
     setStatus(conversation: StoredConversation, status: ConversationStatus, ctx: ChannelContext): StoredConversation {
-      return commit(() => {
-        if (status === conversation.status) return conversation
-        if (status === 'bot') {
-          conversations.setStatus(conversation.id, 'bot', now())
-          const resumed = { ...conversation, status: 'bot' as const }
-          pending.push({ conversation: resumed, status: 'bot' })
-          const flowStatus = conversation.state ? (JSON.parse(conversation.state) as ConversationState).status : null
-          if (flowStatus === 'handoff') engineStep(resumed, { kind: 'resume' }, ctx)
-          else if (flowStatus === 'closed') engineStep(resumed, { kind: 'start' }, ctx)
-        } else {
-          conversations.setStatus(conversation.id, status, now())
-          pending.push({ conversation, status })
-        }
-        return conversations.get(conversation.id) as StoredConversation
-      })
+      if (status === conversation.status) return conversation
+      const turn = startTurn(conversation)
+      turn.status = status
+      if (status === 'bot') {
+        const flowStatus = conversation.state ? (JSON.parse(conversation.state) as ConversationState).status : null
+        const details = () => contacts.get(conversation.contact_id)?.details ?? {}
+        if (flowStatus === 'handoff') botStep(turn, { kind: 'resume' }, ctx, details())
+        else if (flowStatus === 'closed') botStep(turn, { kind: 'start' }, ctx, details())
+      }
+      write(turn)
+      return conversation
     },
 
     /** What a widget shows on connect: the latest messages, or only those after one it has. */

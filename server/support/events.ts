@@ -13,8 +13,8 @@ export interface DomainEvents {
   'integration.changed': { workspaceId: string; chatbotId: string; integrationId: string; type: string; isActive: boolean }
   /** A flow is gone; conversations in it get no new bot messages. Its chatbot's entry_flow_id no longer names it. */
   'flow.removed': { workspaceId: string; chatbotId: string; flowId: string }
-  /** A message was stored in a conversation: channels deliver it. */
-  'conversation.message': { conversation: ConversationRef; message: ChatMessage }
+  /** Messages were stored in a conversation (one turn's worth, in order): channels deliver them. */
+  'conversation.messages': { conversation: ConversationRef; messages: ChatMessage[] }
   /** A conversation's status changed (handoff, closed, back to the bot). */
   'conversation.status': { conversation: ConversationRef; status: ConversationStatus }
   /** An agent is typing in a conversation, or stopped. */

@@ -43,14 +43,17 @@ export class SocketHub {
     return this.byVisitor.get(visitorKey) ?? EMPTY
   }
 
-  /** Sends to every tab of a contact; serialised once. */
-  sendToContact(contactId: string, message: ServerMessage, update?: (socket: WidgetSocket) => void): void {
+  /** Sends frames to every tab of a contact: each serialised once, written together per socket. */
+  sendToContact(contactId: string, messages: ServerMessage[], update?: (socket: WidgetSocket) => void): void {
     const sockets = this.byVisitor.get(contactKey(contactId))
     if (!sockets) return
-    const text = JSON.stringify(message)
+    const frames = messages.map((message) => JSON.stringify(message))
     for (const socket of sockets) {
       update?.(socket)
-      socket.send(text)
+      if (frames.length === 1) socket.send(frames[0] as string)
+      else socket.cork(() => {
+        for (const frame of frames) socket.send(frame)
+      })
     }
   }
 

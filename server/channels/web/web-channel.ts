@@ -13,6 +13,7 @@ export interface WebChannelDeps {
   conversations: ConversationService
   events: EventBus
   logger: Logger
+  ratePerMinute: number
   helloTimeoutMs?: number
 }
 
@@ -26,19 +27,23 @@ export function webChannel(deps: WebChannelDeps) {
   const { events } = deps
 
   const unsubscribe = [
-    events.on('conversation.message', ({ conversation, message }) => {
+    events.on('conversation.messages', ({ conversation, messages }) => {
       if (conversation.channel !== 'web') return
-      hub.sendToContact(conversation.contact_id, { type: 'message', message }, (tab) => {
-        tab.data.conversationId = conversation.id
-      })
+      hub.sendToContact(
+        conversation.contact_id,
+        messages.map((message) => ({ type: 'message', message })),
+        (tab) => {
+          tab.data.conversationId = conversation.id
+        },
+      )
     }),
     events.on('conversation.status', ({ conversation, status }) => {
       if (conversation.channel !== 'web') return
-      hub.sendToContact(conversation.contact_id, { type: 'status', conversation_id: conversation.id, status })
+      hub.sendToContact(conversation.contact_id, [{ type: 'status', conversation_id: conversation.id, status }])
     }),
     events.on('conversation.typing', ({ conversation, active }) => {
       if (conversation.channel !== 'web') return
-      hub.sendToContact(conversation.contact_id, { type: 'typing', from: 'agent', active })
+      hub.sendToContact(conversation.contact_id, [{ type: 'typing', from: 'agent', active }])
     }),
     events.on('integration.removed', ({ integrationId }) => {
       hub.closeIntegration(integrationId, CloseCode.integrationRemoved, 'this chat was removed')

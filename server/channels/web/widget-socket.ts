@@ -23,6 +23,8 @@ export interface WidgetSocketDeps {
   conversations: ConversationService
   hub: SocketHub
   logger: Logger
+  /** Messages per minute per socket, in bursts of a quarter of that; 0 turns the limit off. */
+  ratePerMinute: number
   helloTimeoutMs?: number
 }
 
@@ -34,6 +36,7 @@ export interface WidgetSocketDeps {
 export function widgetSocket(deps: WidgetSocketDeps) {
   const { findIntegration, hub, logger, helloTimeoutMs = 10_000 } = deps
   const handle = visitorHandlers(deps)
+  const rate = socketRate(deps.ratePerMinute)
 
   function upgrade(request: Request, server: Server<SocketData>): Response | undefined {
     const url = new URL(request.url)
@@ -58,7 +61,7 @@ export function widgetSocket(deps: WidgetSocketDeps) {
       conversationId: null,
       pendingDetails: null,
       helloTimer: null,
-      tokens: RATE.burst,
+      tokens: rate.burst,
       tokensAt: performance.now(),
       strikes: 0,
     }
@@ -88,7 +91,7 @@ export function widgetSocket(deps: WidgetSocketDeps) {
         return protocolError(socket, 'frames must be JSON text')
       }
       if (!checkClientMessage.Check(parsed)) return invalid(socket, parsed)
-      if (!allowedByRate(socket)) return
+      if (!rate.allows(socket)) return
       try {
         handle(socket, parsed)
       } catch (error) {
@@ -121,19 +124,29 @@ function protocolError(socket: WidgetSocket, reason: string): void {
   socket.close(CloseCode.protocolError, reason)
 }
 
-/** Per socket: bursts of 30, then 2 messages a second; persistent flooding closes it. */
-const RATE = { burst: 30, perSecond: 2, strikesToClose: 20 }
-
-function allowedByRate(socket: WidgetSocket): boolean {
-  const data = socket.data
-  const at = performance.now()
-  data.tokens = Math.min(RATE.burst, data.tokens + ((at - data.tokensAt) / 1000) * RATE.perSecond)
-  data.tokensAt = at
-  if (data.tokens >= 1) {
-    data.tokens -= 1
-    return true
+/**
+ * A token bucket per socket: bursts of a quarter of the minute's allowance, then a steady
+ * rate; each refused message gets an error, and persistent flooding closes the socket.
+ */
+function socketRate(perMinute: number) {
+  const burst = Math.max(10, Math.floor(perMinute / 4))
+  const perMs = perMinute / 60_000
+  const strikesToClose = 20
+  return {
+    burst,
+    allows(socket: WidgetSocket): boolean {
+      if (perMinute <= 0) return true
+      const data = socket.data
+      const at = performance.now()
+      data.tokens = Math.min(burst, data.tokens + (at - data.tokensAt) * perMs)
+      data.tokensAt = at
+      if (data.tokens >= 1) {
+        data.tokens -= 1
+        return true
+      }
+      if (++data.strikes >= strikesToClose) socket.close(CloseCode.rateLimited, 'too many messages')
+      else send(socket, { type: 'error', code: 'rate_limited', message: 'slow down: too many messages' })
+      return false
+    },
   }
-  if (++data.strikes >= RATE.strikesToClose) socket.close(CloseCode.rateLimited, 'too many messages')
-  else send(socket, { type: 'error', code: 'rate_limited', message: 'slow down: too many messages' })
-  return false
 }
