@@ -3,13 +3,17 @@
  * Widget-like WebSocket clients for bench:ws, run as their own process.
  *   idle URL COUNT ORIGIN        opens COUNT sockets, says hello on each, prints "ready",
  *                                 and keeps them open until stdin closes
- *   chat URL COUNT SECONDS MODE   COUNT visitors each send a message and wait for the answer,
+ *   chat URL COUNT SECONDS MODE [PACE_MS]
+ *                                 COUNT visitors each send a message and wait for the answer,
  *                                 again and again; MODE parley (hello, start, then messages)
- *                                 or bare (plain text echo). Prints {messages, rps, p50, p99}.
+ *                                 or bare (plain text echo). With PACE_MS, each visitor waits
+ *                                 a random 0.5-1.5 x PACE_MS between messages, like a person
+ *                                 typing; without, it sends at once (saturation).
+ *                                 Prints {messages, errors, rps, p50, p99}.
  */
 export {}
 
-const [mode, url, countArg, arg4, arg5] = process.argv.slice(2)
+const [mode, url, countArg, arg4, arg5, arg6] = process.argv.slice(2)
 if (!mode || !url || !countArg) throw new Error('usage: ws-clients.ts idle|chat URL COUNT ...')
 const count = Number(countArg)
 
@@ -60,6 +64,7 @@ if (mode === 'idle') {
 if (mode === 'chat') {
   const seconds = Number(arg4 ?? 5)
   const protocol = arg5 ?? 'parley'
+  const paceMs = Number(arg6 ?? 0)
   const sockets = await Promise.all(Array.from({ length: count }, () => open(url)))
   if (protocol === 'parley') {
     await Promise.all(
@@ -81,6 +86,8 @@ if (mode === 'chat') {
   await Promise.all(
     sockets.map(async (socket, index) => {
       while (performance.now() < deadline) {
+        if (paceMs > 0) await Bun.sleep(paceMs * (0.5 + Math.random()))
+        if (performance.now() >= deadline) break
         const sent = performance.now()
         const clientId = `c${index}_${sequence++}`
         if (protocol === 'parley') {

@@ -157,14 +157,13 @@ export function conversationService(deps: ConversationServiceDeps) {
     },
 
     /**
-     * The visitor's text or reply: stored once per client id (a resend returns the first
-     * copy), then answered by the bot while the conversation is the bot's.
+     * The visitor's text or reply in a running conversation: stored once per client id (a
+     * resend returns the first copy), then answered by the bot while the conversation is the
+     * bot's.
      */
-    visitorSays(conversationId: string, input: VisitorInput, ctx: ChannelContext): VisitorResult {
-      const conversation = conversations.get(conversationId)
-      if (!conversation) throw new Error(`no conversation ${conversationId}`)
+    visitorSays(conversation: StoredConversation, input: VisitorInput, ctx: ChannelContext): VisitorResult {
       if (input.clientId) {
-        const earlier = messages.findByClientId(conversationId, input.clientId)
+        const earlier = messages.findByClientId(conversation.id, input.clientId)
         if (earlier) return { message: earlier, duplicate: true }
       }
       const contact = contacts.get(conversation.contact_id)

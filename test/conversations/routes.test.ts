@@ -17,7 +17,7 @@ function openConversation(app: TestApp, chat: WebChat, details: Record<string, s
   app.services.visitors.mergeDetails(contact.id, details)
   const ctx = { chatbotId: chat.chatbotId, channel: 'web' as const, integrationId: chat.integrationId }
   const conversation = app.services.conversations.open(ctx, contact.id, 'Hello!')
-  app.services.conversations.visitorSays(conversation.id, { clientId: 'c1', content: { kind: 'text', text: 'pricing' } }, ctx)
+  app.services.conversations.visitorSays(conversation, { clientId: 'c1', content: { kind: 'text', text: 'pricing' } }, ctx)
   return conversation.id
 }
 

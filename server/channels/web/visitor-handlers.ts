@@ -1,4 +1,5 @@
 import { normalizeContactDetails, mergeContactDetails } from '../../conversations/contact-details.ts'
+import type { StoredConversation } from '../../conversations/conversation-store.ts'
 import type { ContactDetails } from '../../conversations/model.ts'
 import type { ChannelContext, ConversationService, VisitorInput } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
@@ -72,21 +73,20 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
   }
 
   /** Opens a conversation unless one is running; every tab of the visitor follows it. */
-  function start(socket: WidgetSocket): string {
+  function start(socket: WidgetSocket): StoredConversation {
     const data = socket.data
     const current = data.conversationId ? conversations.get(data.conversationId) : undefined
-    if (current && current.status !== 'closed') return current.id
+    if (current && current.status !== 'closed') return current
     const integration = data.integration!
     const contact = visitors.ensureContact(integration.chatbotId, { externalId: data.externalId, tokenHash: data.tokenHash })
     hub.bindContact(data.visitorKey, contact.id)
     const conversation = conversations.open(context(socket), contact.id, integration.greetingMessage)
     for (const tab of hub.socketsOf(contactKey(contact.id))) tab.data.conversationId = conversation.id
-    return conversation.id
+    return conversation
   }
 
   function say(socket: WidgetSocket, clientId: string, content: VisitorInput['content']): void {
-    const conversationId = start(socket)
-    const result = conversations.visitorSays(conversationId, { clientId, content }, context(socket))
+    const result = conversations.visitorSays(start(socket), { clientId, content }, context(socket))
     // A resend after a reconnect: the first copy is confirmed to this tab only, not stored again.
     if (result.duplicate) send(socket, { type: 'message', message: result.message })
     const data = socket.data
