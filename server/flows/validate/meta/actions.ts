@@ -4,13 +4,12 @@
  * on EmbeddedLink and OptIn, date pickers send `data_exchange` only, PhotoPicker and
  * DocumentPicker values never travel with `navigate`, and `data_exchange` needs an endpoint.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { ACTION_SHAPES, ACTION_SINCE } from './action-catalog.ts'
 import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { ActionFact, DataField, MetaContext, ScreenFacts } from './context.ts'
 import { inputOf, valueTypesOf } from './data-binding.ts'
-import { type JsonObject, isObject, listOf, oneOf } from './json.ts'
+import { type JsonObject, isObject, listOf, oneOf, token } from './json.ts'
 import { type Site, checkShape } from './schema.ts'
 import { ACTION_NAMES, type ActionName, type PropSpec } from './spec.ts'
 
@@ -136,7 +135,7 @@ function checkPayloadAgainst(
   }
   for (const key in payload) {
     const field = declared.get(key)
-    const path = `${action.path}/payload/${pointerToken(key)}`
+    const path = `${action.path}/payload/${token(key)}`
     if (!field) {
       ctx.issues.error(path, code, `'${key}' is not declared in the data of ${where}. Declare it there or remove it from the payload.`)
       continue

@@ -5,12 +5,11 @@
  *
  * Bindings are recorded while the tree is walked and resolved once every screen is known.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { DataField, InputFact, MetaContext, RefFact, ScreenFacts } from './context.ts'
 import { ExpressionError, parseBacktickExpression, refsOf } from './expressions.ts'
-import { type DataType, type JsonObject, isObject, jsonTypeOf, listOf } from './json.ts'
+import { type DataType, type JsonObject, isObject, jsonTypeOf, listOf, token } from './json.ts'
 import { type ParsedRef, type StringKind, classifyString } from './references.ts'
 import type { Site } from './schema.ts'
 import type { ActionName } from './spec.ts'
@@ -58,7 +57,7 @@ export function scanFreeValue(site: Site, value: unknown, path: string): void {
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) scanFreeValue(site, value[i], `${path}/${i}`)
   } else if (isObject(value)) {
-    for (const key in value) scanFreeValue(site, value[key], `${path}/${pointerToken(key)}`)
+    for (const key in value) scanFreeValue(site, value[key], `${path}/${token(key)}`)
   }
 }
 

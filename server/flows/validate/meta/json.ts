@@ -50,3 +50,8 @@ export function oneOf(items: readonly string[]): string {
   if (quoted.length <= 1) return quoted.join('')
   return `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`
 }
+
+/** One JSON Pointer reference token (RFC 6901); most keys need no escaping, so check first. */
+export function token(key: string): string {
+  return key.includes('~') || key.includes('/') ? key.replaceAll('~', '~0').replaceAll('/', '~1') : key
+}

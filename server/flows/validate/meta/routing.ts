@@ -4,12 +4,11 @@
  * at most 10 branches per screen, no screen routing to itself, every navigate edge listed.
  * Routes that end on a non-terminal screen only warn (the provider's own templates do it).
  */
-import { pointerToken } from '../validation-issue.ts'
 import { navigateTarget } from './actions.ts'
 import { MetaCode } from './codes.ts'
 import type { MetaContext, ScreenFacts } from './context.ts'
 import { ScreenGraph } from './graph.ts'
-import { type JsonObject, isObject, jsonTypeOf, listOf } from './json.ts'
+import { type JsonObject, isObject, jsonTypeOf, listOf, token } from './json.ts'
 
 export const MAX_BRANCHES = 10
 
@@ -52,7 +51,7 @@ function routingModelGraph(ctx: MetaContext, model: JsonObject): GraphView {
   const { nodes, number } = nodesOf(ctx)
   const graph = new ScreenGraph(nodes.length)
   for (const key in model) {
-    const keyPath = `/routing_model/${pointerToken(key)}`
+    const keyPath = `/routing_model/${token(key)}`
     const from = ctx.screensById.get(key)
     if (!from) {
       ctx.issues.error(keyPath, MetaCode.INVALID_ROUTING_MODEL, `The routing model lists '${key}', which is not a screen id. Remove it or fix the name.`)
@@ -82,7 +81,7 @@ function routingModelGraph(ctx: MetaContext, model: JsonObject): GraphView {
     if (!(screen.id as string in model)) {
       // The provider's own templates leave single-screen and leaf screens out; so only a warning.
       ctx.issues.warning(
-        `/routing_model/${pointerToken(screen.id as string)}`,
+        `/routing_model/${token(screen.id as string)}`,
         MetaCode.INVALID_ROUTING_MODEL,
         `Screen '${screen.id}' is not a key of the routing model. Add "${screen.id}": [] (or its next screens).`,
       )
@@ -93,7 +92,7 @@ function routingModelGraph(ctx: MetaContext, model: JsonObject): GraphView {
     nodes,
     nodePath: (node) => {
       const id = (nodes[node] as ScreenFacts).id as string
-      return id in model ? `/routing_model/${pointerToken(id)}` : '/routing_model'
+      return id in model ? `/routing_model/${token(id)}` : '/routing_model'
     },
     rootPath: '/routing_model',
     source: 'routing model',

@@ -4,13 +4,12 @@
  * not blank. Strings with bindings go to the binding rules; actions, conditions and child
  * lists are handed to their own rules.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { collectAction } from './actions.ts'
 import { MetaCode } from './codes.ts'
 import { collectCondition, collectSwitchValue } from './conditionals.ts'
 import type { MetaContext, ScreenFacts } from './context.ts'
 import { checkDynamicString, scanFreeValue } from './data-binding.ts'
-import { type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, oneOf } from './json.ts'
+import { type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, oneOf, token } from './json.ts'
 import { checkArrayLimits, checkCharLimit } from './limits.ts'
 import { classifyString } from './references.ts'
 import { type ActionName, type PropSpec, type Shape, type ValueType, requiredProps } from './spec.ts'
@@ -30,7 +29,7 @@ export function checkShape(site: Site, value: JsonObject, shape: Shape, path: st
   const { issues } = site.ctx
   for (const key in value) {
     const spec = shape.props[key]
-    const keyPath = `${path}/${pointerToken(key)}`
+    const keyPath = `${path}/${token(key)}`
     if (!spec) {
       issues.error(keyPath, MetaCode.INVALID_PROPERTY_KEY, `Property '${key}' is not allowed in ${shape.name}.${suggest(key, shape)} Remove it.`)
       continue
@@ -39,7 +38,7 @@ export function checkShape(site: Site, value: JsonObject, shape: Shape, path: st
   }
   for (const [key, since] of requiredProps(shape)) {
     if (!hasOwn(value, key) && site.ctx.atLeast(since)) {
-      issues.error(`${path}/${pointerToken(key)}`, MetaCode.MISSING_REQUIRED_TYPE_PROPERTY, `Add the required property '${key}' to ${shape.name}.`)
+      issues.error(`${path}/${token(key)}`, MetaCode.MISSING_REQUIRED_TYPE_PROPERTY, `Add the required property '${key}' to ${shape.name}.`)
     }
   }
 }
@@ -67,7 +66,7 @@ export function checkValue(site: Site, value: unknown, spec: PropSpec, path: str
       ctx.issues.error(path, MetaCode.INVALID_ENUM_VALUE, `'${value}' is not a valid value for '${key}'. Use ${oneOf(spec.enum)}.`)
       return
     }
-    if (value.trim() === '' && ctx.atLeast(FEATURE_SINCE.noBlankStrings)) {
+    if (isBlank(value) && ctx.atLeast(FEATURE_SINCE.noBlankStrings)) {
       ctx.issues.error(path, MetaCode.MIN_CHARS_REQUIRED, `'${key}' is blank; from Flow JSON 6.0 text must not be empty or only spaces. Write a value or remove the property.`)
       return
     }
@@ -92,6 +91,11 @@ export function checkValue(site: Site, value: unknown, spec: PropSpec, path: str
     if (spec.role === 'free') return scanFreeValue(site, value, path)
     if (spec.shape) checkShape(site, value, spec.shape, path)
   }
+}
+
+/** Empty or whitespace only; cheap for the usual text that starts with a visible character. */
+function isBlank(value: string): boolean {
+  return value.length === 0 || (value.charCodeAt(0) <= 32 && value.trim() === '') || (/^\s/.test(value) && value.trim() === '')
 }
 
 function accepts(types: readonly ValueType[], value: unknown): boolean {

@@ -2,10 +2,9 @@
  * A screen's `data` model: each field has a string `type`, a `__example__` of that type, arrays
  * have `items`, and `__example__` appears only at the top level of a field.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { MetaCode } from './codes.ts'
 import type { DataField, MetaContext } from './context.ts'
-import { DATA_TYPES, type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, oneOf } from './json.ts'
+import { DATA_TYPES, type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, oneOf, token } from './json.ts'
 
 const EXAMPLE = '__example__'
 
@@ -18,7 +17,7 @@ export function readScreenData(ctx: MetaContext, data: unknown, path: string): M
   }
   for (const key in data) {
     const field = data[key]
-    const fieldPath = `${path}/${pointerToken(key)}`
+    const fieldPath = `${path}/${token(key)}`
     if (!isObject(field)) {
       ctx.issues.error(fieldPath, MetaCode.INVALID_SCREEN_DATA, `Data field '${key}' must be an object such as {"type": "string", "__example__": "text"}.`)
       continue
@@ -68,7 +67,7 @@ function checkSchema(ctx: MetaContext, node: JsonObject, path: string, name: str
     } else {
       for (const key in properties) {
         const property = properties[key]
-        const propertyPath = `${path}/properties/${pointerToken(key)}`
+        const propertyPath = `${path}/properties/${token(key)}`
         if (isObject(property)) checkSchema(ctx, property, propertyPath, key, false)
         else ctx.issues.error(propertyPath, MetaCode.INVALID_SCREEN_DATA, `The declaration of '${key}' must be an object with a 'type'.`)
       }
@@ -95,7 +94,7 @@ function exampleMismatch(schema: JsonObject, example: unknown, path: string): { 
     for (const key in object) {
       const property = schema.properties[key]
       if (!isObject(property)) continue
-      const mismatch = exampleMismatch(property, object[key], `${path}/${pointerToken(key)}`)
+      const mismatch = exampleMismatch(property, object[key], `${path}/${token(key)}`)
       if (mismatch) return mismatch
     }
   }

@@ -4,13 +4,12 @@
  * whole document, and the walk returns what the screen can show at once: for If and Switch the
  * branch with the most of each kind counts, since only one branch is ever on screen.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { MetaCode } from './codes.ts'
 import { COMPONENTS, COMPONENT_TYPES } from './component-catalog.ts'
 import { checkIfFooters, checkIfNesting, checkSwitchFooters, reportEmptyCases } from './conditionals.ts'
 import type { FormFact, MetaContext, ScreenFacts } from './context.ts'
 import { registerForm, registerInput } from './forms.ts'
-import { type JsonObject, hasOwn, isObject, jsonTypeOf } from './json.ts'
+import { type JsonObject, hasOwn, isObject, jsonTypeOf, token } from './json.ts'
 import { checkComponentLimits } from './limits.ts'
 import { checkShape } from './schema.ts'
 import { MAX_COMPONENTS_PER_SCREEN, PER_SCREEN_MAX, type PerScreenGroup } from './spec.ts'
@@ -103,7 +102,7 @@ function walkCases(ctx: MetaContext, screen: ScreenFacts, component: JsonObject,
   for (const key in cases) {
     count++
     const list = cases[key]
-    const casePath = `${path}/cases/${pointerToken(key)}`
+    const casePath = `${path}/cases/${token(key)}`
     if (!Array.isArray(list)) {
       ctx.issues.error(casePath, MetaCode.INVALID_PROPERTY_TYPE, `Case '${key}' must be an array of components, not ${jsonTypeOf(list)}.`)
       continue
