@@ -9,7 +9,7 @@ import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { ActionFact, DataField, MetaContext, ScreenFacts } from './context.ts'
 import { inputOf, valueTypesOf } from './data-binding.ts'
-import { type JsonObject, isObject, listOf, oneOf, token } from './json.ts'
+import { type JsonObject, hasOwn, isObject, listOf, oneOf, token } from './json.ts'
 import { type Site, checkShape } from './schema.ts'
 import { ACTION_NAMES, type ActionName, type PropSpec } from './spec.ts'
 
@@ -146,7 +146,7 @@ function checkPayloadAgainst(
     }
   }
   if (exact) {
-    const missing = [...declared.keys()].filter((key) => !(key in payload))
+    const missing = [...declared.keys()].filter((key) => !hasOwn(payload, key))
     if (missing.length > 0) {
       ctx.issues.error(`${action.path}/payload`, code, `The payload lacks ${listOf(missing)}, which ${where} declares in its data. Pass ${missing.length === 1 ? 'it' : 'them'} or remove the declaration.`)
     }

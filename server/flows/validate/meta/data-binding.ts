@@ -9,7 +9,7 @@ import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { DataField, InputFact, MetaContext, RefFact, ScreenFacts } from './context.ts'
 import { ExpressionError, parseBacktickExpression, refsOf } from './expressions.ts'
-import { type DataType, type JsonObject, isObject, jsonTypeOf, listOf, token } from './json.ts'
+import { type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, listOf, token } from './json.ts'
 import { type ParsedRef, type StringKind, classifyString } from './references.ts'
 import type { Site } from './schema.ts'
 import type { ActionName } from './spec.ts'
@@ -165,7 +165,7 @@ function descend(field: DataField, rest: readonly string[]): DataType | null | P
     if (type !== 'object') return { problem: `'${key}' is read from a ${type ?? 'value'} that has no properties.` }
     const properties = schema.properties
     if (!isObject(properties)) return null
-    const next = properties[key]
+    const next = hasOwn(properties, key) ? properties[key] : undefined
     if (!isObject(next)) return { problem: `'${key}' is not among the declared properties (${listOf(Object.keys(properties))}).` }
     schema = next
     type = typeof next.type === 'string' ? (next.type as DataType) : null

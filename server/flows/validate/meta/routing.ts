@@ -8,7 +8,7 @@ import { navigateTarget } from './actions.ts'
 import { MetaCode } from './codes.ts'
 import type { MetaContext, ScreenFacts } from './context.ts'
 import { ScreenGraph } from './graph.ts'
-import { type JsonObject, isObject, jsonTypeOf, listOf, token } from './json.ts'
+import { type JsonObject, hasOwn, isObject, jsonTypeOf, listOf, token } from './json.ts'
 
 export const MAX_BRANCHES = 10
 
@@ -78,7 +78,7 @@ function routingModelGraph(ctx: MetaContext, model: JsonObject): GraphView {
     })
   }
   for (const screen of nodes) {
-    if (!(screen.id as string in model)) {
+    if (!hasOwn(model, screen.id as string)) {
       // The provider's own templates leave single-screen and leaf screens out; so only a warning.
       ctx.issues.warning(
         `/routing_model/${token(screen.id as string)}`,
@@ -92,7 +92,7 @@ function routingModelGraph(ctx: MetaContext, model: JsonObject): GraphView {
     nodes,
     nodePath: (node) => {
       const id = (nodes[node] as ScreenFacts).id as string
-      return id in model ? `/routing_model/${token(id)}` : '/routing_model'
+      return hasOwn(model, id) ? `/routing_model/${token(id)}` : '/routing_model'
     },
     rootPath: '/routing_model',
     source: 'routing model',
@@ -184,7 +184,7 @@ function checkGraph(ctx: MetaContext, view: GraphView): void {
 
 function checkNavigateEdgesListed(ctx: MetaContext, model: JsonObject): void {
   for (const screen of ctx.screensById.values()) {
-    const routes = model[screen.id as string]
+    const routes = hasOwn(model, screen.id as string) ? model[screen.id as string] : undefined
     const listed = Array.isArray(routes) ? routes : []
     for (const action of screen.actions) {
       if (action.name !== 'navigate') continue

@@ -28,7 +28,7 @@ export interface Site {
 export function checkShape(site: Site, value: JsonObject, shape: Shape, path: string): void {
   const { issues } = site.ctx
   for (const key in value) {
-    const spec = shape.props[key]
+    const spec = hasOwn(shape.props, key) ? shape.props[key] : undefined
     const keyPath = `${path}/${token(key)}`
     if (!spec) {
       issues.error(keyPath, MetaCode.INVALID_PROPERTY_KEY, `Property '${key}' is not allowed in ${shape.name}.${suggest(key, shape)} Remove it.`)

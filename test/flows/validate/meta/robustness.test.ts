@@ -1,0 +1,70 @@
+import { describe, expect, test } from 'bun:test'
+import { validateMetaFlow } from '../../../../server/flows/validate/meta.ts'
+import { type Json, body, chain, clone, end, errorsOf, examples, flow, screen, navigateFooter } from './support.ts'
+
+/** A small deterministic generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff
+    return state / 0x7fffffff
+  }
+}
+
+const ODD_VALUES: unknown[] = [null, 0, -1, 1.5, '', ' ', '${', '${}', '${data.}', '`', '``', '`${data.x`', 'SUCCESS', true, [], {}, [null], { type: 'If' }, { type: 'Switch', cases: { a: null } }, { name: 'navigate', next: null }, { type: 'toString' }, 'constructor']
+
+/** Every (container, key) pair in a document. */
+function slots(value: unknown, found: [Record<string | number, unknown>, string | number][] = []) {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      found.push([value as unknown as Record<number, unknown>, i])
+      slots(item, found)
+    })
+  } else if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      found.push([value as Record<string, unknown>, key])
+      slots((value as Record<string, unknown>)[key], found)
+    }
+  }
+  return found
+}
+
+describe('robustness', () => {
+  test('600 randomly broken copies of the provider examples are all reported on, never thrown on', () => {
+    const next = random(20240601)
+    const documents = examples().map(([, , document]) => document)
+    for (let round = 0; round < 600; round++) {
+      const document = clone(documents[Math.floor(next() * documents.length)] as Json)
+      for (let change = 0; change < 1 + Math.floor(next() * 3); change++) {
+        const all = slots(document)
+        const [container, key] = all[Math.floor(next() * all.length)] as [Record<string | number, unknown>, string | number]
+        const roll = next()
+        if (roll < 0.3) delete container[key]
+        else container[key] = clone(ODD_VALUES[Math.floor(next() * ODD_VALUES.length)])
+      }
+      const report = validateMetaFlow(document)
+      expect(Array.isArray(report.errors) && Array.isArray(report.warnings)).toBe(true)
+    }
+  })
+
+  test('keys named like built-in object properties are treated as unknown keys', () => {
+    expect(errorsOf(flow([end('ONLY', [{ type: 'TextBody', text: 'Hi', constructor: 'x' }])]))).toEqual([
+      'INVALID_PROPERTY_KEY /screens/0/layout/children/0/constructor',
+    ])
+    expect(errorsOf(flow([end('ONLY', [{ type: 'toString' }])]))).toEqual(['INVALID_ENUM_VALUE /screens/0/layout/children/0/type'])
+  })
+
+  test('screens named like built-in object properties route like any other', () => {
+    const document = flow([screen('constructor', [navigateFooter('toString')]), end('toString')], { routing_model: { constructor: ['toString'], toString: [] } })
+    expect(errorsOf(document)).toEqual([])
+    expect(errorsOf(flow([screen('constructor', [navigateFooter('toString')]), end('toString')], { routing_model: { toString: [] } }))).toContain(
+      'INVALID_ROUTING_MODEL /screens/0/layout/children/0/on-click-action/next/name',
+    )
+  })
+
+  test('the same document validates to the same report twice (no state leaks between calls)', () => {
+    const document = chain(['A', 'B'])
+    ;(document.screens as Json[]).push(end('C', [body('${data.missing}')]))
+    expect(validateMetaFlow(document)).toEqual(validateMetaFlow(clone(document)))
+  })
+})
