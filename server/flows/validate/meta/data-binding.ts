@@ -52,7 +52,7 @@ export function checkDynamicString(
 export function scanFreeValue(site: Site, value: unknown, path: string): void {
   if (site.screen === null) return
   if (typeof value === 'string') {
-    const kind = classifyString(value)
+    const kind = classifyString(value, site.ctx.atLeast(FEATURE_SINCE.backtickExpressions))
     if (kind.kind !== 'static') checkDynamicString(site.ctx, site.screen, value, kind, path, null, site.payloadOf ?? null)
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) scanFreeValue(site, value[i], `${path}/${i}`)
@@ -202,7 +202,7 @@ function shorten(text: string): string {
 /** The types a payload or init value has: its JSON type, or what its binding yields; null when unknown. */
 export function valueTypesOf(ctx: MetaContext, screen: ScreenFacts, value: unknown): readonly DataType[] | null {
   if (typeof value === 'string') {
-    const kind = classifyString(value)
+    const kind = classifyString(value, ctx.atLeast(FEATURE_SINCE.backtickExpressions))
     if (kind.kind === 'static') return ['string']
     return kind.kind === 'binding' ? refTypes(ctx, screen, kind.ref) : null
   }

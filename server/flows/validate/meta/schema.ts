@@ -56,7 +56,7 @@ export function checkValue(site: Site, value: unknown, spec: PropSpec, path: str
   if (spec.role === 'switch-value') return collectSwitchValue(site, value, path)
 
   if (typeof value === 'string') {
-    const kind = spec.staticOnly || site.screen === null ? null : classifyString(value)
+    const kind = spec.staticOnly || site.screen === null ? null : classifyString(value, ctx.atLeast(FEATURE_SINCE.backtickExpressions))
     if (kind && kind.kind !== 'static') {
       checkDynamicString(ctx, site.screen as ScreenFacts, value, kind, path, expectedTypes(spec.types))
       return
@@ -81,7 +81,7 @@ export function checkValue(site: Site, value: unknown, spec: PropSpec, path: str
     if (spec.items) for (let i = 0; i < value.length; i++) checkValue(site, value[i], spec.items, `${path}/${i}`, key, owner)
     if (spec.maxChars !== undefined) {
       let total = 0
-      for (const item of value) if (typeof item === 'string' && classifyString(item).kind === 'static') total += item.length
+      for (const item of value) if (typeof item === 'string' && classifyString(item, ctx.atLeast(FEATURE_SINCE.backtickExpressions)).kind === 'static') total += item.length
       checkCharLimit(ctx, total, () => value.filter((item) => typeof item === 'string').join(''), spec, path, key)
     }
     return

@@ -206,6 +206,14 @@ describe('Backtick expressions are well formed (INVALID_EXPRESSION)', () => {
     })
   }
 
+  test('before 6.0 backticks around plain text are just text', () => {
+    expect(errorsOf(withData([body('`npm install`')], DATA, '5.1'))).toEqual([])
+  })
+
+  test('from 6.0 backticks make an expression, so plain words in them are refused', () => {
+    expect(errorsOf(withData([body('`npm install`')], DATA, '6.0'))).toEqual([`INVALID_EXPRESSION ${FIRST}/text`])
+  })
+
   test('bindings inside an expression are resolved too', () => {
     expect(errorsOf(withData([body("`'Hi ' ${data.nickname}`")]))).toEqual([`INVALID_SCREEN_DYNAMIC_DATA ${FIRST}/text`])
   })

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { type Json, body, chain, completeFooter, end, errorsOf, flow, form, navigateFooter, screen, single, textInput, warningsOf } from './support.ts'
 
-const FIRST = '/screens/0/layout/children/0'
 
 describe('Unique ids (DUPLICATE_SCREEN_IDS)', () => {
   test('a second screen with the same id is refused at its id', () => {
