@@ -9,7 +9,7 @@ import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { DataField, InputFact, MetaContext, RefFact, ScreenFacts } from './context.ts'
 import { ExpressionError, parseBacktickExpression, refsOf } from './expressions.ts'
-import { type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, listOf, token } from './json.ts'
+import { type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, keysOf, listSome, token } from './json.ts'
 import { type ParsedRef, type StringKind, classifyString } from './references.ts'
 import type { Site } from './schema.ts'
 import type { ActionName } from './spec.ts'
@@ -96,13 +96,13 @@ function resolveRef(ctx: MetaContext, fact: RefFact): void {
   const where = target === screen ? 'this screen' : `screen '${target.id}'`
   if (ref.scope === 'form') {
     if (target.inputs.has(ref.field)) return
-    const isForm = target.forms.some((form) => form.name === ref.field)
+    const form = target.formsByName.get(ref.field)
     ctx.issues.error(
       path,
       MetaCode.INVALID_ON_CLICK_ACTION_PAYLOAD,
-      isForm
-        ? `${ref.text} names the Form itself; bind one of its inputs instead (${listOf(target.forms.find((form) => form.name === ref.field)?.inputs.map((input) => input.name) ?? []) || 'it has none'}).`
-        : `${ref.text} names no input on ${where}. Use the name of one of its inputs${target.inputs.size ? ` (${listOf([...target.inputs.keys()].slice(0, 10))})` : ''}.`,
+      form
+        ? `${ref.text} names the Form itself; bind one of its inputs instead (${listSome(namesOf(form.inputs), form.inputs.length) || 'it has none'}).`
+        : `${ref.text} names no input on ${where}. Use the name of one of its inputs${target.inputs.size ? ` (${listSome(target.inputs.keys(), target.inputs.size)})` : ''}.`,
     )
     return
   }
@@ -149,6 +149,10 @@ function targetScreen(ctx: MetaContext, fact: RefFact): ScreenFacts | null {
   return target
 }
 
+function* namesOf(inputs: InputFact[]): Generator<string> {
+  for (const input of inputs) yield input.name
+}
+
 interface Problem {
   readonly problem: string
 }
@@ -166,7 +170,7 @@ function descend(field: DataField, rest: readonly string[]): DataType | null | P
     const properties = schema.properties
     if (!isObject(properties)) return null
     const next = hasOwn(properties, key) ? properties[key] : undefined
-    if (!isObject(next)) return { problem: `'${key}' is not among the declared properties (${listOf(Object.keys(properties))}).` }
+    if (!isObject(next)) return { problem: `'${key}' is not among the declared properties (${listSome(keysOf(properties), null)}).` }
     schema = next
     type = typeof next.type === 'string' ? (next.type as DataType) : null
   }

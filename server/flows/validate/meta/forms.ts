@@ -8,14 +8,17 @@ import { MetaCode } from './codes.ts'
 import { COMPONENTS, FORM_ONLY_BEFORE_4 } from './component-catalog.ts'
 import type { FormFact, InputFact, MetaContext, ScreenFacts } from './context.ts'
 import { valueTypesOf } from './data-binding.ts'
-import { type JsonObject, isObject, listOf, token } from './json.ts'
+import { type JsonObject, isObject, listSome, token } from './json.ts'
 import { FEATURE_SINCE } from './versions.ts'
 
 export function registerForm(screen: ScreenFacts, component: JsonObject, path: string): FormFact {
   const name = typeof component.name === 'string' ? component.name : ''
   const form: FormFact = { name, path, node: component, inputs: [] }
   screen.forms.push(form)
-  if (name) screen.names.add(name)
+  if (name) {
+    screen.names.add(name)
+    if (!screen.formsByName.has(name)) screen.formsByName.set(name, form)
+  }
   return form
 }
 
@@ -64,7 +67,7 @@ function checkInitValues(ctx: MetaContext, screen: ScreenFacts, form: FormFact):
     const path = `${form.path}/init-values/${token(key)}`
     const input = inputs.get(key)
     if (!input) {
-      ctx.issues.error(path, MetaCode.INVALID_INIT_VALUES, `'${key}' is not an input of Form '${form.name}'. Use one of ${listOf([...inputs.keys()]) || 'its inputs'}, or remove it.`)
+      ctx.issues.error(path, MetaCode.INVALID_INIT_VALUES, `'${key}' is not an input of Form '${form.name}'. Use one of ${listSome(inputs.keys(), inputs.size) || 'its inputs'}, or remove it.`)
       continue
     }
     const spec = COMPONENTS[input.type]?.input

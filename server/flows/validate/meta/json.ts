@@ -44,6 +44,30 @@ export function listOf(items: readonly string[]): string {
   return `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`
 }
 
+/**
+ * "'a', 'b' and 7 more": names a few of many without walking them all, so that messages stay
+ * short and cheap however large the document. `total` may be unknown (null).
+ */
+export function listSome(items: Iterable<string>, total: number | null, max = 8): string {
+  const shown: string[] = []
+  let more = false
+  for (const item of items) {
+    if (shown.length === max) {
+      more = true
+      break
+    }
+    shown.push(item)
+  }
+  const quoted = shown.map((item) => `'${item}'`).join(', ')
+  if (total !== null && total > shown.length) return `${quoted} and ${total - shown.length} more`
+  return more ? `${quoted}, ...` : listOf(shown)
+}
+
+/** The first keys of an object, without listing all of them. */
+export function* keysOf(object: JsonObject): Generator<string> {
+  for (const key in object) yield key
+}
+
 /** 'a', 'b' or 'c' */
 export function oneOf(items: readonly string[]): string {
   const quoted = items.map((item) => `'${item}'`)

@@ -8,7 +8,7 @@ import { navigateTarget } from './actions.ts'
 import { MetaCode } from './codes.ts'
 import type { MetaContext, ScreenFacts } from './context.ts'
 import { ScreenGraph } from './graph.ts'
-import { type JsonObject, hasOwn, isObject, jsonTypeOf, listOf, token } from './json.ts'
+import { type JsonObject, hasOwn, isObject, jsonTypeOf, listSome, token } from './json.ts'
 
 export const MAX_BRANCHES = 10
 
@@ -166,7 +166,7 @@ function checkGraph(ctx: MetaContext, view: GraphView): void {
     ctx.issues.error(
       view.nodePath(loop[0] as number),
       MetaCode.INVALID_ROUTING_MODEL,
-      `The ${view.source} loops through ${listOf(loop.map(idOf))}. Routes must only lead forward; break the loop.`,
+      `The ${view.source} loops through ${listSome(loop.map(idOf), loop.length)}. Routes must only lead forward; break the loop.`,
     )
   }
 

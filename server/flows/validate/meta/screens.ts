@@ -51,6 +51,7 @@ export function indexScreens(ctx: MetaContext, screens: unknown[]): void {
       inputs: new Map(),
       names: new Set(),
       forms: [],
+      formsByName: new Map(),
       actions: [],
       refs: [],
       conditions: [],

@@ -67,4 +67,28 @@ describe('robustness', () => {
     ;(document.screens as Json[]).push(end('C', [body('${data.missing}')]))
     expect(validateMetaFlow(document)).toEqual(validateMetaFlow(clone(document)))
   })
+
+  test('beyond 1000 errors the report lists 1000 and counts the rest in a last entry', () => {
+    const texts = Array.from({ length: 1500 }, () => body('${data.missing}'))
+    const errors = validateMetaFlow(flow([end('ONLY', texts)])).errors
+    expect(errors).toHaveLength(1001)
+    expect(errors[1000]).toEqual({ path: '', code: 'TOO_MANY_ISSUES', message: expect.stringContaining('501 more errors') })
+  })
+
+  test('1000 errors or fewer carry no summary entry', () => {
+    const texts = Array.from({ length: 999 }, () => body('${data.missing}'))
+    const errors = validateMetaFlow(flow([end('ONLY', texts)])).errors
+    expect(errors).toHaveLength(1000)
+    expect(errors.some((issue) => issue.code === 'TOO_MANY_ISSUES')).toBe(false)
+  })
+
+  test('a message names a few of many candidates, not all of them', () => {
+    const fields = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`field_${i}`, { type: 'string', __example__: 'x' }]))
+    const document = flow([screen('A', [navigateFooter('B')]), end('B', [], { data: fields })])
+    const [issue] = validateMetaFlow(document).errors
+    expect(issue?.code).toBe('INVALID_NAVIGATE_ACTION_PAYLOAD')
+    expect(issue?.message).toContain("'field_0', 'field_1'")
+    expect(issue?.message).toContain('and 492 more')
+  })
 })
+
