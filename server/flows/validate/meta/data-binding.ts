@@ -9,7 +9,7 @@ import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { DataField, InputFact, MetaContext, RefFact, ScreenFacts } from './context.ts'
 import { ExpressionError, parseBacktickExpression, refsOf } from './expressions.ts'
-import { type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, keysOf, listSome, token } from './json.ts'
+import { type DataType, type JsonObject, MAX_DEPTH, hasOwn, isObject, jsonTypeOf, keysOf, listSome, token } from './json.ts'
 import { type ParsedRef, type StringKind, classifyString } from './references.ts'
 import type { Site } from './schema.ts'
 import type { ActionName } from './spec.ts'
@@ -49,15 +49,22 @@ export function checkDynamicString(
 }
 
 /** Records every binding inside a value whose keys are the author's (payloads, init-values). */
-export function scanFreeValue(site: Site, value: unknown, path: string): void {
+export function scanFreeValue(site: Site, value: unknown, path: string, depth = 0): void {
   if (site.screen === null) return
   if (typeof value === 'string') {
     const kind = classifyString(value, site.ctx.atLeast(FEATURE_SINCE.backtickExpressions))
     if (kind.kind !== 'static') checkDynamicString(site.ctx, site.screen, value, kind, path, null, site.payloadOf ?? null)
-  } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) scanFreeValue(site, value[i], `${path}/${i}`)
-  } else if (isObject(value)) {
-    for (const key in value) scanFreeValue(site, value[key], `${path}/${token(key)}`)
+    return
+  }
+  if (typeof value !== 'object' || value === null) return
+  if (depth >= MAX_DEPTH) {
+    site.ctx.issues.error(path, MetaCode.INVALID_FLOW_JSON, `This value is nested more than ${MAX_DEPTH} levels deep, which no flow needs. Flatten it.`)
+    return
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) scanFreeValue(site, value[i], `${path}/${i}`, depth + 1)
+  } else {
+    for (const key in value) scanFreeValue(site, (value as JsonObject)[key], `${path}/${token(key)}`, depth + 1)
   }
 }
 

@@ -2,10 +2,34 @@
 
 export type JsonObject = Record<string, unknown>
 
+/**
+ * How deep the validator reads values whose nesting the author controls (payloads, data
+ * models, component trees). Real flows stay far below it; it keeps recursion bounded.
+ */
+export const MAX_DEPTH = 64
+
 /** The value types a Flow JSON data model can declare (and that bindings are checked against). */
 export type DataType = 'string' | 'number' | 'boolean' | 'array' | 'object'
 
 export const DATA_TYPES: readonly DataType[] = ['string', 'number', 'boolean', 'array', 'object']
+
+/** Whether objects and arrays nest deeper than `limit` anywhere in `root` (iterative: no recursion). */
+export function nestsDeeperThan(root: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]]
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number]
+    if (depth > limit) return true
+    if (Array.isArray(value)) {
+      for (const item of value) if (typeof item === 'object' && item !== null) stack.push([item, depth + 1])
+    } else {
+      for (const key in value as JsonObject) {
+        const item = (value as JsonObject)[key]
+        if (typeof item === 'object' && item !== null) stack.push([item, depth + 1])
+      }
+    }
+  }
+  return false
+}
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -185,11 +185,12 @@ function checkGraph(ctx: MetaContext, view: GraphView): void {
 function checkNavigateEdgesListed(ctx: MetaContext, model: JsonObject): void {
   for (const screen of ctx.screensById.values()) {
     const routes = hasOwn(model, screen.id as string) ? model[screen.id as string] : undefined
-    const listed = Array.isArray(routes) ? routes : []
+    let listed: Set<unknown> | null = null
     for (const action of screen.actions) {
       if (action.name !== 'navigate') continue
       const target = navigateTarget(ctx, action)
-      if (target && !listed.includes(target.id)) {
+      listed ??= new Set(Array.isArray(routes) ? routes : [])
+      if (target && !listed.has(target.id)) {
         ctx.issues.error(
           `${action.path}/next/name`,
           MetaCode.INVALID_ROUTING_MODEL,

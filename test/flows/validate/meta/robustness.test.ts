@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { validateMetaFlow } from '../../../../server/flows/validate/meta.ts'
-import { type Json, body, chain, clone, end, errorsOf, examples, flow, screen, navigateFooter } from './support.ts'
+import { type Json, body, chain, clone, completeFooter, end, errorsOf, examples, flow, navigateFooter, screen } from './support.ts'
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -89,6 +89,35 @@ describe('robustness', () => {
     expect(issue?.code).toBe('INVALID_NAVIGATE_ACTION_PAYLOAD')
     expect(issue?.message).toContain("'field_0', 'field_1'")
     expect(issue?.message).toContain('and 492 more')
+  })
+
+  test('a document nested more than 1000 levels deep is refused at the root before anything recurses into it', () => {
+    let deep: unknown = 'x'
+    for (let i = 0; i < 100_000; i++) deep = { a: deep }
+    expect(errorsOf(flow([end('ONLY')], { extra: deep }))).toEqual(['INVALID_FLOW_JSON '])
+  })
+
+  test('components nested more than 64 lists deep are refused where the walk stops', () => {
+    const nest = (levels: number): Json => (levels === 0 ? body('Deep') : { type: 'Switch', value: '${data.kind}', cases: { a: [nest(levels - 1)] } })
+    const document = flow([end('ONLY', [nest(70)], { data: { kind: { type: 'string', __example__: 'a' } } })])
+    expect(errorsOf(document)).toEqual([`INVALID_COMPONENT_PLACEMENT /screens/0/layout/children/0${'/cases/a/0'.repeat(63)}/cases/a`])
+  })
+
+  test('a payload nested more than 64 levels deep is refused where the reading stops', () => {
+    const nest = (levels: number): unknown => (levels === 0 ? 'x' : { a: nest(levels - 1) })
+    const document = flow([screen('ONLY', [completeFooter({ a: nest(70) })], { terminal: true })])
+    expect(errorsOf(document)).toEqual([`INVALID_FLOW_JSON /screens/0/layout/children/0/on-click-action/payload${'/a'.repeat(64)}`])
+  })
+
+  test('expressions with more than 500 parts or 32 nested parentheses are refused', () => {
+    const data = { data: { count: { type: 'number', __example__: 1 } } }
+    const long = `${Array.from({ length: 300 }, (_, i) => i).join(' + ')} > \${data.count}`
+    const deep = `${'('.repeat(33)}\${data.count}${')'.repeat(33)} > 1`
+    const ok = `${'('.repeat(32)}\${data.count}${')'.repeat(32)} > 1`
+    const withIf = (condition: string) => flow([end('ONLY', [{ type: 'If', condition, then: [body('Yes')] }], data)])
+    expect(errorsOf(withIf(long))).toEqual(['INVALID_IF_CONDITION /screens/0/layout/children/0/condition'])
+    expect(errorsOf(withIf(deep))).toEqual(['INVALID_IF_CONDITION /screens/0/layout/children/0/condition'])
+    expect(errorsOf(withIf(ok))).toEqual([])
   })
 })
 
