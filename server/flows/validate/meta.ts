@@ -14,7 +14,7 @@ import { MetaContext } from './meta/context.ts'
 import { resolveRefs } from './meta/data-binding.ts'
 import { checkDocument } from './meta/document.ts'
 import { checkForms } from './meta/forms.ts'
-import { isObject } from './meta/json.ts'
+import { isObject, nestsDeeperThan } from './meta/json.ts'
 import { checkRouting } from './meta/routing.ts'
 import { checkShape } from './meta/schema.ts'
 import { SCREEN_SHAPE, checkScreenCounts, checkScreenRules, indexScreens } from './meta/screens.ts'
@@ -23,12 +23,18 @@ import type { ValidationReport } from './validation-issue.ts'
 
 export type { ValidationIssue, ValidationReport } from './validation-issue.ts'
 
+/** Far beyond any real document; checked first so that nothing below recurses without bound. */
+const MAX_DOCUMENT_DEPTH = 1000
+
 /** The provider's limit on a document, in bytes of its JSON text. */
 export const MAX_FLOW_JSON_BYTES = 10 * 1024 * 1024
 
 export function validateMetaFlow(definition: unknown): ValidationReport {
   if (!isObject(definition)) {
     return only(MetaCode.INVALID_FLOW_JSON, 'A meta flow must be a Flow JSON object with "version" and "screens".')
+  }
+  if (nestsDeeperThan(definition, MAX_DOCUMENT_DEPTH)) {
+    return only(MetaCode.INVALID_FLOW_JSON, `The flow nests objects and arrays more than ${MAX_DOCUMENT_DEPTH} levels deep, which no Flow JSON document needs. Flatten it.`)
   }
   const size = serializedBytes(definition)
   if (size === null) return only(MetaCode.INVALID_FLOW_JSON, 'The flow cannot be written as JSON.')

@@ -1,5 +1,6 @@
 /** The keys each action takes, and the version each action needs. */
 import type { ActionName, PropSpec, Shape } from './spec.ts'
+import { FEATURE_SINCE } from './versions.ts'
 
 const NAME: PropSpec = { types: ['string'], required: 0, staticOnly: true }
 const PAYLOAD: PropSpec = { types: ['object'], role: 'free' }
@@ -21,6 +22,6 @@ export const ACTION_SHAPES: Readonly<Record<ActionName, Shape>> = {
 }
 
 export const ACTION_SINCE: Readonly<Partial<Record<ActionName, number>>> = {
-  update_data: 600,
-  open_url: 600,
+  update_data: FEATURE_SINCE.updateDataAction,
+  open_url: FEATURE_SINCE.openUrlAction,
 }

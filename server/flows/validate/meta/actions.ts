@@ -4,13 +4,12 @@
  * on EmbeddedLink and OptIn, date pickers send `data_exchange` only, PhotoPicker and
  * DocumentPicker values never travel with `navigate`, and `data_exchange` needs an endpoint.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { ACTION_SHAPES, ACTION_SINCE } from './action-catalog.ts'
 import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { ActionFact, DataField, MetaContext, ScreenFacts } from './context.ts'
 import { inputOf, valueTypesOf } from './data-binding.ts'
-import { type JsonObject, isObject, listOf, oneOf } from './json.ts'
+import { type JsonObject, hasOwn, isObject, listSome, oneOf, token } from './json.ts'
 import { type Site, checkShape } from './schema.ts'
 import { ACTION_NAMES, type ActionName, type PropSpec } from './spec.ts'
 
@@ -103,8 +102,8 @@ function checkNavigate(ctx: MetaContext, action: ActionFact): void {
   const target = ctx.screensById.get(next.name)
   const path = `${action.path}/next/name`
   if (!target) {
-    const known = [...ctx.screensById.keys()].slice(0, 10)
-    ctx.issues.error(path, MetaCode.INVALID_NAVIGATE_ACTION_NEXT_SCREEN_NAME, `No screen has the id '${next.name}'. Navigate to one of ${listOf(known)}.`)
+    const known = listSome(ctx.screensById.keys(), ctx.screensById.size)
+    ctx.issues.error(path, MetaCode.INVALID_NAVIGATE_ACTION_NEXT_SCREEN_NAME, `No screen has the id '${next.name}'. Navigate to one of ${known}.`)
     return
   }
   if (target === action.screen) {
@@ -130,13 +129,15 @@ function checkPayloadAgainst(
   const where = action.name === 'navigate' ? `screen '${target.id}'` : 'this screen'
   if (!isObject(payload)) {
     if (payload === undefined && exact && declared.size > 0) {
-      ctx.issues.error(`${action.path}/payload`, code, `Screen '${target.id}' expects data (${listOf([...declared.keys()])}); add a 'payload' that passes it.`)
+      ctx.issues.error(`${action.path}/payload`, code, `Screen '${target.id}' expects data (${listSome(declared.keys(), declared.size)}); add a 'payload' that passes it.`)
     }
     return
   }
+  let matched = 0
   for (const key in payload) {
     const field = declared.get(key)
-    const path = `${action.path}/payload/${pointerToken(key)}`
+    if (field) matched++
+    const path = `${action.path}/payload/${token(key)}`
     if (!field) {
       ctx.issues.error(path, code, `'${key}' is not declared in the data of ${where}. Declare it there or remove it from the payload.`)
       continue
@@ -147,15 +148,20 @@ function checkPayloadAgainst(
     }
   }
   if (exact) {
-    const missing = [...declared.keys()].filter((key) => !(key in payload))
-    if (missing.length > 0) {
-      ctx.issues.error(`${action.path}/payload`, code, `The payload lacks ${listOf(missing)}, which ${where} declares in its data. Pass ${missing.length === 1 ? 'it' : 'them'} or remove the declaration.`)
+    const missing = declared.size - matched
+    if (missing > 0) {
+      const names = listSome(missingKeys(declared, payload), missing)
+      ctx.issues.error(`${action.path}/payload`, code, `The payload lacks ${names}, which ${where} declares in its data. Pass ${missing === 1 ? 'it' : 'them'} or remove the declaration.`)
     }
   }
 }
 
 
 /** PhotoPicker and DocumentPicker values: never with navigate; with complete only for one file. */
+function* missingKeys(declared: Map<string, DataField>, payload: JsonObject): Generator<string> {
+  for (const key of declared.keys()) if (!hasOwn(payload, key)) yield key
+}
+
 function checkMediaPickerPayloads(ctx: MetaContext, screen: ScreenFacts): void {
   for (const fact of screen.refs) {
     if (fact.payloadOf !== 'navigate' && fact.payloadOf !== 'complete') continue

@@ -3,12 +3,11 @@
  * literals; If nested at most 3 deep; `then` and `cases` not empty; Footers in both branches of
  * an If or in every case of a Switch, or in none.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { MetaCode } from './codes.ts'
 import type { MetaContext, ScreenFacts } from './context.ts'
 import { recordRef, refTypes } from './data-binding.ts'
 import { ExpressionError, literalOnlyOperation, parseCondition, refsOf, typeOf } from './expressions.ts'
-import { type JsonObject, jsonTypeOf } from './json.ts'
+import { type JsonObject, jsonTypeOf, token } from './json.ts'
 import { classifyString } from './references.ts'
 import type { Site } from './schema.ts'
 
@@ -97,7 +96,7 @@ export function checkSwitchFooters(ctx: MetaContext, path: string, casesWithFoot
   for (const [key, hasFooter] of casesWithFooter) {
     if (!hasFooter) {
       ctx.issues.error(
-        `${path}/cases/${pointerToken(key)}`,
+        `${path}/cases/${token(key)}`,
         MetaCode.MISSING_FOOTER_IN_SWITCH_BRANCHES,
         `Case '${key}' has no Footer while other cases do. Give every case a Footer, or none and put one after the Switch.`,
       )

@@ -73,6 +73,7 @@ export interface ScreenFacts {
   /** Every named component (inputs, Forms, NavigationLists), for `sensitive`. */
   readonly names: Set<string>
   readonly forms: FormFact[]
+  readonly formsByName: Map<string, FormFact>
   readonly actions: ActionFact[]
   readonly refs: RefFact[]
   /** If conditions, type-checked once every binding can be resolved. */

@@ -5,12 +5,11 @@
  *
  * Bindings are recorded while the tree is walked and resolved once every screen is known.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { DataField, InputFact, MetaContext, RefFact, ScreenFacts } from './context.ts'
 import { ExpressionError, parseBacktickExpression, refsOf } from './expressions.ts'
-import { type DataType, type JsonObject, isObject, jsonTypeOf, listOf } from './json.ts'
+import { type DataType, type JsonObject, MAX_DEPTH, hasOwn, isObject, jsonTypeOf, keysOf, listSome, token } from './json.ts'
 import { type ParsedRef, type StringKind, classifyString } from './references.ts'
 import type { Site } from './schema.ts'
 import type { ActionName } from './spec.ts'
@@ -50,15 +49,22 @@ export function checkDynamicString(
 }
 
 /** Records every binding inside a value whose keys are the author's (payloads, init-values). */
-export function scanFreeValue(site: Site, value: unknown, path: string): void {
+export function scanFreeValue(site: Site, value: unknown, path: string, depth = 0): void {
   if (site.screen === null) return
   if (typeof value === 'string') {
-    const kind = classifyString(value)
+    const kind = classifyString(value, site.ctx.atLeast(FEATURE_SINCE.backtickExpressions))
     if (kind.kind !== 'static') checkDynamicString(site.ctx, site.screen, value, kind, path, null, site.payloadOf ?? null)
-  } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) scanFreeValue(site, value[i], `${path}/${i}`)
-  } else if (isObject(value)) {
-    for (const key in value) scanFreeValue(site, value[key], `${path}/${pointerToken(key)}`)
+    return
+  }
+  if (typeof value !== 'object' || value === null) return
+  if (depth >= MAX_DEPTH) {
+    site.ctx.issues.error(path, MetaCode.INVALID_FLOW_JSON, `This value is nested more than ${MAX_DEPTH} levels deep, which no flow needs. Flatten it.`)
+    return
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) scanFreeValue(site, value[i], `${path}/${i}`, depth + 1)
+  } else {
+    for (const key in value) scanFreeValue(site, (value as JsonObject)[key], `${path}/${token(key)}`, depth + 1)
   }
 }
 
@@ -97,13 +103,13 @@ function resolveRef(ctx: MetaContext, fact: RefFact): void {
   const where = target === screen ? 'this screen' : `screen '${target.id}'`
   if (ref.scope === 'form') {
     if (target.inputs.has(ref.field)) return
-    const isForm = target.forms.some((form) => form.name === ref.field)
+    const form = target.formsByName.get(ref.field)
     ctx.issues.error(
       path,
       MetaCode.INVALID_ON_CLICK_ACTION_PAYLOAD,
-      isForm
-        ? `${ref.text} names the Form itself; bind one of its inputs instead (${listOf(target.forms.find((form) => form.name === ref.field)?.inputs.map((input) => input.name) ?? []) || 'it has none'}).`
-        : `${ref.text} names no input on ${where}. Use the name of one of its inputs${target.inputs.size ? ` (${listOf([...target.inputs.keys()].slice(0, 10))})` : ''}.`,
+      form
+        ? `${ref.text} names the Form itself; bind one of its inputs instead (${listSome(namesOf(form.inputs), form.inputs.length) || 'it has none'}).`
+        : `${ref.text} names no input on ${where}. Use the name of one of its inputs${target.inputs.size ? ` (${listSome(target.inputs.keys(), target.inputs.size)})` : ''}.`,
     )
     return
   }
@@ -150,6 +156,10 @@ function targetScreen(ctx: MetaContext, fact: RefFact): ScreenFacts | null {
   return target
 }
 
+function* namesOf(inputs: InputFact[]): Generator<string> {
+  for (const input of inputs) yield input.name
+}
+
 interface Problem {
   readonly problem: string
 }
@@ -166,8 +176,8 @@ function descend(field: DataField, rest: readonly string[]): DataType | null | P
     if (type !== 'object') return { problem: `'${key}' is read from a ${type ?? 'value'} that has no properties.` }
     const properties = schema.properties
     if (!isObject(properties)) return null
-    const next = properties[key]
-    if (!isObject(next)) return { problem: `'${key}' is not among the declared properties (${listOf(Object.keys(properties))}).` }
+    const next = hasOwn(properties, key) ? properties[key] : undefined
+    if (!isObject(next)) return { problem: `'${key}' is not among the declared properties (${listSome(keysOf(properties), null)}).` }
     schema = next
     type = typeof next.type === 'string' ? (next.type as DataType) : null
   }
@@ -203,7 +213,7 @@ function shorten(text: string): string {
 /** The types a payload or init value has: its JSON type, or what its binding yields; null when unknown. */
 export function valueTypesOf(ctx: MetaContext, screen: ScreenFacts, value: unknown): readonly DataType[] | null {
   if (typeof value === 'string') {
-    const kind = classifyString(value)
+    const kind = classifyString(value, ctx.atLeast(FEATURE_SINCE.backtickExpressions))
     if (kind.kind === 'static') return ['string']
     return kind.kind === 'binding' ? refTypes(ctx, screen, kind.ref) : null
   }

@@ -24,11 +24,25 @@ export type Expr =
 export class ExpressionError extends Error {}
 
 const OPERATORS = ['==', '!=', '<=', '>=', '&&', '||', '<', '>', '!', '+', '-', '*', '/', '%']
+// Sticky, so that matching at a position never copies the rest of a long expression.
+const NUMBER = /\d+(\.\d+)?/y
+const WORD = /[A-Za-z_][A-Za-z0-9_]*/y
+
+function matchAt(pattern: RegExp, source: string, at: number): string {
+  pattern.lastIndex = at
+  return (pattern.exec(source) as RegExpExecArray)[0]
+}
+
+/** Expressions are short in practice; these bounds keep parsing a hostile one cheap and shallow. */
+export const MAX_TOKENS = 500
+const MAX_PARENTHESES = 32
 
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = []
   let i = 0
+  let open = 0
   while (i < source.length) {
+    if (tokens.length > MAX_TOKENS) throw new ExpressionError(`The expression has more than ${MAX_TOKENS} parts; split it or compute the value at your endpoint.`)
     const char = source[i] as string
     if (char === ' ' || char === '\t' || char === '\n' || char === '\r') {
       i++
@@ -45,17 +59,19 @@ export function tokenize(source: string): Token[] {
       tokens.push({ kind: 'literal', type: 'string', text: source.slice(i, end + 1) })
       i = end + 1
     } else if (char >= '0' && char <= '9') {
-      const match = /^\d+(\.\d+)?/.exec(source.slice(i)) as RegExpExecArray
-      tokens.push({ kind: 'literal', type: 'number', text: match[0] })
-      i += match[0].length
+      const text = matchAt(NUMBER, source, i)
+      tokens.push({ kind: 'literal', type: 'number', text })
+      i += text.length
     } else if (char === '(') {
+      if (++open > MAX_PARENTHESES) throw new ExpressionError(`Parentheses nest more than ${MAX_PARENTHESES} deep.`)
       tokens.push({ kind: 'open' })
       i++
     } else if (char === ')') {
+      open--
       tokens.push({ kind: 'close' })
       i++
     } else if (/[A-Za-z_]/.test(char)) {
-      const word = (/^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i)) as RegExpExecArray)[0]
+      const word = matchAt(WORD, source, i)
       if (word !== 'true' && word !== 'false') {
         throw new ExpressionError(`Unexpected word "${word}": write text as a 'quoted' literal and data as \${data.${word}}.`)
       }

@@ -4,19 +4,21 @@
  * `init-values` that name the Form's inputs with values of their types, never for
  * PhotoPicker or DocumentPicker.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { MetaCode } from './codes.ts'
 import { COMPONENTS, FORM_ONLY_BEFORE_4 } from './component-catalog.ts'
 import type { FormFact, InputFact, MetaContext, ScreenFacts } from './context.ts'
 import { valueTypesOf } from './data-binding.ts'
-import { type JsonObject, isObject, listOf } from './json.ts'
+import { type JsonObject, isObject, listSome, token } from './json.ts'
 import { FEATURE_SINCE } from './versions.ts'
 
 export function registerForm(screen: ScreenFacts, component: JsonObject, path: string): FormFact {
   const name = typeof component.name === 'string' ? component.name : ''
   const form: FormFact = { name, path, node: component, inputs: [] }
   screen.forms.push(form)
-  if (name) screen.names.add(name)
+  if (name) {
+    screen.names.add(name)
+    if (!screen.formsByName.has(name)) screen.formsByName.set(name, form)
+  }
   return form
 }
 
@@ -62,10 +64,10 @@ function checkInitValues(ctx: MetaContext, screen: ScreenFacts, form: FormFact):
   if (!isObject(initValues)) return
   const inputs = new Map(form.inputs.map((input) => [input.name, input]))
   for (const key in initValues) {
-    const path = `${form.path}/init-values/${pointerToken(key)}`
+    const path = `${form.path}/init-values/${token(key)}`
     const input = inputs.get(key)
     if (!input) {
-      ctx.issues.error(path, MetaCode.INVALID_INIT_VALUES, `'${key}' is not an input of Form '${form.name}'. Use one of ${listOf([...inputs.keys()]) || 'its inputs'}, or remove it.`)
+      ctx.issues.error(path, MetaCode.INVALID_INIT_VALUES, `'${key}' is not an input of Form '${form.name}'. Use one of ${listSome(inputs.keys(), inputs.size) || 'its inputs'}, or remove it.`)
       continue
     }
     const spec = COMPONENTS[input.type]?.input

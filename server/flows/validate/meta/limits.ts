@@ -6,7 +6,6 @@ import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { MetaContext } from './context.ts'
 import { type JsonObject, charLength, isObject } from './json.ts'
-import { classifyString } from './references.ts'
 import type { PropSpec } from './spec.ts'
 
 /** Dropdown options may carry images; then at most this many. */
@@ -50,7 +49,7 @@ export function checkComponentLimits(ctx: MetaContext, type: string, component: 
 /** A number, or a date as milliseconds; null when dynamic, missing or unreadable. */
 function comparable(value: unknown, kind: 'number' | 'date'): number | null {
   if (kind === 'number') return typeof value === 'number' ? value : null
-  if (typeof value !== 'string' || classifyString(value).kind !== 'static') return null
+  if (typeof value !== 'string' || value.includes('${')) return null
   // Dates are written either as a timestamp in milliseconds or as YYYY-MM-DD.
   if (/^\d+$/.test(value)) return Number(value)
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {

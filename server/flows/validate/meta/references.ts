@@ -22,12 +22,18 @@ export type StringKind =
 
 const WHOLE_BINDING = /^\$\{([^{}]*)\}$/
 
-export function classifyString(value: string): StringKind {
+/**
+ * `expressions`: whether the document's version has backtick expressions (6.0+). Before that,
+ * backticks around plain text are just text; around a binding they are still read as an
+ * expression, so that the author learns it needs 6.0.
+ */
+export function classifyString(value: string, expressions = true): StringKind {
+  const hasBinding = value.includes('${')
   const first = value.charCodeAt(0)
-  if (first === 96 /* ` */ && value.length >= 2 && value.charCodeAt(value.length - 1) === 96) {
+  if (first === 96 /* ` */ && value.length >= 2 && value.charCodeAt(value.length - 1) === 96 && (expressions || hasBinding)) {
     return { kind: 'expression', body: value.slice(1, -1) }
   }
-  if (!value.includes('${')) return { kind: 'static' }
+  if (!hasBinding) return { kind: 'static' }
   const whole = WHOLE_BINDING.exec(value)
   if (whole) return { kind: 'binding', ref: parseRef(whole[1] as string, value) }
   return { kind: 'mixed' }

@@ -4,12 +4,11 @@
  * at most 10 branches per screen, no screen routing to itself, every navigate edge listed.
  * Routes that end on a non-terminal screen only warn (the provider's own templates do it).
  */
-import { pointerToken } from '../validation-issue.ts'
 import { navigateTarget } from './actions.ts'
 import { MetaCode } from './codes.ts'
 import type { MetaContext, ScreenFacts } from './context.ts'
 import { ScreenGraph } from './graph.ts'
-import { type JsonObject, isObject, jsonTypeOf, listOf } from './json.ts'
+import { type JsonObject, hasOwn, isObject, jsonTypeOf, listSome, token } from './json.ts'
 
 export const MAX_BRANCHES = 10
 
@@ -52,7 +51,7 @@ function routingModelGraph(ctx: MetaContext, model: JsonObject): GraphView {
   const { nodes, number } = nodesOf(ctx)
   const graph = new ScreenGraph(nodes.length)
   for (const key in model) {
-    const keyPath = `/routing_model/${pointerToken(key)}`
+    const keyPath = `/routing_model/${token(key)}`
     const from = ctx.screensById.get(key)
     if (!from) {
       ctx.issues.error(keyPath, MetaCode.INVALID_ROUTING_MODEL, `The routing model lists '${key}', which is not a screen id. Remove it or fix the name.`)
@@ -79,10 +78,10 @@ function routingModelGraph(ctx: MetaContext, model: JsonObject): GraphView {
     })
   }
   for (const screen of nodes) {
-    if (!(screen.id as string in model)) {
+    if (!hasOwn(model, screen.id as string)) {
       // The provider's own templates leave single-screen and leaf screens out; so only a warning.
       ctx.issues.warning(
-        `/routing_model/${pointerToken(screen.id as string)}`,
+        `/routing_model/${token(screen.id as string)}`,
         MetaCode.INVALID_ROUTING_MODEL,
         `Screen '${screen.id}' is not a key of the routing model. Add "${screen.id}": [] (or its next screens).`,
       )
@@ -93,7 +92,7 @@ function routingModelGraph(ctx: MetaContext, model: JsonObject): GraphView {
     nodes,
     nodePath: (node) => {
       const id = (nodes[node] as ScreenFacts).id as string
-      return id in model ? `/routing_model/${pointerToken(id)}` : '/routing_model'
+      return hasOwn(model, id) ? `/routing_model/${token(id)}` : '/routing_model'
     },
     rootPath: '/routing_model',
     source: 'routing model',
@@ -167,7 +166,7 @@ function checkGraph(ctx: MetaContext, view: GraphView): void {
     ctx.issues.error(
       view.nodePath(loop[0] as number),
       MetaCode.INVALID_ROUTING_MODEL,
-      `The ${view.source} loops through ${listOf(loop.map(idOf))}. Routes must only lead forward; break the loop.`,
+      `The ${view.source} loops through ${listSome(loop.map(idOf), loop.length)}. Routes must only lead forward; break the loop.`,
     )
   }
 
@@ -185,12 +184,13 @@ function checkGraph(ctx: MetaContext, view: GraphView): void {
 
 function checkNavigateEdgesListed(ctx: MetaContext, model: JsonObject): void {
   for (const screen of ctx.screensById.values()) {
-    const routes = model[screen.id as string]
-    const listed = Array.isArray(routes) ? routes : []
+    const routes = hasOwn(model, screen.id as string) ? model[screen.id as string] : undefined
+    let listed: Set<unknown> | null = null
     for (const action of screen.actions) {
       if (action.name !== 'navigate') continue
       const target = navigateTarget(ctx, action)
-      if (target && !listed.includes(target.id)) {
+      listed ??= new Set(Array.isArray(routes) ? routes : [])
+      if (target && !listed.has(target.id)) {
         ctx.issues.error(
           `${action.path}/next/name`,
           MetaCode.INVALID_ROUTING_MODEL,

@@ -4,13 +4,12 @@
  * not blank. Strings with bindings go to the binding rules; actions, conditions and child
  * lists are handed to their own rules.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { collectAction } from './actions.ts'
 import { MetaCode } from './codes.ts'
 import { collectCondition, collectSwitchValue } from './conditionals.ts'
 import type { MetaContext, ScreenFacts } from './context.ts'
 import { checkDynamicString, scanFreeValue } from './data-binding.ts'
-import { type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, oneOf } from './json.ts'
+import { type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, oneOf, token } from './json.ts'
 import { checkArrayLimits, checkCharLimit } from './limits.ts'
 import { classifyString } from './references.ts'
 import { type ActionName, type PropSpec, type Shape, type ValueType, requiredProps } from './spec.ts'
@@ -29,8 +28,8 @@ export interface Site {
 export function checkShape(site: Site, value: JsonObject, shape: Shape, path: string): void {
   const { issues } = site.ctx
   for (const key in value) {
-    const spec = shape.props[key]
-    const keyPath = `${path}/${pointerToken(key)}`
+    const spec = hasOwn(shape.props, key) ? shape.props[key] : undefined
+    const keyPath = `${path}/${token(key)}`
     if (!spec) {
       issues.error(keyPath, MetaCode.INVALID_PROPERTY_KEY, `Property '${key}' is not allowed in ${shape.name}.${suggest(key, shape)} Remove it.`)
       continue
@@ -39,7 +38,7 @@ export function checkShape(site: Site, value: JsonObject, shape: Shape, path: st
   }
   for (const [key, since] of requiredProps(shape)) {
     if (!hasOwn(value, key) && site.ctx.atLeast(since)) {
-      issues.error(`${path}/${pointerToken(key)}`, MetaCode.MISSING_REQUIRED_TYPE_PROPERTY, `Add the required property '${key}' to ${shape.name}.`)
+      issues.error(`${path}/${token(key)}`, MetaCode.MISSING_REQUIRED_TYPE_PROPERTY, `Add the required property '${key}' to ${shape.name}.`)
     }
   }
 }
@@ -57,7 +56,7 @@ export function checkValue(site: Site, value: unknown, spec: PropSpec, path: str
   if (spec.role === 'switch-value') return collectSwitchValue(site, value, path)
 
   if (typeof value === 'string') {
-    const kind = spec.staticOnly || site.screen === null ? null : classifyString(value)
+    const kind = spec.staticOnly || site.screen === null ? null : classifyString(value, ctx.atLeast(FEATURE_SINCE.backtickExpressions))
     if (kind && kind.kind !== 'static') {
       checkDynamicString(ctx, site.screen as ScreenFacts, value, kind, path, expectedTypes(spec.types))
       return
@@ -67,7 +66,7 @@ export function checkValue(site: Site, value: unknown, spec: PropSpec, path: str
       ctx.issues.error(path, MetaCode.INVALID_ENUM_VALUE, `'${value}' is not a valid value for '${key}'. Use ${oneOf(spec.enum)}.`)
       return
     }
-    if (value.trim() === '' && ctx.atLeast(FEATURE_SINCE.noBlankStrings)) {
+    if (isBlank(value) && ctx.atLeast(FEATURE_SINCE.noBlankStrings)) {
       ctx.issues.error(path, MetaCode.MIN_CHARS_REQUIRED, `'${key}' is blank; from Flow JSON 6.0 text must not be empty or only spaces. Write a value or remove the property.`)
       return
     }
@@ -82,7 +81,7 @@ export function checkValue(site: Site, value: unknown, spec: PropSpec, path: str
     if (spec.items) for (let i = 0; i < value.length; i++) checkValue(site, value[i], spec.items, `${path}/${i}`, key, owner)
     if (spec.maxChars !== undefined) {
       let total = 0
-      for (const item of value) if (typeof item === 'string' && classifyString(item).kind === 'static') total += item.length
+      for (const item of value) if (typeof item === 'string' && classifyString(item, ctx.atLeast(FEATURE_SINCE.backtickExpressions)).kind === 'static') total += item.length
       checkCharLimit(ctx, total, () => value.filter((item) => typeof item === 'string').join(''), spec, path, key)
     }
     return
@@ -92,6 +91,11 @@ export function checkValue(site: Site, value: unknown, spec: PropSpec, path: str
     if (spec.role === 'free') return scanFreeValue(site, value, path)
     if (spec.shape) checkShape(site, value, spec.shape, path)
   }
+}
+
+/** Empty or whitespace only; cheap for the usual text that starts with a visible character. */
+function isBlank(value: string): boolean {
+  return value.length === 0 || (value.charCodeAt(0) <= 32 && value.trim() === '') || (/^\s/.test(value) && value.trim() === '')
 }
 
 function accepts(types: readonly ValueType[], value: unknown): boolean {

@@ -2,10 +2,9 @@
  * A screen's `data` model: each field has a string `type`, a `__example__` of that type, arrays
  * have `items`, and `__example__` appears only at the top level of a field.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { MetaCode } from './codes.ts'
 import type { DataField, MetaContext } from './context.ts'
-import { DATA_TYPES, type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, oneOf } from './json.ts'
+import { DATA_TYPES, type DataType, type JsonObject, MAX_DEPTH, hasOwn, isObject, jsonTypeOf, oneOf, token } from './json.ts'
 
 const EXAMPLE = '__example__'
 
@@ -18,7 +17,7 @@ export function readScreenData(ctx: MetaContext, data: unknown, path: string): M
   }
   for (const key in data) {
     const field = data[key]
-    const fieldPath = `${path}/${pointerToken(key)}`
+    const fieldPath = `${path}/${token(key)}`
     if (!isObject(field)) {
       ctx.issues.error(fieldPath, MetaCode.INVALID_SCREEN_DATA, `Data field '${key}' must be an object such as {"type": "string", "__example__": "text"}.`)
       continue
@@ -38,7 +37,11 @@ export function readScreenData(ctx: MetaContext, data: unknown, path: string): M
 }
 
 /** Checks one schema node; answers its type when usable. */
-function checkSchema(ctx: MetaContext, node: JsonObject, path: string, name: string, topLevel: boolean): DataType | null {
+function checkSchema(ctx: MetaContext, node: JsonObject, path: string, name: string, topLevel: boolean, depth = 0): DataType | null {
+  if (depth >= MAX_DEPTH) {
+    ctx.issues.error(path, MetaCode.INVALID_FLOW_JSON, `This declaration is nested more than ${MAX_DEPTH} levels deep, which no flow needs. Flatten it.`)
+    return null
+  }
   if (!topLevel && hasOwn(node, EXAMPLE)) {
     ctx.issues.error(`${path}/${EXAMPLE}`, MetaCode.INVALID_SCREEN_DATA, `'__example__' is allowed only at the top level of a data field; remove it from '${name}'.`)
   }
@@ -56,7 +59,7 @@ function checkSchema(ctx: MetaContext, node: JsonObject, path: string, name: str
     if (items === undefined) {
       ctx.issues.error(`${path}/items`, MetaCode.INVALID_SCREEN_DATA, `'${name}' is an array, so it needs 'items' describing its elements.`)
     } else if (isObject(items)) {
-      checkSchema(ctx, items, `${path}/items`, `${name} items`, false)
+      checkSchema(ctx, items, `${path}/items`, `${name} items`, false, depth + 1)
     } else if (typeof items !== 'boolean') {
       ctx.issues.error(`${path}/items`, MetaCode.INVALID_SCREEN_DATA, `'items' of '${name}' must be an object (or a boolean).`)
     }
@@ -68,8 +71,8 @@ function checkSchema(ctx: MetaContext, node: JsonObject, path: string, name: str
     } else {
       for (const key in properties) {
         const property = properties[key]
-        const propertyPath = `${path}/properties/${pointerToken(key)}`
-        if (isObject(property)) checkSchema(ctx, property, propertyPath, key, false)
+        const propertyPath = `${path}/properties/${token(key)}`
+        if (isObject(property)) checkSchema(ctx, property, propertyPath, key, false, depth + 1)
         else ctx.issues.error(propertyPath, MetaCode.INVALID_SCREEN_DATA, `The declaration of '${key}' must be an object with a 'type'.`)
       }
     }
@@ -78,15 +81,16 @@ function checkSchema(ctx: MetaContext, node: JsonObject, path: string, name: str
 }
 
 /** Where an example strays from its schema, and how. */
-function exampleMismatch(schema: JsonObject, example: unknown, path: string): { path: string; reason: string } | null {
+function exampleMismatch(schema: JsonObject, example: unknown, path: string, depth = 0): { path: string; reason: string } | null {
   const type = schema.type
+  if (depth >= MAX_DEPTH) return null
   if (typeof type !== 'string') return null
   const found = jsonTypeOf(example)
   if (found !== type) return { path, reason: `expected ${type}, found ${found}` }
   if (type === 'array' && isObject(schema.items)) {
     const items = example as unknown[]
     for (let i = 0; i < items.length; i++) {
-      const mismatch = exampleMismatch(schema.items, items[i], `${path}/${i}`)
+      const mismatch = exampleMismatch(schema.items, items[i], `${path}/${i}`, depth + 1)
       if (mismatch) return mismatch
     }
   }
@@ -95,7 +99,7 @@ function exampleMismatch(schema: JsonObject, example: unknown, path: string): { 
     for (const key in object) {
       const property = schema.properties[key]
       if (!isObject(property)) continue
-      const mismatch = exampleMismatch(property, object[key], `${path}/${pointerToken(key)}`)
+      const mismatch = exampleMismatch(property, object[key], `${path}/${token(key)}`, depth + 1)
       if (mismatch) return mismatch
     }
   }

@@ -21,7 +21,8 @@ export const SCREEN_SHAPE: Shape = {
     terminal: { types: ['boolean'], staticOnly: true },
     success: { types: ['boolean'], staticOnly: true },
     refresh_on_back: { types: ['boolean'], staticOnly: true },
-    data: { types: ['object'], role: 'nested' },
+    // Any type: readScreenData explains what is wrong with it.
+    data: { types: ['string', 'number', 'boolean', 'array', 'object'], role: 'nested' },
     layout: { types: ['object'], required: 0, role: 'nested' },
     sensitive: { types: ['array'], since: 501, items: { types: ['string'], staticOnly: true } },
   },
@@ -50,6 +51,7 @@ export function indexScreens(ctx: MetaContext, screens: unknown[]): void {
       inputs: new Map(),
       names: new Set(),
       forms: [],
+      formsByName: new Map(),
       actions: [],
       refs: [],
       conditions: [],

@@ -4,13 +4,12 @@
  * whole document, and the walk returns what the screen can show at once: for If and Switch the
  * branch with the most of each kind counts, since only one branch is ever on screen.
  */
-import { pointerToken } from '../validation-issue.ts'
 import { MetaCode } from './codes.ts'
 import { COMPONENTS, COMPONENT_TYPES } from './component-catalog.ts'
 import { checkIfFooters, checkIfNesting, checkSwitchFooters, reportEmptyCases } from './conditionals.ts'
 import type { FormFact, MetaContext, ScreenFacts } from './context.ts'
 import { registerForm, registerInput } from './forms.ts'
-import { type JsonObject, hasOwn, isObject, jsonTypeOf } from './json.ts'
+import { type JsonObject, MAX_DEPTH, hasOwn, isObject, jsonTypeOf, token } from './json.ts'
 import { checkComponentLimits } from './limits.ts'
 import { checkShape } from './schema.ts'
 import { MAX_COMPONENTS_PER_SCREEN, PER_SCREEN_MAX, type PerScreenGroup } from './spec.ts'
@@ -33,19 +32,26 @@ export interface Profile {
 interface Scope {
   readonly form: FormFact | null
   readonly ifDepth: number
+  /** Nesting of component lists (Form, If, Switch), bounded by MAX_DEPTH. */
+  readonly depth: number
 }
 
 export function walkScreen(ctx: MetaContext, screen: ScreenFacts, children: unknown, path: string): Profile {
-  return walkList(ctx, screen, children, path, { form: null, ifDepth: 0 })
+  return walkList(ctx, screen, children, path, { form: null, ifDepth: 0, depth: 0 })
 }
 
 function walkList(ctx: MetaContext, screen: ScreenFacts, list: unknown, path: string, scope: Scope): Profile {
   const profile = emptyProfile()
   if (!Array.isArray(list)) return profile
+  if (scope.depth >= MAX_DEPTH) {
+    ctx.issues.error(path, MetaCode.INVALID_COMPONENT_PLACEMENT, `Components are nested more than ${MAX_DEPTH} levels deep here, which no screen needs. Flatten them.`)
+    return profile
+  }
+  const inner = { ...scope, depth: scope.depth + 1 }
   for (let i = 0; i < list.length; i++) {
     const child = list[i]
     const childPath = `${path}/${i}`
-    if (isObject(child)) visit(ctx, screen, child, childPath, scope, profile)
+    if (isObject(child)) visit(ctx, screen, child, childPath, inner, profile)
     else ctx.issues.error(childPath, MetaCode.INVALID_PROPERTY_TYPE, `Each component must be an object with a 'type', not ${jsonTypeOf(child)}.`)
   }
   return profile
@@ -103,7 +109,7 @@ function walkCases(ctx: MetaContext, screen: ScreenFacts, component: JsonObject,
   for (const key in cases) {
     count++
     const list = cases[key]
-    const casePath = `${path}/cases/${pointerToken(key)}`
+    const casePath = `${path}/cases/${token(key)}`
     if (!Array.isArray(list)) {
       ctx.issues.error(casePath, MetaCode.INVALID_PROPERTY_TYPE, `Case '${key}' must be an array of components, not ${jsonTypeOf(list)}.`)
       continue
