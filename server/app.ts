@@ -24,7 +24,7 @@ import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
 import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
-import { authenticate } from './http/authenticate.ts'
+import { authenticate, requireWorkspace } from './http/authenticate.ts'
 import { jsonBodyParser } from './http/json-body.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
 import { renderError } from './http/render-error.ts'
@@ -115,7 +115,11 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
       set.headers['x-request-id'] = beginRequest(request).id
     })
     // WhatsApp Flow JSON documents reach 10 MB.
-    .onParse(jsonBodyParser([{ path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }]))
+    .onParse(
+      jsonBodyParser([{ path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }], (request, path) => {
+        if (path.startsWith('/api/dev/v1/')) requireWorkspace(workspaces, request)
+      }),
+    )
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
     .onAfterResponse(({ request, path, set }) => {
       const context = requestContext(request)

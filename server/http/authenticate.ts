@@ -5,19 +5,24 @@ import type { RateLimiter } from './rate-limiter.ts'
 
 export type Authenticate = ReturnType<typeof authenticate>
 
+/** The workspace `Authorization: Bearer pk_...` opens, or a 401 saying what is wrong. */
+export function requireWorkspace(workspaces: WorkspaceService, request: Request): string {
+  const header = request.headers.get('authorization')
+  if (!header) throw unauthorized('send your API key as Authorization: Bearer pk_...')
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  if (!match) throw unauthorized('the Authorization header must be "Bearer pk_..."')
+  const workspaceId = workspaces.authenticate(match[1] as string)
+  if (!workspaceId) throw unauthorized('the API key is unknown or revoked')
+  return workspaceId
+}
+
 /**
- * Resolves `Authorization: Bearer pk_...` to the workspace it opens, for every route of the
- * module that uses it; then applies the workspace's rate limit.
+ * Resolves the API key to the workspace it opens, for every route of the module that uses
+ * it; then applies the workspace's rate limit.
  */
 export function authenticate(workspaces: WorkspaceService, limit: RateLimiter) {
   return new Elysia().resolve({ as: 'scoped' }, ({ request }) => {
-    const header = request.headers.get('authorization')
-    if (!header) throw unauthorized('send your API key as Authorization: Bearer pk_...')
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-    if (!match) throw unauthorized('the Authorization header must be "Bearer pk_..."')
-    const key = match[1] as string
-    const workspaceId = workspaces.authenticate(key)
-    if (!workspaceId) throw unauthorized('the API key is unknown or revoked')
+    const workspaceId = requireWorkspace(workspaces, request)
     const decision = limit(workspaceId)
     if (!decision.allowed) {
       throw new ApiError(429, 'rate_limited', `too many requests for this workspace; retry in ${decision.retryAfter} s`, undefined, {

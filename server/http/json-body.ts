@@ -11,12 +11,16 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024
 /**
  * The API's one body parser: JSON only (415 otherwise), bounded (413), well-formed (400).
  * An empty body parses as null so that the route's schema explains what was expected.
+ * `beforeRead` may refuse a request (by throwing) before a byte of its body is read, so that
+ * nobody without an API key can make the server hold megabytes.
  */
-export function jsonBodyParser(limits: readonly BodyLimit[] = []) {
+export function jsonBodyParser(limits: readonly BodyLimit[] = [], beforeRead: (request: Request, path: string) => void = () => {}) {
   const limitFor = (path: string) => limits.find((limit) => limit.path.test(path))?.bytes ?? DEFAULT_BODY_LIMIT
 
   return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
-    const limit = limitFor(new URL(request.url).pathname)
+    const path = new URL(request.url).pathname
+    beforeRead(request, path)
+    const limit = limitFor(path)
     const declared = Number(request.headers.get('content-length') ?? 0)
     if (declared > limit) throw tooLarge(limit)
     const bytes = await request.arrayBuffer()

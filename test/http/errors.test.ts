@@ -86,3 +86,30 @@ describe('500', () => {
     expect(logged.error).toContain('no such table')
   })
 })
+
+describe('bodies of requests without a valid key', () => {
+  const app = testApp()
+  afterAll(() => app.close())
+
+  test('a malformed body without a key answers 401, not 400', async () => {
+    const result = await app.call('POST', chatbots, { key: null, rawBody: '{', headers: { 'content-type': 'application/json' } })
+    expect(result.status).toBe(401)
+  })
+
+  test('an oversized body with an unknown key answers 401, not 413', async () => {
+    const result = await app.call('POST', chatbots, { key: 'pk_unknownunknownunknownunknownunknownunkn', body: { name: 'x'.repeat(2 * 1024 * 1024) } })
+    expect(result.status).toBe(401)
+  })
+
+  test('the body is never read: a body that never ends still gets its 401 at once', async () => {
+    const endless = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) })
+    const request = new Request('http://localhost/api/dev/v1/chatbots', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: endless,
+      duplex: 'half',
+    } as RequestInit)
+    const answered = await Promise.race([app.http.handle(request).then((response) => response.status), Bun.sleep(2000).then(() => 'hung')])
+    expect(answered).toBe(401)
+  })
+})
