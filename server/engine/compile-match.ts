@@ -1,7 +1,8 @@
+import { compileMatchPattern } from '../flows/match-pattern.ts'
+
 /** How much of the input a `match` regex sees: a bound on the work one message can cause. */
 export const MATCH_INPUT_LIMIT = 1000
 
-const CASE_INSENSITIVE = '(?i)'
 const CACHE_LIMIT = 1000
 const cache = new Map<string, RegExp | null>()
 
@@ -16,7 +17,7 @@ export function compileMatch(pattern: string): RegExp | null {
   if (cached !== undefined) return cached
   let compiled: RegExp | null
   try {
-    compiled = pattern.startsWith(CASE_INSENSITIVE) ? new RegExp(pattern.slice(CASE_INSENSITIVE.length), 'i') : new RegExp(pattern)
+    compiled = compileMatchPattern(pattern)
   } catch {
     compiled = null
   }

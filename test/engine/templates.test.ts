@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { renderTemplate, templateNames } from '../../server/engine/render-template.ts'
+import { renderTemplate } from '../../server/engine/render-template.ts'
 import { engineCases, flowOf, start, text } from './engine-cases.ts'
 
 describe('renderTemplate', () => {
@@ -27,9 +27,6 @@ describe('renderTemplate', () => {
     expect(renderTemplate('{{name}}', { variables: { name: '{{secret}}', secret: 'x' }, contact: {} })).toBe('{{secret}}')
   })
 
-  test('templateNames lists the names a text refers to, for validators', () => {
-    expect(templateNames('{{a}} {{ contact.b }} {{ not one }} {{a}}')).toEqual(['a', 'contact.b', 'a'])
-  })
 })
 
 const everywhere = flowOf({

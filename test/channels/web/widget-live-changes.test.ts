@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { CloseCode } from '../../../server/protocol/close-codes.ts'
-import { type LiveServer, liveServer } from '../../support/live-server.ts'
+import { socketSuite } from '../../support/socket-suite.ts'
 import { setUpWebChat, textOf, type WebChat } from '../../support/web-chat.ts'
-import { WidgetClient } from '../../support/widget-client.ts'
 
-let server: LiveServer
-const clients: WidgetClient[] = []
-const connect = async (chat: WebChat) => {
-  const client = await WidgetClient.connect(server.socketUrl(chat.widgetKey))
-  clients.push(client)
-  return client
-}
-const api = (method: string, path: string, body?: unknown) => server.call(method, `/api/dev/v1${path}`, { body })
+const suite = socketSuite()
+const { connect } = suite
+const api = (method: string, path: string, body?: unknown) => suite.server.call(method, `/api/dev/v1${path}`, { body })
 
 /** A visitor who has opened the chat: its socket and conversation id. */
 async function startedVisitor(chat: WebChat, hello: Record<string, unknown> = {}) {
@@ -22,17 +16,9 @@ async function startedVisitor(chat: WebChat, hello: Record<string, unknown> = {}
   return { client, conversationId: first!.conversation_id, token: welcome.visitor_token }
 }
 
-beforeAll(() => {
-  server = liveServer()
-})
-afterAll(async () => {
-  for (const client of clients) client.close()
-  await server.stop()
-})
-
 describe('contact details', () => {
   test('are kept until the first message, then stored and merged on every reconnect', async () => {
-    const chat = await setUpWebChat(server)
+    const chat = await setUpWebChat(suite.server)
     const client = await connect(chat)
     const { visitor_token } = await client.hello({ contact_details: { 'First Name': 'Jane', plan: 'free', address: { city: 'Paris' } } })
     client.send({ type: 'start' })
@@ -58,7 +44,7 @@ describe('contact details', () => {
   })
 
   test('past 13 fields the extra keys are named in a notice and left out; long values are cut', async () => {
-    const chat = await setUpWebChat(server)
+    const chat = await setUpWebChat(suite.server)
     const details = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`field ${i}`, i]))
     const { client, conversationId } = await startedVisitor(chat, { contact_details: { ...details, note: 'x'.repeat(400) } })
     expect((await client.next('error')).code).toBe('contact_details_truncated')
@@ -74,7 +60,7 @@ describe('contact details', () => {
 
 describe('agents', () => {
   test("an agent's message arrives live, the bot falls silent, and handing back lets it answer again", async () => {
-    const chat = await setUpWebChat(server)
+    const chat = await setUpWebChat(suite.server)
     const { client, conversationId } = await startedVisitor(chat)
     const base = `/chatbots/${chat.chatbotId}/conversations/${conversationId}`
 
@@ -100,7 +86,7 @@ describe('agents', () => {
   })
 
   test("a flow's handoff resumes where the flow says once handed back", async () => {
-    const chat = await setUpWebChat(server, {
+    const chat = await setUpWebChat(suite.server, {
       flow: {
         version: 1,
         start: 'menu',
@@ -122,7 +108,7 @@ describe('agents', () => {
   })
 
   test('closing a conversation tells the widget; the next start opens a new conversation', async () => {
-    const chat = await setUpWebChat(server)
+    const chat = await setUpWebChat(suite.server)
     const { client, conversationId } = await startedVisitor(chat)
     await api('PATCH', `/chatbots/${chat.chatbotId}/conversations/${conversationId}`, { status: 'closed' })
     expect(await client.next('status')).toEqual({ type: 'status', conversation_id: conversationId, status: 'closed' })
@@ -134,7 +120,7 @@ describe('agents', () => {
 
 describe('what deletion and deactivation cut', () => {
   test('deleting the web integration closes its sockets with 4009 and refuses new ones', async () => {
-    const chat = await setUpWebChat(server)
+    const chat = await setUpWebChat(suite.server)
     const { client } = await startedVisitor(chat)
     expect((await api('DELETE', `/chatbots/${chat.chatbotId}/integrations/${chat.integrationId}`)).status).toBe(204)
     expect((await client.closedWith()).code).toBe(CloseCode.integrationRemoved)
@@ -143,7 +129,7 @@ describe('what deletion and deactivation cut', () => {
   })
 
   test('deactivating it closes its sockets; reactivating lets visitors back', async () => {
-    const chat = await setUpWebChat(server)
+    const chat = await setUpWebChat(suite.server)
     const client = await connect(chat)
     await client.hello()
     await api('PATCH', `/chatbots/${chat.chatbotId}/integrations/web`, { is_active: false })
@@ -153,7 +139,7 @@ describe('what deletion and deactivation cut', () => {
   })
 
   test('deleting the chatbot closes its sockets', async () => {
-    const chat = await setUpWebChat(server)
+    const chat = await setUpWebChat(suite.server)
     const client = await connect(chat)
     await client.hello()
     await api('DELETE', `/chatbots/${chat.chatbotId}`)
@@ -161,7 +147,7 @@ describe('what deletion and deactivation cut', () => {
   })
 
   test('deleting the flow stops bot replies; the history stays and agents can still write', async () => {
-    const chat = await setUpWebChat(server)
+    const chat = await setUpWebChat(suite.server)
     const { client, conversationId } = await startedVisitor(chat)
     await api('DELETE', `/chatbots/${chat.chatbotId}/flows/${chat.flowId}`)
     client.send({ type: 'message', client_id: 'after-delete', text: 'pricing?' })
@@ -178,7 +164,7 @@ describe('what deletion and deactivation cut', () => {
 
 describe('limits', () => {
   test('older history comes in pages', async () => {
-    const chat = await setUpWebChat(server, {
+    const chat = await setUpWebChat(suite.server, {
       flow: { version: 1, start: 'echo', states: { echo: { say: [{ text: 'ok' }], on: [{ to: 'echo' }] } } },
     })
     const client = await connect(chat)
@@ -201,7 +187,7 @@ describe('limits', () => {
   })
 
   test('a flood gets rate_limited errors and then the socket is closed with 4008', async () => {
-    const chat = await setUpWebChat(server, { flow: null })
+    const chat = await setUpWebChat(suite.server, { flow: null })
     const client = await connect(chat)
     await client.hello()
     for (let i = 0; i < 60; i++) client.send({ type: 'ping' })

@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { createHmac } from 'node:crypto'
 import { CloseCode } from '../../../server/protocol/close-codes.ts'
-import { type LiveServer, liveServer } from '../../support/live-server.ts'
+import { socketSuite } from '../../support/socket-suite.ts'
 import { setUpWebChat, textOf, type WebChat } from '../../support/web-chat.ts'
-import { WidgetClient } from '../../support/widget-client.ts'
 
-let server: LiveServer
-const clients: WidgetClient[] = []
-const connect = async (chat: WebChat) => {
-  const client = await WidgetClient.connect(server.socketUrl(chat.widgetKey))
-  clients.push(client)
-  return client
-}
-
-beforeAll(() => {
-  server = liveServer()
-})
-afterAll(async () => {
-  for (const client of clients) client.close()
-  await server.stop()
-})
+const suite = socketSuite()
+const { connect } = suite
 
 describe('resuming', () => {
   let chat: WebChat
   beforeAll(async () => {
-    chat = await setUpWebChat(server, { web: { greeting_message: 'Hello there' } })
+    chat = await setUpWebChat(suite.server, { web: { greeting_message: 'Hello there' } })
   })
 
   test('an anonymous visitor reconnecting with its token resumes, and is not greeted again', async () => {
@@ -76,7 +62,7 @@ describe('resuming', () => {
     await reconnected.next('pong')
     expect(reconnected.received.filter((m) => m.type === 'message')).toEqual([])
 
-    const conversation = (await server.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${echo!.conversation_id}/messages`)).body
+    const conversation = (await suite.server.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${echo!.conversation_id}/messages`)).body
     expect(conversation.items.filter((m: { client_id?: string }) => m.client_id === 'same-id')).toHaveLength(1)
   })
 
@@ -100,7 +86,7 @@ describe('resuming', () => {
 describe('identify', () => {
   let chat: WebChat
   beforeAll(async () => {
-    chat = await setUpWebChat(server, { web: { default_country: 'GB' } })
+    chat = await setUpWebChat(suite.server, { web: { default_country: 'GB' } })
   })
 
   test('every spelling of one phone number resumes the same visitor and conversation', async () => {
@@ -155,7 +141,7 @@ describe('identity verification with identity_secret', () => {
   const sign = (userId: string) => createHmac('sha256', secret).update(userId).digest('hex')
   let chat: WebChat
   beforeAll(async () => {
-    chat = await setUpWebChat(server, { web: { identity_secret: secret } })
+    chat = await setUpWebChat(suite.server, { web: { identity_secret: secret } })
   })
 
   test('the right hash is accepted', async () => {
@@ -180,7 +166,7 @@ describe('identity verification with identity_secret', () => {
   })
 
   test('without a secret no hash is needed', async () => {
-    const plain = await setUpWebChat(server)
+    const plain = await setUpWebChat(suite.server)
     await (await connect(plain)).hello({ user_id: 'jane@acme-corp.io' })
   })
 })

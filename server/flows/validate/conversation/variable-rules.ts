@@ -1,13 +1,8 @@
+import { TEMPLATE } from '../../template-syntax.ts'
 import { pointer } from '../validation-issue.ts'
 import { type DefinitionView, isRecord, objectsIn } from './definition-view.ts'
 import type { Findings } from './findings.ts'
 
-/**
- * `{{name}}` or `{{contact.KEY}}`, with optional spaces inside the braces, read exactly as the
- * conversation engine fills them (server/engine/render-template.ts): braces around anything
- * else (`{{ two words }}`) are not a template and are sent as written.
- */
-export const TEMPLATE = /\{\{\s*([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)?)\s*\}\}/g
 const CONTACT_FIELD = /^contact\.[A-Za-z0-9_]+$/
 
 /** What a capture kind stores, and the variable types that can hold it. */
