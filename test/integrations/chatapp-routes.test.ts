@@ -1,6 +1,6 @@
 import { expect } from 'bun:test'
 import { type Scenario, scenarios } from '../support/scenarios.ts'
-import { ISO_MS, type IntegrationContext, integrationContext, integrationsOf, loggedText, ULID } from './support/integration-context.ts'
+import { ISO_MS, type IntegrationContext, integrationContext, integrationsOf, loggedText, outcomeRow, ULID } from './support/integration-context.ts'
 
 type Row = Scenario<IntegrationContext>
 const chatapp = (botId: string) => integrationsOf(botId, '/chatapp')
@@ -14,17 +14,7 @@ const valid = { phone_number_id: '106540352242922', access_token: ACCESS_TOKEN, 
 const ALL_SECRETS = [ACCESS_TOKEN, VERIFY_TOKEN, APP_SECRET, NEW_ACCESS_TOKEN, SHORT_VERIFY_TOKEN]
 
 function create(name: string, body: Record<string, unknown>, outcome: number | string[], check?: Row['check']): Row {
-  const failing = Array.isArray(outcome)
-  return {
-    name,
-    method: 'POST',
-    path: (c) => chatapp(c.fresh()),
-    body: { ...valid, ...body },
-    status: failing ? 422 : outcome,
-    code: failing ? 'validation_failed' : undefined,
-    errorPaths: failing ? outcome : undefined,
-    check,
-  }
+  return outcomeRow('POST', (c) => chatapp(c.fresh()), name, { ...valid, ...body }, outcome, check)
 }
 const without = (field: keyof typeof valid, name: string): Row => {
   const { [field]: _, ...rest } = valid
@@ -32,17 +22,7 @@ const without = (field: keyof typeof valid, name: string): Row => {
 }
 
 function patch(name: string, body: unknown, outcome: number | string[], check?: Row['check']): Row {
-  const failing = Array.isArray(outcome)
-  return {
-    name,
-    method: 'PATCH',
-    path: (c) => chatapp(c.botId),
-    body,
-    status: failing ? 422 : outcome,
-    code: failing ? 'validation_failed' : undefined,
-    errorPaths: failing ? outcome : undefined,
-    check,
-  }
+  return outcomeRow('PATCH', (c) => chatapp(c.botId), name, body, outcome, check)
 }
 
 scenarios<IntegrationContext>(

@@ -1,6 +1,6 @@
 import { expect } from 'bun:test'
 import { type Scenario, scenarios } from '../support/scenarios.ts'
-import { ISO_MS, type IntegrationContext, integrationContext, integrationsOf, loggedText, ULID } from './support/integration-context.ts'
+import { ISO_MS, type IntegrationContext, integrationContext, integrationsOf, loggedText, outcomeRow, ULID } from './support/integration-context.ts'
 
 type Row = Scenario<IntegrationContext>
 const restApi = (botId: string) => integrationsOf(botId, '/rest-api')
@@ -8,34 +8,14 @@ const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/
 const masked = (secret: string) => `••••${secret.slice(-4)}`
 
 function create(name: string, body: unknown, outcome: number | string[], check?: Row['check']): Row {
-  const failing = Array.isArray(outcome)
-  return {
-    name,
-    method: 'POST',
-    path: (c) => restApi(c.fresh()),
-    body,
-    status: failing ? 422 : outcome,
-    code: failing ? 'validation_failed' : undefined,
-    errorPaths: failing ? outcome : undefined,
-    check,
-  }
+  return outcomeRow('POST', (c) => restApi(c.fresh()), name, body, outcome, check)
 }
 const url = (name: string, webhookUrl: unknown, outcome: number | string[], check?: Row['check']) =>
   create(name, { webhook_url: webhookUrl }, outcome, check)
 const refusedBecause = (text: string): Row['check'] => ({ body }) => expect(body.errors[0].message).toContain(text)
 
 function patch(name: string, body: unknown, outcome: number | string[], check?: Row['check']): Row {
-  const failing = Array.isArray(outcome)
-  return {
-    name,
-    method: 'PATCH',
-    path: (c) => restApi(c.botId),
-    body,
-    status: failing ? 422 : outcome,
-    code: failing ? 'validation_failed' : undefined,
-    errorPaths: failing ? outcome : undefined,
-    check,
-  }
+  return outcomeRow('PATCH', (c) => restApi(c.botId), name, body, outcome, check)
 }
 
 scenarios<IntegrationContext>(

@@ -1,7 +1,7 @@
 import { expect } from 'bun:test'
 import type { CallResult } from '../support/test-app.ts'
 import { type Scenario, scenarios } from '../support/scenarios.ts'
-import { ISO_MS, type IntegrationContext, integrationContext, integrationsOf, loggedText, ULID } from './support/integration-context.ts'
+import { ISO_MS, type IntegrationContext, integrationContext, integrationsOf, loggedText, outcomeRow, ULID } from './support/integration-context.ts'
 
 type Row = Scenario<IntegrationContext>
 const web = (botId: string) => integrationsOf(botId, '/web')
@@ -25,17 +25,7 @@ const SPEC_DEFAULTS = {
 
 /** A create on a chatbot of its own; 422 rows name the paths that must be reported. */
 function create(name: string, body: Record<string, unknown>, outcome: number | string[], check?: Row['check']): Row {
-  const failing = Array.isArray(outcome)
-  return {
-    name,
-    method: 'POST',
-    path: (c) => web(c.fresh()),
-    body: { name: 'Website', ...body },
-    status: failing ? 422 : outcome,
-    code: failing ? 'validation_failed' : undefined,
-    errorPaths: failing ? outcome : undefined,
-    check,
-  }
+  return outcomeRow('POST', (c) => web(c.fresh()), name, { name: 'Website', ...body }, outcome, check)
 }
 const widget = (name: string, widgetConfig: unknown, outcome: number | string[], check?: Row['check']) =>
   create(name, { widget_config: widgetConfig }, outcome, check)
@@ -46,17 +36,7 @@ const domains = (name: string, entries: unknown, outcome: number | string[], exp
 
 /** A PATCH of the shared chatbot's web integration. */
 function patch(name: string, body: unknown, outcome: number | string[], check?: Row['check']): Row {
-  const failing = Array.isArray(outcome)
-  return {
-    name,
-    method: 'PATCH',
-    path: (c) => web(c.botId),
-    body,
-    status: failing ? 422 : outcome,
-    code: failing ? 'validation_failed' : undefined,
-    errorPaths: failing ? outcome : undefined,
-    check,
-  }
+  return outcomeRow('PATCH', (c) => web(c.botId), name, body, outcome, check)
 }
 
 scenarios<IntegrationContext>(

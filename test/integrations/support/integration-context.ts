@@ -1,3 +1,4 @@
+import type { Scenario } from '../../support/scenarios.ts'
 import type { TestApp } from '../../support/test-app.ts'
 
 export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
@@ -44,4 +45,29 @@ export async function integrationContext(app: TestApp, poolSize = 120): Promise<
 export async function loggedText(app: TestApp): Promise<string> {
   await Bun.sleep(5)
   return app.logLines.join('\n')
+}
+
+/**
+ * A scenario row whose outcome is either a status or, as an array, the error paths a 422
+ * `validation_failed` must name.
+ */
+export function outcomeRow(
+  method: string,
+  path: (c: IntegrationContext) => string,
+  name: string,
+  body: unknown,
+  outcome: number | string[],
+  check?: Scenario<IntegrationContext>['check'],
+): Scenario<IntegrationContext> {
+  const failing = Array.isArray(outcome)
+  return {
+    name,
+    method,
+    path,
+    body,
+    status: failing ? 422 : outcome,
+    code: failing ? 'validation_failed' : undefined,
+    errorPaths: failing ? outcome : undefined,
+    check,
+  }
 }
