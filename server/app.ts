@@ -135,9 +135,9 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))
-    .use(widgetConfigRoutes(findWebIntegration))
+    .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
     .use(devApi)
-    .use(chatappHookRoutes(integrations))
+    .use(chatappHookRoutes(integrations, config.publicRatePerMinute))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
   const closers: (() => void | Promise<void>)[] = [() => batch.flush(), () => web.close()]

@@ -13,6 +13,8 @@ export interface Config {
   rateLimitPerMinute: number
   /** Messages per minute one widget socket may send (bursts of a quarter of that); 0 = off. */
   socketRatePerMinute: number
+  /** Requests per minute per client address on public routes (webhook handshakes, widget configuration); 0 = off. */
+  publicRatePerMinute: number
   /** Host names, IPs and CIDR ranges that outbound requests may reach although they are private. */
   outboundAllow: string[]
 }
@@ -33,8 +35,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const rateLimitPerMinute = integerSetting(env, 'PARLEY_RATE_LIMIT', 1200, 0, 10_000_000)
   const socketRatePerMinute = integerSetting(env, 'PARLEY_SOCKET_RATE_LIMIT', 120, 0, 10_000_000)
+  const publicRatePerMinute = integerSetting(env, 'PARLEY_PUBLIC_RATE_LIMIT', 600, 0, 10_000_000)
   const outboundAllow = outboundAllowSetting(env.PARLEY_OUTBOUND_ALLOW)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, outboundAllow }
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, outboundAllow }
 }
 
 function outboundAllowSetting(raw: string | undefined): string[] {

@@ -1,5 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { Problem } from '../http/common-model.ts'
+import { MEDIA_TYPE } from '../http/openapi.ts'
+import { perAddressLimit } from '../http/per-address-limit.ts'
 import type { IntegrationService } from '../integrations/service.ts'
 
 const Params = t.Object({ integration_id: t.String({ description: 'the chatapp integration ULID (from its callback_url)' }) })
@@ -13,8 +15,9 @@ const HandshakeQuery = t.Object({
  * The provider side of a chatapp integration's callback_url. Public (the provider has no API
  * key): it proves itself with the verify_token. Only the verify handshake lives here so far.
  */
-export function chatappHookRoutes(integrations: IntegrationService) {
-  return new Elysia({ prefix: '/hooks/chatapp' }).get(
+export function chatappHookRoutes(integrations: IntegrationService, perMinutePerAddress: number) {
+  // Nothing else limits guesses of a verify token.
+  return new Elysia({ prefix: '/hooks/chatapp' }).use(perAddressLimit(perMinutePerAddress)).get(
     '/:integration_id',
     ({ params, query }) => {
       const challenge = integrations.answerChatappHandshake({
@@ -30,7 +33,7 @@ export function chatappHookRoutes(integrations: IntegrationService) {
     {
       params: Params,
       query: HandshakeQuery,
-      response: { 200: t.String({ description: 'the hub.challenge, as text/plain' }), 403: Problem, 404: Problem },
+      response: { 200: t.String({ description: 'the hub.challenge', [MEDIA_TYPE]: 'text/plain' }), 403: Problem, 404: Problem },
       detail: {
         tags: ['Webhooks'],
         security: [],

@@ -1,5 +1,5 @@
-import { Elysia } from 'elysia'
-import { openApiDocument } from '../http/openapi.ts'
+import { Elysia, t } from 'elysia'
+import { MEDIA_TYPE, openApiDocument } from '../http/openapi.ts'
 import { referencePage } from '../http/reference-page.ts'
 import { VERSION } from '../version.ts'
 
@@ -15,9 +15,10 @@ export function docsRoutes(routes: () => Parameters<typeof openApiDocument>[0], 
         document ??= JSON.stringify(openApiDocument(routes(), { version: VERSION, serverUrl: publicUrl }))
         return new Response(document, { headers: { 'content-type': 'application/json' } })
       },
-      { detail: { ...detail, summary: 'This OpenAPI 3.1 document' } },
+      { response: { 200: t.Object({}, { description: 'an OpenAPI 3.1 document' }) }, detail: { ...detail, summary: 'This OpenAPI 3.1 document' } },
     )
     .get('/reference', () => new Response(referencePage, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {
+      response: { 200: t.String({ [MEDIA_TYPE]: 'text/html' }) },
       detail: { ...detail, summary: 'The API reference page (HTML)' },
     })
 }

@@ -17,6 +17,9 @@ interface Detail {
 
 type JsonSchema = Record<string, unknown>
 
+/** Put on a response schema (`t.String({ [MEDIA_TYPE]: 'text/plain' })`) when it is not JSON. */
+export const MEDIA_TYPE = 'x-media-type'
+
 const STATUS_TEXT: Record<string, string> = {
   '200': 'OK',
   '201': 'Created',
@@ -110,7 +113,11 @@ function responses(response: unknown) {
         description,
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
       }
-    } else result[status] = { description, content: { 'application/json': { schema: clean(schema) } } }
+    } else {
+      // A route that answers something other than JSON says so on its schema.
+      const { [MEDIA_TYPE]: mediaType = 'application/json', ...rest } = schema
+      result[status] = { description, content: { [String(mediaType)]: { schema: clean(rest) } } }
+    }
   }
   return result
 }

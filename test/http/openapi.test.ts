@@ -81,3 +81,15 @@ describe('health and request logs', () => {
     expect(app.logLines.join('')).not.toContain('pk_')
   })
 })
+
+describe('media types in the OpenAPI document', () => {
+  const app = testApp()
+  afterAll(() => app.close())
+
+  test('routes that answer text say so', async () => {
+    const { body: doc } = await app.call('GET', '/api/dev/v1/openapi.json', { key: null })
+    expect(Object.keys(doc.paths['/api/dev/v1/reference'].get.responses['200'].content)).toEqual(['text/html'])
+    expect(Object.keys(doc.paths['/hooks/chatapp/{integration_id}'].get.responses['200'].content)).toEqual(['text/plain'])
+    expect(JSON.stringify(doc)).not.toContain('x-media-type')
+  })
+})

@@ -28,7 +28,8 @@ export interface CallResult {
  */
 export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tuning'] = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'))
-  const config = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', ...env })
+  // Public routes' per-address limit is off unless a test turns it on: in-process calls share one address.
+  const config = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...env })
   const db = openDatabase(join(dir, 'parley.db'))
   migrate(db)
   const sink = memorySink()

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { ApiError } from '../../http/api-error.ts'
 import { errorResponses } from '../../http/error-responses.ts'
+import { perAddressLimit } from '../../http/per-address-limit.ts'
 import { WidgetBootConfig } from '../../protocol/widget-protocol.ts'
 import { isOriginAllowed } from './origin-check.ts'
 import type { FindWebIntegration } from './web-directory.ts'
@@ -11,8 +12,8 @@ import { SOCKET_PATH } from './widget-socket.ts'
  * its greeting, where it may show). Public, like the widget key itself; the same Origin rule
  * as the socket applies, and allowed pages may read it cross-origin.
  */
-export function widgetConfigRoutes(findIntegration: FindWebIntegration) {
-  return new Elysia().get(
+export function widgetConfigRoutes(findIntegration: FindWebIntegration, perMinutePerAddress: number) {
+  return new Elysia().use(perAddressLimit(perMinutePerAddress)).get(
     '/widget/v1/config/:widget_key',
     ({ params, request, set }) => {
       const origin = request.headers.get('origin')
