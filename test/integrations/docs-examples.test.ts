@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { type TestApp, testApp } from '../support/test-app.ts'
-import { curlExamples, parseCurl, shapeDifferences, shellWords } from './support/curl-examples.ts'
+import { curlExamples, parseCurl, shapeDifferences, shellWords } from '../support/curl-examples.ts'
 
 const page = readFileSync(new URL('../../docs/integrations.md', import.meta.url), 'utf8')
 const examples = curlExamples(page)

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { curlExamples, parseCurl, shapeDifferences } from '../support/curl-examples.ts'
+import { type TestApp, testApp } from '../support/test-app.ts'
+import { setUpWebChat } from '../support/web-chat.ts'
+
+const page = readFileSync(new URL('../../docs/conversations.md', import.meta.url), 'utf8')
+const examples = curlExamples(page)
+const ORIGIN = 'http://localhost:3000'
+
+describe('docs/conversations.md: every curl example answers as documented', () => {
+  let app: TestApp
+  const vars: Record<string, string> = { PARLEY_URL: ORIGIN }
+  beforeAll(async () => {
+    app = testApp()
+    vars.PARLEY_KEY = app.key
+    const chat = await setUpWebChat(app)
+    const contact = app.services.visitors.ensureContact(chat.chatbotId, { externalId: null, tokenHash: 'docs' })
+    app.services.visitors.mergeDetails(contact.id, { plan: 'pro' })
+    const ctx = { chatbotId: chat.chatbotId, channel: 'web' as const, integrationId: chat.integrationId }
+    vars.CHATBOT_ID = chat.chatbotId
+    vars.CONVERSATION_ID = app.services.conversations.open(ctx, contact.id, null).id
+  })
+  afterAll(() => app.close())
+
+  for (const example of examples) {
+    test(`line ${example.line} (${example.heading}): answers ${example.status}`, async () => {
+      const request = parseCurl(example.command, vars)
+      const url = new URL(request.url)
+      const result = await app.call(request.method || (request.body ? 'POST' : 'GET'), url.pathname + url.search, {
+        key: null,
+        headers: request.headers,
+        rawBody: request.body,
+      })
+      expect({ status: result.status, body: result.body }).toMatchObject({ status: example.status })
+      if (example.response !== undefined) expect(shapeDifferences(example.response, result.body)).toEqual([])
+    })
+  }
+
+  test('together they cover every conversations route', () => {
+    const template = { PARLEY_URL: ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}', CONVERSATION_ID: '{conversation_id}' }
+    const shown = new Set(
+      examples.map((example) => {
+        const request = parseCurl(example.command, template)
+        return `${request.method || (request.body ? 'POST' : 'GET')} ${decodeURIComponent(new URL(request.url).pathname)}`
+      }),
+    )
+    const routes = app.http.routes
+      .filter((route) => route.path.includes('/conversations'))
+      .map((route) => `${route.method} ${route.path.replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}')}`)
+    expect(routes.length).toBe(6)
+    expect(routes.filter((route) => !shown.has(route))).toEqual([])
+  })
+})
