@@ -16,6 +16,7 @@ import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
 import { workspaceService } from './workspaces/service.ts'
+import { widgetAssetRoutes } from './widget-assets/routes.ts'
 import { workspaceStore } from './workspaces/store.ts'
 
 export interface AppDeps {
@@ -60,6 +61,8 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(devApi)
+    // demoWidgetKey: the demo chatbot's widget key once first start creates its web integration.
+    .use(widgetAssetRoutes({ demoWidgetKey: () => null }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
   const closers: (() => void | Promise<void>)[] = []
