@@ -10,13 +10,16 @@ const root = new URL('..', import.meta.url).pathname
 export const WIDGET_OUTPUT = `${root}dist/widget/widget.js`
 
 export async function buildWidget(): Promise<{ bytes: number; gzipped: number }> {
+  // Vite picks Solid's development build unless NODE_ENV says production (bun test sets "test").
+  process.env.NODE_ENV = 'production'
   await build({
     configFile: false,
     root: `${root}widget`,
     mode: 'production',
     logLevel: 'warn',
     publicDir: false,
-    plugins: [solid({ ssr: false, dev: false, hot: false })],
+    // No delegated events: they would touch window at load (SSR) and hang listeners on the host's document.
+    plugins: [solid({ ssr: false, dev: false, hot: false, solid: { delegateEvents: false } })],
     define: { 'process.env.NODE_ENV': '"production"' },
     build: {
       outDir: `${root}dist/widget`,
@@ -35,8 +38,16 @@ export async function buildWidget(): Promise<{ bytes: number; gzipped: number }>
       },
     },
   })
+  // ASCII only: a host page that serves or includes the script with another charset must not garble its text.
+  const source = await Bun.file(WIDGET_OUTPUT).text()
+  await Bun.write(WIDGET_OUTPUT, asciiOnly(source))
   const bytes = await Bun.file(WIDGET_OUTPUT).bytes()
   return { bytes: bytes.length, gzipped: Bun.gzipSync(bytes, { level: 9 }).length }
+}
+
+/** Non-ASCII characters only occur in strings, templates, regexes and comments, where \\uXXXX means the same. */
+function asciiOnly(source: string): string {
+  return source.replace(/[^\x00-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 if (import.meta.main) {

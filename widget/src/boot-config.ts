@@ -10,10 +10,16 @@ const TRIES = 6
  * GET /widget/v1/config/{key}. A 4xx answer is final (its problem+json detail becomes the
  * console warning); a network failure or a 5xx is retried with backoff a few times.
  */
-export async function loadBootConfig(serverUrl: string, widgetKey: string, fetchImpl: typeof fetch = fetch): Promise<WidgetBootConfig> {
+export async function loadBootConfig(
+  serverUrl: string,
+  widgetKey: string,
+  onFirstFailure: (problem: string) => void = () => {},
+  fetchImpl: typeof fetch = fetch,
+): Promise<WidgetBootConfig> {
   const url = `${serverUrl}/widget/v1/config/${encodeURIComponent(widgetKey)}`
   let lastProblem = ''
   for (let attempt = 0; attempt < TRIES; attempt++) {
+    if (attempt === 1) onFirstFailure(`${lastProblem}; retrying`)
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt)))
     let response: Response
     try {

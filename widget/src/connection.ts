@@ -54,6 +54,7 @@ export function createConnection(options: ConnectionOptions) {
   const unconfirmed = new Map<string, WithClientId>()
 
   const setState = (next: ConnectionState, closed?: { code: number; reason: string }) => {
+    if (next === state) return
     state = next
     options.onState(next, closed)
   }

@@ -20,7 +20,7 @@ export async function startWidget(
 ): Promise<void> {
   let boot
   try {
-    boot = await loadBootConfig(options.serverUrl, options.widgetKey)
+    boot = await loadBootConfig(options.serverUrl, options.widgetKey, warn)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     warn(error instanceof WidgetRefused ? `the server refused this widget: ${reason}` : `could not load the widget: ${reason}`)

@@ -16,6 +16,12 @@ interface Props {
 /** The open chat: header, messages, connection notices and the composer. Escape closes it. */
 export function ChatWindow(props: Props) {
   const s = props.session
+  let input: HTMLTextAreaElement | undefined
+  // A clicked choice is disabled right away; keep the keyboard in the chat rather than on <body>.
+  const reply = (reply_to: 'button' | 'row', id: string, title: string) => {
+    s.sendReply(reply_to, id, title)
+    input?.focus()
+  }
   return (
     <section
       id="parley-window"
@@ -53,7 +59,7 @@ export function ChatWindow(props: Props) {
         typing={s.typing()}
         hasMore={s.hasMore()}
         onLoadOlder={s.loadOlder}
-        onReply={s.sendReply}
+        onReply={reply}
       />
       <Show when={s.unavailable()}>
         <p class="notice" role="status">
@@ -65,7 +71,11 @@ export function ChatWindow(props: Props) {
           You are offline. Reconnecting…
         </p>
       </Show>
-      <Composer disabled={s.unavailable()} onSend={s.sendText} onTyping={s.sendTyping} ref={props.inputRef} />
+      <Composer disabled={s.unavailable()} onSend={s.sendText} onTyping={s.sendTyping} ref={(el) => {
+          input = el
+          props.inputRef(el)
+        }}
+      />
     </section>
   )
 }
