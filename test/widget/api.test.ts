@@ -105,3 +105,10 @@ describe('window.ParleyWidget and the queue stub', () => {
     ])
   })
 })
+
+describe('the documented stub', () => {
+  test('docs/widget.md shows the exact line the tests run', async () => {
+    const docs = await Bun.file(new URL('../../docs/widget.md', import.meta.url).pathname).text()
+    expect(docs).toContain(`<script>${QUEUE_STUB}</script>`)
+  })
+})

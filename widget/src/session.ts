@@ -87,8 +87,11 @@ export function createSession(options: SessionOptions) {
         setConversation(message.conversation)
         setOutgoing((list) => list.filter((item) => !messages().some((shown) => shown.client_id === item.client_id)))
         setTyping(null)
+        // A first visit on this device: earlier history is not news.
+        if (memory.get('seen') === null && newest()) markSeen()
         if (isOpen()) markSeen()
         else setUnread(countUnread(messages(), memory.get('seen')))
+        startSent = false
         if (isOpen()) startIfNeeded()
         return
       }
@@ -139,9 +142,9 @@ export function createSession(options: SessionOptions) {
 
   const listener: ProfileListener = {
     identityChanged() {
-      // Another person: nothing of the previous one stays on screen, and the socket starts over.
-      if (socket.state === 'idle' || socket.state === 'refused') return
-      socket.disconnect()
+      // Another person: nothing of the previous one stays on screen, and a live socket starts over.
+      const live = socket.state !== 'idle' && socket.state !== 'refused'
+      if (live) socket.disconnect()
       socket.forgetUnconfirmed()
       batch(() => {
         setMessages([])
@@ -151,7 +154,7 @@ export function createSession(options: SessionOptions) {
         setUnread(0)
       })
       startSent = false
-      socket.connect()
+      if (live) socket.connect()
     },
     contactDetailsChanged(changes: ContactDetails) {
       socket.send({ type: 'contact_details', details: changes })
