@@ -11,6 +11,8 @@ describe('setContactDetails() normalising in the browser', () => {
     ['plan', 'plan'],
     ['  order #  ', 'order'],
     ['vip2024Level', 'vip2024_level'],
+    ['Prénom', 'prenom'],
+    ['x'.repeat(70), 'x'.repeat(64)],
   ])('turns the key %p into %p', (key, expected) => {
     expect(snakeCaseKey(key)).toBe(expected)
   })

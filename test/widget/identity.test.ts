@@ -44,6 +44,11 @@ describe('identify() checks in the browser', () => {
     expect(checkIdentity(value).ok).toBe(true)
   })
 
+  test('keeps the leading + of an international number, as the server does', () => {
+    expect(sanitizeUserId(' +44 (20) 7946-0958 ')).toBe('+44207946-0958')
+    expect(sanitizeUserId('ada+news@lovelace.dev')).toBe('adanews@lovelace.dev')
+  })
+
   test('warns when the server will drop characters of an e-mail address', () => {
     const check = checkIdentity('ada+news@lovelace.dev')
     expect(check).toEqual({

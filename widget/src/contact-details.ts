@@ -9,14 +9,19 @@ export type ContactDetails = Record<string, string | number | boolean>
 export const MAX_CONTACT_FIELDS = 13
 export const MAX_CONTACT_VALUE_LENGTH = 300
 
-/** `firstName`, `First Name`, `first-name` and `FIRST_NAME` all become `first_name`. */
+const MAX_KEY_LENGTH = 64
+
+/** `firstName`, `First Name`, `first-name` and `FIRST_NAME` all become `first_name`; accents go. */
 export function snakeCaseKey(key: string): string {
   return key
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .replace(/[^A-Za-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .toLowerCase()
+    .slice(0, MAX_KEY_LENGTH)
 }
 
 export interface NormalizedDetails {

@@ -18,9 +18,10 @@ export type IdentityCheck =
   | { ok: true; userId: string; hash?: string; warnings: string[] }
   | { ok: false; problem: string }
 
-/** What the server keeps of a user id: the allowed characters, at most 100 of them. */
+/** What the server keeps of a user id: the allowed characters (and a leading `+` of a phone number). */
 export function sanitizeUserId(raw: string): string {
-  return raw.replace(DISALLOWED, '')
+  const trimmed = raw.trim()
+  return (trimmed.startsWith('+') ? '+' : '') + trimmed.replace(DISALLOWED, '')
 }
 
 export function checkIdentity(userId: unknown, options?: unknown): IdentityCheck {

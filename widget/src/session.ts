@@ -127,9 +127,9 @@ export function createSession(options: SessionOptions) {
     }
   }
 
-  /** The visitor opened the chat: a conversation starts once (greeting, then the flow). */
+  /** The visitor opened the chat: a conversation starts once (greeting, then the flow), or anew after one closed. */
   const startIfNeeded = () => {
-    if (conversation() || startSent) return
+    if ((conversation() && conversation()?.status !== 'closed') || startSent) return
     if (socket.send({ type: 'start' })) startSent = true
   }
 
