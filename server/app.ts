@@ -1,10 +1,28 @@
 import type { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
+import { widgetConfigRoutes } from './channels/web/config-routes.ts'
+import { webChannel } from './channels/web/web-channel.ts'
+import { chatappHookRoutes } from './chatapp-hooks/routes.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
 import type { Config } from './config.ts'
+import { agentService } from './conversations/agent-service.ts'
+import { contactStore } from './conversations/contact-store.ts'
+import { conversationStore } from './conversations/conversation-store.ts'
+import { messageStore } from './conversations/message-store.ts'
+import { flowSnapshots } from './conversations/flow-snapshots.ts'
+import { conversationRoutes } from './conversations/routes.ts'
+import { conversationService } from './conversations/service.ts'
+import { visitorService } from './conversations/visitor-service.ts'
+import { writeBatcher } from './db/write-batcher.ts'
 import { docsRoutes } from './docs/routes.ts'
+import { demoChatbot } from './instance/demo-chatbot.ts'
+import { instanceStore } from './instance/store.ts'
+import { flowRoutes } from './flows/routes.ts'
+import { flowSchemaRoutes } from './flows/schema-routes.ts'
+import { flowService } from './flows/service.ts'
+import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { authenticate } from './http/authenticate.ts'
 import { jsonBodyParser } from './http/json-body.ts'
@@ -12,11 +30,15 @@ import { rateLimiter } from './http/rate-limiter.ts'
 import { renderError } from './http/render-error.ts'
 import { beginRequest, requestContext } from './http/request-context.ts'
 import { routeMethods } from './http/route-methods.ts'
+import { integrationRoutes } from './integrations/routes.ts'
+import { integrationService } from './integrations/service.ts'
+import { integrationStore } from './integrations/store.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
-import { workspaceService } from './workspaces/service.ts'
+import { outboundUrlPolicy } from './support/outbound-url.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
+import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
 
 export interface AppDeps {
@@ -24,19 +46,67 @@ export interface AppDeps {
   config: Config
   logger: Logger
   now?: Clock
+  /** Protocol timings, shortened by tests. */
+  tuning?: { helloTimeoutMs?: number }
 }
 
 /**
  * The one composition root: builds every store and service over one database and mounts
  * their routes behind one error renderer. Nothing else constructs domain objects.
  */
-export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
+export function createApp({ db, config, logger, now = systemClock, tuning = {} }: AppDeps) {
   const events = eventBus()
   const workspaces = workspaceService(workspaceStore(db), now)
-  const chatbots = chatbotService({ store: chatbotStore(db), now, events, flowKind: () => undefined })
+  const chatbotRows = chatbotStore(db)
+  const integrations = integrationService({
+    store: integrationStore(db),
+    now,
+    events,
+    ownsChatbot: (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
+    publicUrl: config.publicUrl,
+    outbound: outboundUrlPolicy(config.outboundAllow),
+  })
+  const flows = flowService({
+    store: flowStore(db),
+    now,
+    events,
+    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
+  })
+  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
   const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
+  const batch = writeBatcher(db, (error) => logger.error('batch commit failed', { error: String(error) }))
 
-  const devApi = new Elysia({ prefix: '/api/dev/v1' }).use(chatbotRoutes(auth, chatbots))
+  const contacts = contactStore(db)
+  const conversationRows = conversationStore(db)
+  const messages = messageStore(db)
+  const conversations = conversationService({
+    contacts,
+    conversations: conversationRows,
+    messages,
+    snapshots: flowSnapshots(flows, events),
+    events,
+    now,
+    batch,
+  })
+  const visitors = visitorService(contacts, now)
+  const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
+  const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
+  const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
+  const web = webChannel({
+    findIntegration: findWebIntegration,
+    visitors,
+    conversations,
+    events,
+    logger,
+    ratePerMinute: config.socketRatePerMinute,
+    ...tuning,
+  })
+
+  const devApi = new Elysia({ prefix: '/api/dev/v1' })
+    .use(chatbotRoutes(auth, chatbots))
+    .use(integrationRoutes(auth, integrations))
+    .use(flowRoutes(auth, flows))
+    .use(conversationRoutes(auth, desk))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -45,7 +115,8 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = beginRequest(request).id
     })
-    .onParse(jsonBodyParser())
+    // WhatsApp Flow JSON documents reach 10 MB.
+    .onParse(jsonBodyParser([{ path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }]))
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
     .onAfterResponse(({ request, path, set }) => {
       const context = requestContext(request)
@@ -60,17 +131,21 @@ export function createApp({ db, config, logger, now = systemClock }: AppDeps) {
     })
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
+    .use(flowSchemaRoutes(config.publicUrl))
+    .use(widgetConfigRoutes(findWebIntegration))
     .use(devApi)
-    // demoWidgetKey: the demo chatbot's widget key once first start creates its web integration.
-    .use(widgetAssetRoutes({ demoWidgetKey: () => null }))
+    .use(chatappHookRoutes(integrations))
+    .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey() }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = []
+  const closers: (() => void | Promise<void>)[] = [() => batch.flush(), () => web.close()]
 
   return {
     http,
-    services: { workspaces, chatbots },
+    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo },
     events,
+    socket: web.socket,
+    hub: web.hub,
     async close() {
       for (const close of closers.reverse()) await close()
     },

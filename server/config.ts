@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { outboundAllowEntryProblem } from './support/outbound-url.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
@@ -10,6 +11,10 @@ export interface Config {
   logLevel: LogLevel
   /** Requests per minute per API key; 0 turns rate limiting off. */
   rateLimitPerMinute: number
+  /** Messages per minute one widget socket may send (bursts of a quarter of that); 0 = off. */
+  socketRatePerMinute: number
+  /** Host names, IPs and CIDR ranges that outbound requests may reach although they are private. */
+  outboundAllow: string[]
 }
 
 export class ConfigError extends Error {}
@@ -27,7 +32,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`)
   }
   const rateLimitPerMinute = integerSetting(env, 'PARLEY_RATE_LIMIT', 1200, 0, 10_000_000)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute }
+  const socketRatePerMinute = integerSetting(env, 'PARLEY_SOCKET_RATE_LIMIT', 120, 0, 10_000_000)
+  const outboundAllow = outboundAllowSetting(env.PARLEY_OUTBOUND_ALLOW)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, outboundAllow }
+}
+
+function outboundAllowSetting(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean)
+  for (const entry of entries) {
+    const problem = outboundAllowEntryProblem(entry)
+    if (problem) throw new ConfigError(`PARLEY_OUTBOUND_ALLOW entry "${entry}" ${problem}`)
+  }
+  return entries
 }
 
 function integerSetting(

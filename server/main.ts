@@ -25,7 +25,9 @@ Usage:
 
 Environment:
   PORT (3000)  HOST (0.0.0.0)  PARLEY_DATA_DIR (./data)  PARLEY_PUBLIC_URL (http://localhost:$PORT)
-  LOG_LEVEL (info: debug, info, warn, error, silent)  PARLEY_RATE_LIMIT (1200 requests/minute per workspace; 0 = off)`
+  LOG_LEVEL (info: debug, info, warn, error, silent)  PARLEY_RATE_LIMIT (1200 requests/minute per workspace; 0 = off)
+  PARLEY_SOCKET_RATE_LIMIT (120 messages/minute per widget socket; 0 = off)
+  PARLEY_OUTBOUND_ALLOW (private hosts, IPs or CIDRs webhooks may reach, comma-separated)`
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -5,10 +5,8 @@ import { migrate } from '../db/migrate.ts'
 import { closeDatabase, openDatabase } from '../db/open-database.ts'
 import { createLogger } from '../support/logger.ts'
 import { VERSION } from '../version.ts'
+import { listen } from '../listen.ts'
 import { firstStart } from './first-start.ts'
-
-/** The largest body any route accepts; each route's own limit is enforced by the body parser. */
-const HARD_BODY_LIMIT = 16 * 1024 * 1024
 
 /** `parley serve`: migrate, listen, and on SIGTERM/SIGINT finish in-flight work and close cleanly. */
 export async function serve(config: Config): Promise<void> {
@@ -17,10 +15,11 @@ export async function serve(config: Config): Promise<void> {
   const { applied } = migrate(db)
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied })
   const app = createApp({ db, config, logger })
-  firstStart(app, (line) => console.log(line))
+  firstStart(app, config.publicUrl, (line) => console.log(line))
 
-  app.http.listen({ port: config.port, hostname: config.host, maxRequestBodySize: HARD_BODY_LIMIT })
-  const port = app.http.server?.port
+  const server = listen(app, { port: config.port, hostname: config.host })
+  const port = server.port
+  console.log(`parley ${VERSION} listening on port ${port} (${config.publicUrl})`)
   logger.info('listening', { version: VERSION, url: `http://${config.host}:${port}`, public_url: config.publicUrl, data_dir: config.dataDir })
   logger.flush()
 
@@ -30,9 +29,11 @@ export async function serve(config: Config): Promise<void> {
     stopping = true
     logger.info('shutting down', { signal })
     try {
-      // Stop accepting; in-flight requests finish before the promise settles.
-      await app.http.server?.stop(false)
+      // Stop accepting; in-flight requests finish before the promise settles, once the
+      // domains have closed what they hold open (widget sockets, workers).
+      const drained = server.stop(false)
       await app.close()
+      await drained
       closeDatabase(db)
       logger.info('stopped')
     } catch (error) {

@@ -6,12 +6,15 @@ import { type Static, t } from 'elysia'
  * Rules that span fields (references, ways out, cycles, templates) are the validator's.
  */
 
-const Name = (description: string) =>
-  t.String({ pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$', description })
+export const STATE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_-]{0,63}$'
+export const VARIABLE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]{0,63}$'
 
-export const StateName = Name('a state name: a letter or _, then letters, digits, _ or -; at most 64')
+export const StateName = t.String({
+  pattern: STATE_NAME_PATTERN,
+  description: 'a state name: a letter or _, then letters, digits, _ or -; at most 64',
+})
 export const VariableName = t.String({
-  pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$',
+  pattern: VARIABLE_NAME_PATTERN,
   description: 'a variable name: a letter or _, then letters, digits or _; at most 64',
 })
 
@@ -108,7 +111,7 @@ export const Handoff = t.Object(
   {
     text: t.Optional(t.String({ minLength: 1, description: 'said as the conversation goes to a person' })),
     resume: t.Optional(
-      t.String({ pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$', description: 'state the bot resumes in when handed back; default: start' }),
+      t.String({ pattern: STATE_NAME_PATTERN, description: 'state the bot resumes in when handed back; default: start' }),
     ),
   },
   { additionalProperties: false },
@@ -164,9 +167,11 @@ export const ConversationFlow = t.Object(
   {
     version: t.Literal(1),
     start: StateName,
-    variables: t.Optional(t.Record(t.String(), VariableDeclaration)),
+    // Names are keys here, so the key pattern makes the JSON Schema refuse names that
+    // `{{var}}`, `capture.var` or a transition could never refer to.
+    variables: t.Optional(t.Record(VariableName, VariableDeclaration, { additionalProperties: false })),
     fallback: t.Optional(t.String({ minLength: 1, description: 'reply to input no transition matches; default: "Sorry, I did not understand that."' })),
-    states: t.Record(t.String(), State, { minProperties: 1 }),
+    states: t.Record(StateName, State, { minProperties: 1, additionalProperties: false }),
   },
   { additionalProperties: false, title: 'Parley conversation flow, version 1' },
 )

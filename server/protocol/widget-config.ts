@@ -1,4 +1,4 @@
-import type { TObject, TSchema } from '@sinclair/typebox'
+import type { TLiteral, TSchema } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
 import { AVATAR_ICONS, WIDGET_CONFIG_DEFAULTS as D, WIDGET_LIMITS as L, POSITIONS } from './widget-config-defaults.ts'
 
@@ -12,8 +12,14 @@ const HexColor = t.String({
   error: 'must be a hex colour like #0066ff or #06f',
   examples: ['#0066ff'],
 })
-const AvatarIcon = t.Union(AVATAR_ICONS.map((icon) => t.Literal(icon)))
-const Position = t.Union(POSITIONS.map((position) => t.Literal(position)))
+/**
+ * Literal tuples, so that a union's static type is the union of the values: a plain mapped
+ * array (`values.map(t.Literal)`, typed `TLiteral<string>[]`) made the static type `string`
+ * for TypeBox and `never` for Elysia's response types.
+ */
+type LiteralTuple<T extends readonly string[]> = { -readonly [K in keyof T]: T[K] extends string ? TLiteral<T[K]> : never }
+const AvatarIcon = t.Union(AVATAR_ICONS.map((icon) => t.Literal(icon)) as unknown as LiteralTuple<typeof AVATAR_ICONS>)
+const Position = t.Union(POSITIONS.map((position) => t.Literal(position)) as unknown as LiteralTuple<typeof POSITIONS>)
 const PathPattern = t.String({
   pattern: '^(?:/[^*]*|(?:/[^*]*)?/\\*)$',
   maxLength: 512,
@@ -38,13 +44,42 @@ const fields = {
 export const WidgetConfig = t.Object(fields, { additionalProperties: false })
 export type WidgetConfig = Static<typeof WidgetConfig>
 
-export const WidgetConfigInput = t.Partial(WidgetConfig, { additionalProperties: false })
+/**
+ * A request field: the same rules without the `default` keyword, because Elysia applies a
+ * body schema's defaults by `Object.assign({}, body)`, which turns a JSON array body into an
+ * object before validation. The default stays visible in the description.
+ */
+function requestField<T extends TSchema>(schema: T): T {
+  const { default: value, ...rules } = schema
+  return { ...rules, description: `default: ${value === null ? 'none (null)' : JSON.stringify(value)}` } as unknown as T
+}
+const requestFields = Object.fromEntries(
+  Object.entries(fields).map(([key, schema]) => [key, requestField(schema as TSchema)]),
+) as unknown as typeof fields
+
+export const WidgetConfigInput = t.Partial(t.Object(requestFields), { additionalProperties: false })
 export type WidgetConfigInput = Static<typeof WidgetConfigInput>
 
-export type WidgetConfigPatch = { [K in keyof WidgetConfig]?: WidgetConfig[K] | null }
+/** Optional and nullable: absent keeps the stored value, null restores the default. */
+const patchable = <T extends TSchema>(schema: T) => t.Optional(t.Union([schema, t.Null()]))
+
+// Spelled out key by key (not mapped at run time) so that its static type stays shallow
+// enough to nest in other schemas: a cast TObject made `Static<>` of a PATCH body too deep.
 export const WidgetConfigPatch = t.Object(
-  Object.fromEntries(
-    Object.entries(fields).map(([key, schema]) => [key, t.Optional(t.Union([schema as TSchema, t.Null()]))]),
-  ),
+  {
+    bot_display_name: patchable(requestFields.bot_display_name),
+    primary_color: patchable(requestFields.primary_color),
+    secondary_color: patchable(requestFields.secondary_color),
+    // Already nullable (their default is null); wrapping again doubled ", or null" in messages.
+    background_color: t.Optional(requestFields.background_color),
+    bubble_text: patchable(requestFields.bubble_text),
+    bot_avatar_icon: t.Optional(requestFields.bot_avatar_icon),
+    font_size: patchable(requestFields.font_size),
+    position: patchable(requestFields.position),
+    width: patchable(requestFields.width),
+    height: patchable(requestFields.height),
+    allowed_paths: t.Optional(requestFields.allowed_paths),
+  } satisfies Record<keyof WidgetConfig, TSchema>,
   { additionalProperties: false, description: 'merged key by key; null restores the default' },
-) as unknown as TObject & { static: WidgetConfigPatch }
+)
+export type WidgetConfigPatch = Static<typeof WidgetConfigPatch>

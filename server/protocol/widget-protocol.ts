@@ -1,4 +1,5 @@
 import { type Static, t } from 'elysia'
+import { WidgetConfig } from './widget-config.ts'
 
 /**
  * The widget's wire protocol, version 1: JSON text frames over the socket at
@@ -126,7 +127,7 @@ export type ServerMessage = Static<typeof ServerMessage>
 export const WidgetBootConfig = t.Object({
   name: t.String(),
   greeting_message: t.Union([t.String(), t.Null()]),
-  widget_config: t.Record(t.String(), t.Unknown()),
+  widget_config: WidgetConfig,
   socket_path: t.String({ description: 'path of the socket, relative to the server origin' }),
 })
 export type WidgetBootConfig = Static<typeof WidgetBootConfig>

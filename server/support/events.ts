@@ -1,3 +1,5 @@
+import type { ChatMessage, ConversationStatus } from '../protocol/widget-protocol.ts'
+
 /**
  * What one part of Parley announces so that others can react without being imported by it
  * (a deleted integration closes its sockets, a published flow reaches running channels).
@@ -5,6 +7,27 @@
  */
 export interface DomainEvents {
   'chatbot.removed': { workspaceId: string; chatbotId: string }
+  /** An integration was deleted: its channel must close now (sockets, inbound requests). */
+  'integration.removed': { workspaceId: string; chatbotId: string; integrationId: string; type: string }
+  /** A PATCH changed an integration; `isActive: false` means its channel must close. */
+  'integration.changed': { workspaceId: string; chatbotId: string; integrationId: string; type: string; isActive: boolean }
+  /** A flow is gone; conversations in it get no new bot messages. Its chatbot's entry_flow_id no longer names it. */
+  'flow.removed': { workspaceId: string; chatbotId: string; flowId: string }
+  /** Messages were stored in a conversation (one turn's worth, in order): channels deliver them. */
+  'conversation.messages': { conversation: ConversationRef; messages: ChatMessage[] }
+  /** A conversation's status changed (handoff, closed, back to the bot). */
+  'conversation.status': { conversation: ConversationRef; status: ConversationStatus }
+  /** An agent is typing in a conversation, or stopped. */
+  'conversation.typing': { conversation: ConversationRef; active: boolean }
+}
+
+/** Enough of a conversation for a channel to find who must receive an event. */
+export interface ConversationRef {
+  id: string
+  chatbot_id: string
+  contact_id: string
+  channel: string
+  integration_id: string | null
 }
 
 type Handler<T> = (payload: T) => void

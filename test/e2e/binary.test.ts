@@ -88,7 +88,8 @@ describe('the compiled executable', () => {
     copy.close()
 
     const live = new Database(join(dataDir, 'parley.db'), { readonly: true })
-    expect(live.query('SELECT count(*) AS n FROM chatbots').get()).toEqual({ n: 2 })
+    // The demo chatbot of the first start, and the two made here.
+    expect(live.query('SELECT count(*) AS n FROM chatbots').get()).toEqual({ n: 3 })
     live.close()
   }, 60_000)
 

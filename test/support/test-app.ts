@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApp } from '../../server/app.ts'
+import { type AppDeps, createApp } from '../../server/app.ts'
 import { loadConfig } from '../../server/config.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { closeDatabase, openDatabase } from '../../server/db/open-database.ts'
@@ -26,13 +26,13 @@ export interface CallResult {
  * A fresh Parley over a real SQLite file in a temporary directory, called in-process.
  * Each call carries the first workspace's API key unless told otherwise.
  */
-export function testApp(env: Record<string, string> = {}) {
+export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tuning'] = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'))
   const config = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', ...env })
   const db = openDatabase(join(dir, 'parley.db'))
   migrate(db)
   const sink = memorySink()
-  const app = createApp({ db, config, logger: createLogger('debug', sink) })
+  const app = createApp({ db, config, logger: createLogger('debug', sink), tuning })
   const key = app.services.workspaces.createKey({ name: 'test' }).key
 
   async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
@@ -63,7 +63,9 @@ export function testApp(env: Record<string, string> = {}) {
     call,
     /** An API key for a second, separate workspace. */
     otherWorkspaceKey: () => app.services.workspaces.createKey({ name: 'other', newWorkspace: true }).key,
-    close() {
+    /** Releases what the app holds open (sockets, workers), then removes its database. */
+    async close() {
+      await app.close()
       closeDatabase(db)
       rmSync(dir, { recursive: true, force: true })
     },

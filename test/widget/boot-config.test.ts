@@ -1,7 +1,14 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { WIDGET_CONFIG_DEFAULTS } from '../../server/protocol/widget-config-defaults.ts'
+import type { WidgetBootConfig } from '../../server/protocol/widget-protocol.ts'
 import { loadBootConfig, WidgetRefused } from '../../widget/src/boot-config.ts'
 
-const boot = { name: 'Demo', greeting_message: 'Hi!', widget_config: {}, socket_path: '/widget/v1/socket?key=wk_abcdefghij' }
+const boot: WidgetBootConfig = {
+  name: 'Demo',
+  greeting_message: 'Hi!',
+  widget_config: { ...WIDGET_CONFIG_DEFAULTS },
+  socket_path: '/widget/v1/socket?key=wk_abcdefghij',
+}
 
 /** A real HTTP server on 127.0.0.1 answering the config endpoint as each test scripts it. */
 function configServer(answers: (() => Response)[]) {

@@ -1,5 +1,9 @@
 import type { Migration } from '../migration.ts'
 import { foundation } from './0001_foundation.ts'
+import { integrations } from './0002_integrations.ts'
+import { flows } from './0003_flows.ts'
+import { conversations } from './0004_conversations.ts'
+import { instanceSettings } from './0005_instance_settings.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings]

@@ -1,0 +1,43 @@
+import { Elysia, t } from 'elysia'
+import { ApiError } from '../../http/api-error.ts'
+import { errorResponses } from '../../http/error-responses.ts'
+import { WidgetBootConfig } from '../../protocol/widget-protocol.ts'
+import { isOriginAllowed } from './origin-check.ts'
+import type { FindWebIntegration } from './web-directory.ts'
+import { SOCKET_PATH } from './widget-socket.ts'
+
+/**
+ * GET /widget/v1/config/{widget_key}: what the widget needs before it connects (its look,
+ * its greeting, where it may show). Public, like the widget key itself; the same Origin rule
+ * as the socket applies, and allowed pages may read it cross-origin.
+ */
+export function widgetConfigRoutes(findIntegration: FindWebIntegration) {
+  return new Elysia().get(
+    '/widget/v1/config/:widget_key',
+    ({ params, request, set }) => {
+      const origin = request.headers.get('origin')
+      // Refusals are readable cross-origin too, so the widget can say why it stays hidden.
+      const cors = { 'access-control-allow-origin': origin ?? '*', vary: 'Origin' }
+      const integration = findIntegration(params.widget_key)
+      if (!integration) throw new ApiError(404, 'not_found', 'no widget has this key', undefined, cors)
+      if (!isOriginAllowed(integration.allowedDomains, origin)) {
+        throw new ApiError(403, 'origin_not_allowed', `origin ${origin ?? '(none)'} may not load this widget`, undefined, cors)
+      }
+      if (!integration.isActive) throw new ApiError(403, 'integration_inactive', 'this chat is switched off', undefined, cors)
+      set.headers.vary = 'Origin'
+      set.headers['cache-control'] = 'no-cache'
+      if (origin) set.headers['access-control-allow-origin'] = origin
+      return {
+        name: integration.name,
+        greeting_message: integration.greetingMessage,
+        widget_config: integration.widgetConfig,
+        socket_path: `${SOCKET_PATH}?key=${encodeURIComponent(params.widget_key)}`,
+      }
+    },
+    {
+      params: t.Object({ widget_key: t.String() }),
+      response: { 200: WidgetBootConfig, ...errorResponses(403, 404) },
+      detail: { tags: ['Widget'], summary: "A widget's public configuration", security: [] },
+    },
+  )
+}

@@ -1,0 +1,29 @@
+import type { ServerWebSocket } from 'bun'
+import type { ContactDetails } from '../../conversations/model.ts'
+import type { WebIntegration } from './web-directory.ts'
+
+/**
+ * Everything the server keeps per widget socket. Kept small on purpose: thousands of idle
+ * visitors each hold one of these.
+ */
+export interface SocketData {
+  /** Null only on a refused socket, which is closed as soon as it opens. */
+  integration: WebIntegration | null
+  refusal: { code: number; reason: string } | null
+  page: string | null
+  helloed: boolean
+  /** Key under which the hub finds this visitor's sockets (see SocketHub). */
+  visitorKey: string
+  tokenHash: string
+  externalId: string | null
+  contactId: string | null
+  conversationId: string | null
+  /** setContactDetails() values waiting for the visitor's first message. */
+  pendingDetails: ContactDetails | null
+  helloTimer: ReturnType<typeof setTimeout> | null
+  tokens: number
+  tokensAt: number
+  strikes: number
+}
+
+export type WidgetSocket = ServerWebSocket<SocketData>

@@ -1,0 +1,96 @@
+import type { ServerMessage } from '../../protocol/widget-protocol.ts'
+import type { WidgetSocket } from './socket-data.ts'
+
+/**
+ * Finds the open sockets of a visitor (every tab) and of an integration. A visitor is keyed
+ * by contact once known (`c:ID`), before that by identity or anonymous token, and re-keyed
+ * when the contact is created so that every tab follows.
+ */
+export class SocketHub {
+  private readonly byVisitor = new Map<string, Set<WidgetSocket>>()
+  private readonly byIntegration = new Map<string, Set<WidgetSocket>>()
+
+  /** On open: the integration can close it from now on. */
+  add(socket: WidgetSocket): void {
+    if (socket.data.integration) addTo(this.byIntegration, socket.data.integration.integrationId, socket)
+  }
+
+  /** On hello: its visitor is known. */
+  setVisitor(socket: WidgetSocket, visitorKey: string): void {
+    if (socket.data.visitorKey) removeFrom(this.byVisitor, socket.data.visitorKey, socket)
+    socket.data.visitorKey = visitorKey
+    addTo(this.byVisitor, visitorKey, socket)
+  }
+
+  remove(socket: WidgetSocket): void {
+    if (socket.data.visitorKey) removeFrom(this.byVisitor, socket.data.visitorKey, socket)
+    if (socket.data.integration) removeFrom(this.byIntegration, socket.data.integration.integrationId, socket)
+  }
+
+  /** All tabs under `fromKey` become the contact's, and learn its id. */
+  bindContact(fromKey: string, contactId: string): void {
+    const toKey = contactKey(contactId)
+    if (fromKey === toKey) return
+    for (const socket of this.byVisitor.get(fromKey) ?? []) {
+      socket.data.visitorKey = toKey
+      socket.data.contactId = contactId
+      addTo(this.byVisitor, toKey, socket)
+    }
+    this.byVisitor.delete(fromKey)
+  }
+
+  socketsOf(visitorKey: string): ReadonlySet<WidgetSocket> {
+    return this.byVisitor.get(visitorKey) ?? EMPTY
+  }
+
+  /** Sends frames to every tab of a contact: each serialised once, written together per socket. */
+  sendToContact(contactId: string, messages: ServerMessage[], update?: (socket: WidgetSocket) => void): void {
+    const sockets = this.byVisitor.get(contactKey(contactId))
+    if (!sockets) return
+    const frames = messages.map((message) => JSON.stringify(message))
+    for (const socket of sockets) {
+      update?.(socket)
+      if (frames.length === 1) socket.send(frames[0] as string)
+      else socket.cork(() => {
+        for (const frame of frames) socket.send(frame)
+      })
+    }
+  }
+
+  closeIntegration(integrationId: string, code: number, reason: string): void {
+    for (const socket of [...(this.byIntegration.get(integrationId) ?? [])]) socket.close(code, reason)
+  }
+
+  closeChatbot(chatbotId: string, code: number, reason: string): void {
+    for (const sockets of this.byIntegration.values()) {
+      for (const socket of [...sockets]) if (socket.data.integration?.chatbotId === chatbotId) socket.close(code, reason)
+    }
+  }
+
+  closeAll(code: number, reason: string): void {
+    for (const sockets of this.byIntegration.values()) for (const socket of [...sockets]) socket.close(code, reason)
+  }
+
+  get size(): number {
+    let count = 0
+    for (const sockets of this.byIntegration.values()) count += sockets.size
+    return count
+  }
+}
+
+export const contactKey = (contactId: string) => `c:${contactId}`
+
+const EMPTY: ReadonlySet<WidgetSocket> = new Set()
+
+function addTo(map: Map<string, Set<WidgetSocket>>, key: string, socket: WidgetSocket): void {
+  let set = map.get(key)
+  if (!set) map.set(key, (set = new Set()))
+  set.add(socket)
+}
+
+function removeFrom(map: Map<string, Set<WidgetSocket>>, key: string, socket: WidgetSocket): void {
+  const set = map.get(key)
+  if (!set) return
+  set.delete(socket)
+  if (set.size === 0) map.delete(key)
+}

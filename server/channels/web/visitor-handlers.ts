@@ -1,0 +1,144 @@
+import { normalizeContactDetails, mergeContactDetails } from '../../conversations/contact-details.ts'
+import type { StoredConversation } from '../../conversations/conversation-store.ts'
+import type { ContactDetails } from '../../conversations/model.ts'
+import type { ChannelContext, ConversationService, VisitorInput } from '../../conversations/service.ts'
+import type { VisitorService } from '../../conversations/visitor-service.ts'
+import { CloseCode } from '../../protocol/close-codes.ts'
+import type { ClientMessage } from '../../protocol/widget-protocol.ts'
+import type { WidgetSocket } from './socket-data.ts'
+import { contactKey, type SocketHub } from './socket-hub.ts'
+import { send } from './send.ts'
+
+type Of<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>
+
+interface Deps {
+  visitors: VisitorService
+  conversations: ConversationService
+  hub: SocketHub
+}
+
+/** What the server does with each kind of widget message, once it has passed the schema. */
+export function visitorHandlers({ visitors, conversations, hub }: Deps) {
+  const context = (socket: WidgetSocket): ChannelContext => {
+    const integration = socket.data.integration!
+    return {
+      chatbotId: integration.chatbotId,
+      channel: 'web',
+      integrationId: integration.integrationId,
+      defaultCountry: integration.defaultCountry,
+    }
+  }
+
+  function hello(socket: WidgetSocket, message: Of<'hello'>): void {
+    if (socket.data.helloed) return socket.close(CloseCode.protocolError, 'hello was already sent')
+    const integration = socket.data.integration!
+    const visitor = visitors.resolve({
+      chatbotId: integration.chatbotId,
+      userId: message.user_id,
+      userHash: message.user_hash,
+      visitorToken: message.visitor_token,
+      identitySecret: integration.identitySecret,
+      defaultCountry: integration.defaultCountry,
+    })
+    if (!visitor.ok) {
+      const code = visitor.refusal === 'invalid_identity' ? CloseCode.invalidIdentity : CloseCode.identityNotVerified
+      return socket.close(code, visitor.reason)
+    }
+    const data = socket.data
+    data.helloed = true
+    if (data.helloTimer) clearTimeout(data.helloTimer)
+    data.helloTimer = null
+    data.tokenHash = visitor.tokenHash
+    data.externalId = visitor.externalId
+    data.contactId = visitor.contact?.id ?? null
+    data.page = message.page_url ?? null
+    const key = visitor.contact
+      ? contactKey(visitor.contact.id)
+      : visitor.externalId
+        ? `x:${integration.chatbotId}:${visitor.externalId}`
+        : `t:${integration.chatbotId}:${visitor.tokenHash}`
+    hub.setVisitor(socket, key)
+    if (message.contact_details) contactDetails(socket, message.contact_details)
+
+    const conversation = data.contactId ? conversations.latestOfContact(data.contactId) : undefined
+    data.conversationId = conversation?.id ?? null
+    const history = conversation ? conversations.history(conversation.id, message.after) : { messages: [], hasMore: false }
+    send(socket, {
+      type: 'welcome',
+      visitor_token: visitor.visitorToken,
+      conversation: conversation ? { id: conversation.id, status: conversation.status } : null,
+      messages: history.messages,
+      has_more: history.hasMore,
+    })
+  }
+
+  /** Opens a conversation unless one is running; every tab of the visitor follows it. */
+  function start(socket: WidgetSocket): StoredConversation {
+    const data = socket.data
+    const current = data.conversationId ? conversations.get(data.conversationId) : undefined
+    if (current && current.status !== 'closed') return current
+    const integration = data.integration!
+    const contact = visitors.ensureContact(integration.chatbotId, { externalId: data.externalId, tokenHash: data.tokenHash })
+    hub.bindContact(data.visitorKey, contact.id)
+    const conversation = conversations.open(context(socket), contact.id, integration.greetingMessage)
+    for (const tab of hub.socketsOf(contactKey(contact.id))) tab.data.conversationId = conversation.id
+    return conversation
+  }
+
+  function say(socket: WidgetSocket, clientId: string, content: VisitorInput['content']): void {
+    const result = conversations.visitorSays(start(socket), { clientId, content }, context(socket))
+    // A resend after a reconnect: the first copy is confirmed to this tab only, not stored again.
+    if (result.duplicate) send(socket, { type: 'message', message: result.message })
+    const data = socket.data
+    if (data.pendingDetails && data.contactId) {
+      warnOverLimit(socket, visitors.mergeDetails(data.contactId, data.pendingDetails))
+      data.pendingDetails = null
+    }
+  }
+
+  /** Stored at once for a visitor who has spoken; otherwise kept until their first message. */
+  function contactDetails(socket: WidgetSocket, raw: Record<string, unknown>): void {
+    const { details, truncated } = normalizeContactDetails(raw)
+    if (truncated.length > 0) {
+      send(socket, { type: 'error', code: 'contact_details_truncated', message: `values cut to 300 characters: ${truncated.join(', ')}` })
+    }
+    const data = socket.data
+    if (data.contactId && visitors.hasSpoken(data.contactId)) {
+      warnOverLimit(socket, visitors.mergeDetails(data.contactId, details))
+      return
+    }
+    const merged = mergeContactDetails(data.pendingDetails ?? {}, details)
+    data.pendingDetails = merged.details as ContactDetails
+    warnOverLimit(socket, merged.overLimit)
+  }
+
+  function warnOverLimit(socket: WidgetSocket, keys: string[]): void {
+    if (keys.length === 0) return
+    send(socket, { type: 'error', code: 'contact_details_limit', message: `at most 13 fields; left out: ${keys.join(', ')}` })
+  }
+
+  return (socket: WidgetSocket, message: ClientMessage): void => {
+    if (message.type === 'hello') return hello(socket, message)
+    if (!socket.data.helloed) return socket.close(CloseCode.protocolError, 'the first message must be hello')
+    switch (message.type) {
+      case 'start':
+        start(socket)
+        return
+      case 'message':
+        return say(socket, message.client_id, { kind: 'text', text: message.text })
+      case 'reply':
+        return say(socket, message.client_id, { kind: 'reply', reply_to: message.reply_to, id: message.id, title: message.title })
+      case 'contact_details':
+        return contactDetails(socket, message.details)
+      case 'history': {
+        const conversationId = socket.data.conversationId
+        const older = conversationId ? conversations.olderThan(conversationId, message.before) : { messages: [], hasMore: false }
+        return send(socket, { type: 'history', messages: older.messages, has_more: older.hasMore })
+      }
+      case 'typing':
+        return
+      case 'ping':
+        return send(socket, { type: 'pong' })
+    }
+  }
+}

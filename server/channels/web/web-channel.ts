@@ -1,0 +1,67 @@
+import type { ConversationService } from '../../conversations/service.ts'
+import type { VisitorService } from '../../conversations/visitor-service.ts'
+import { CloseCode } from '../../protocol/close-codes.ts'
+import type { EventBus } from '../../support/events.ts'
+import type { Logger } from '../../support/logger.ts'
+import { SocketHub } from './socket-hub.ts'
+import type { FindWebIntegration } from './web-directory.ts'
+import { widgetSocket } from './widget-socket.ts'
+
+export interface WebChannelDeps {
+  findIntegration: FindWebIntegration
+  visitors: VisitorService
+  conversations: ConversationService
+  events: EventBus
+  logger: Logger
+  ratePerMinute: number
+  helloTimeoutMs?: number
+}
+
+/**
+ * The web widget as a channel: its socket, and the deliveries the rest of Parley asks for
+ * through events (new messages, status changes, agents typing, integrations going away).
+ */
+export function webChannel(deps: WebChannelDeps) {
+  const hub = new SocketHub()
+  const socket = widgetSocket({ ...deps, hub })
+  const { events } = deps
+
+  const unsubscribe = [
+    events.on('conversation.messages', ({ conversation, messages }) => {
+      if (conversation.channel !== 'web') return
+      hub.sendToContact(
+        conversation.contact_id,
+        messages.map((message) => ({ type: 'message', message })),
+        (tab) => {
+          tab.data.conversationId = conversation.id
+        },
+      )
+    }),
+    events.on('conversation.status', ({ conversation, status }) => {
+      if (conversation.channel !== 'web') return
+      hub.sendToContact(conversation.contact_id, [{ type: 'status', conversation_id: conversation.id, status }])
+    }),
+    events.on('conversation.typing', ({ conversation, active }) => {
+      if (conversation.channel !== 'web') return
+      hub.sendToContact(conversation.contact_id, [{ type: 'typing', from: 'agent', active }])
+    }),
+    events.on('integration.removed', ({ integrationId }) => {
+      hub.closeIntegration(integrationId, CloseCode.integrationRemoved, 'this chat was removed')
+    }),
+    events.on('integration.changed', ({ integrationId, isActive }) => {
+      if (!isActive) hub.closeIntegration(integrationId, CloseCode.integrationRemoved, 'this chat was switched off')
+    }),
+    events.on('chatbot.removed', ({ chatbotId }) => {
+      hub.closeChatbot(chatbotId, CloseCode.integrationRemoved, 'this chat was removed')
+    }),
+  ]
+
+  return {
+    socket,
+    hub,
+    close() {
+      for (const off of unsubscribe) off()
+      hub.closeAll(CloseCode.goingAway, 'server shutting down')
+    },
+  }
+}

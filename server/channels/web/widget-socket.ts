@@ -1,0 +1,152 @@
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import type { Server, WebSocketHandler } from 'bun'
+import type { ConversationService } from '../../conversations/service.ts'
+import type { VisitorService } from '../../conversations/visitor-service.ts'
+import { problemResponse } from '../../http/problem.ts'
+import { CloseCode } from '../../protocol/close-codes.ts'
+import { ClientMessage } from '../../protocol/widget-protocol.ts'
+import type { Logger } from '../../support/logger.ts'
+import { isOriginAllowed } from './origin-check.ts'
+import type { SocketData, WidgetSocket } from './socket-data.ts'
+import type { SocketHub } from './socket-hub.ts'
+import type { FindWebIntegration } from './web-directory.ts'
+import { send } from './send.ts'
+import { visitorHandlers } from './visitor-handlers.ts'
+
+export const SOCKET_PATH = '/widget/v1/socket'
+
+const checkClientMessage = TypeCompiler.Compile(ClientMessage)
+
+export interface WidgetSocketDeps {
+  findIntegration: FindWebIntegration
+  visitors: VisitorService
+  conversations: ConversationService
+  hub: SocketHub
+  logger: Logger
+  /** Messages per minute per socket, in bursts of a quarter of that; 0 turns the limit off. */
+  ratePerMinute: number
+  helloTimeoutMs?: number
+}
+
+/**
+ * The widget's socket: checks the widget key, the integration and the page's Origin when it
+ * opens, then speaks the protocol of server/protocol/widget-protocol.ts. Raw Bun WebSockets
+ * keep an idle visitor down to a few kilobytes.
+ */
+export function widgetSocket(deps: WidgetSocketDeps) {
+  const { findIntegration, hub, logger, helloTimeoutMs = 10_000 } = deps
+  const handle = visitorHandlers(deps)
+  const rate = socketRate(deps.ratePerMinute)
+
+  function upgrade(request: Request, server: Server<SocketData>): Response | undefined {
+    const url = new URL(request.url)
+    const key = url.searchParams.get('key') ?? ''
+    const integration = key ? findIntegration(key) : null
+    const origin = request.headers.get('origin')
+    let refusal: SocketData['refusal'] = null
+    if (!integration) refusal = { code: CloseCode.unknownWidgetKey, reason: 'unknown widget key' }
+    else if (!integration.isActive) refusal = { code: CloseCode.integrationInactive, reason: 'this chat is switched off' }
+    else if (!isOriginAllowed(integration.allowedDomains, origin)) {
+      refusal = { code: CloseCode.originNotAllowed, reason: `origin ${origin ?? '(none)'} is not allowed` }
+    }
+    const data: SocketData = {
+      integration,
+      refusal,
+      page: null,
+      helloed: false,
+      visitorKey: '',
+      tokenHash: '',
+      externalId: null,
+      contactId: null,
+      conversationId: null,
+      pendingDetails: null,
+      helloTimer: null,
+      tokens: rate.burst,
+      tokensAt: performance.now(),
+      strikes: 0,
+    }
+    if (server.upgrade(request, { data })) return undefined
+    return problemResponse({ status: 426, code: 'upgrade_required', detail: 'connect with a WebSocket' }, { upgrade: 'websocket' })
+  }
+
+  const handlers: WebSocketHandler<SocketData> = {
+    idleTimeout: 120,
+    sendPings: true,
+    open(socket) {
+      if (socket.data.refusal) {
+        socket.close(socket.data.refusal.code, socket.data.refusal.reason)
+        return
+      }
+      hub.add(socket)
+      socket.data.helloTimer = setTimeout(() => {
+        if (!socket.data.helloed) socket.close(CloseCode.helloTimeout, 'no hello in time')
+      }, helloTimeoutMs)
+    },
+    message(socket, raw) {
+      if (socket.data.refusal) return
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw))
+      } catch {
+        return protocolError(socket, 'frames must be JSON text')
+      }
+      if (!checkClientMessage.Check(parsed)) return invalid(socket, parsed)
+      if (!rate.allows(socket)) return
+      try {
+        handle(socket, parsed)
+      } catch (error) {
+        logger.error('widget socket error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+        send(socket, { type: 'error', code: 'internal_error', message: 'something went wrong; please retry' })
+      }
+    },
+    close(socket) {
+      if (socket.data.helloTimer) clearTimeout(socket.data.helloTimer)
+      hub.remove(socket)
+    },
+  }
+
+  return { path: SOCKET_PATH, upgrade, handlers }
+}
+
+function invalid(socket: WidgetSocket, parsed: unknown): void {
+  if (!socket.data.helloed) return protocolError(socket, 'the first message must be a valid hello')
+  const first = checkClientMessage.Errors(parsed).First()
+  const clientId = typeof parsed === 'object' && parsed && 'client_id' in parsed ? String(parsed.client_id) : undefined
+  send(socket, {
+    type: 'error',
+    code: 'invalid_message',
+    message: first ? `${first.path || 'message'}: ${first.message}` : 'not a message of this protocol',
+    ...(clientId ? { client_id: clientId } : {}),
+  })
+}
+
+function protocolError(socket: WidgetSocket, reason: string): void {
+  socket.close(CloseCode.protocolError, reason)
+}
+
+/**
+ * A token bucket per socket: bursts of a quarter of the minute's allowance, then a steady
+ * rate; each refused message gets an error, and persistent flooding closes the socket.
+ */
+function socketRate(perMinute: number) {
+  const burst = Math.max(10, Math.floor(perMinute / 4))
+  const perMs = perMinute / 60_000
+  const strikesToClose = 20
+  return {
+    burst,
+    allows(socket: WidgetSocket): boolean {
+      if (perMinute <= 0) return true
+      const data = socket.data
+      const at = performance.now()
+      data.tokens = Math.min(burst, data.tokens + (at - data.tokensAt) * perMs)
+      data.tokensAt = at
+      if (data.tokens >= 1) {
+        data.tokens -= 1
+        return true
+      }
+      if (++data.strikes >= strikesToClose) socket.close(CloseCode.rateLimited, 'too many messages')
+      else send(socket, { type: 'error', code: 'rate_limited', message: 'slow down: too many messages' })
+      return false
+    },
+  }
+}

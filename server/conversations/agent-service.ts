@@ -1,0 +1,73 @@
+import type { ChatbotService } from '../chatbots/service.ts'
+import { notFound } from '../http/api-error.ts'
+import type { Page, PageOf } from '../http/common-model.ts'
+import type { EventBus } from '../support/events.ts'
+import type { ContactStore } from './contact-store.ts'
+import type { ConversationFilter, ConversationStore, StoredConversation } from './conversation-store.ts'
+import type { MessageStore } from './message-store.ts'
+import type { Conversation, ConversationPatch, ConversationWithContact, Message } from './model.ts'
+import type { ConversationService } from './service.ts'
+
+interface Deps {
+  chatbots: ChatbotService
+  conversations: ConversationStore
+  contacts: ContactStore
+  messages: MessageStore
+  lifecycle: ConversationService
+  events: EventBus
+}
+
+export type AgentService = ReturnType<typeof agentService>
+
+/** The conversations API for agents and dashboards, scoped to a workspace's chatbot. */
+export function agentService({ chatbots, conversations, contacts, messages, lifecycle, events }: Deps) {
+  function find(workspaceId: string, chatbotId: string, conversationId: string): StoredConversation {
+    chatbots.get(workspaceId, chatbotId)
+    const conversation = conversations.getInChatbot(chatbotId, conversationId)
+    if (!conversation) throw notFound('conversation')
+    return conversation
+  }
+
+  return {
+    list(workspaceId: string, chatbotId: string, filter: ConversationFilter, page: Page): PageOf<Conversation> {
+      chatbots.get(workspaceId, chatbotId)
+      return conversations.list(chatbotId, filter, page)
+    },
+
+    get(workspaceId: string, chatbotId: string, conversationId: string): ConversationWithContact {
+      const conversation = find(workspaceId, chatbotId, conversationId)
+      const contact = contacts.get(conversation.contact_id)
+      if (!contact) throw notFound('contact')
+      const { chatbot_id: _, first_message_at: __, ...shown } = contact
+      return { ...publicView(conversation), contact: shown }
+    },
+
+    messages(workspaceId: string, chatbotId: string, conversationId: string, page: Page): PageOf<Message> {
+      find(workspaceId, chatbotId, conversationId)
+      return messages.list(conversationId, page)
+    },
+
+    post(workspaceId: string, chatbotId: string, conversationId: string, text: string, author?: string): Message {
+      return lifecycle.agentSays(find(workspaceId, chatbotId, conversationId), text, author)
+    },
+
+    patch(workspaceId: string, chatbotId: string, conversationId: string, patch: ConversationPatch): Conversation {
+      const conversation = find(workspaceId, chatbotId, conversationId)
+      const updated = lifecycle.setStatus(conversation, patch.status, {
+        chatbotId,
+        channel: conversation.channel,
+        integrationId: conversation.integration_id,
+      })
+      return publicView(updated)
+    },
+
+    typing(workspaceId: string, chatbotId: string, conversationId: string, active: boolean): void {
+      events.emit('conversation.typing', { conversation: find(workspaceId, chatbotId, conversationId), active })
+    },
+  }
+}
+
+function publicView(conversation: StoredConversation): Conversation {
+  const { state: _, ...shown } = conversation
+  return shown
+}

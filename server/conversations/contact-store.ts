@@ -1,0 +1,59 @@
+import type { Database } from 'bun:sqlite'
+import type { Contact, ContactDetails } from './model.ts'
+
+interface ContactRow {
+  id: string
+  chatbot_id: string
+  external_id: string | null
+  details: string
+  first_message_at: string | null
+  created_at: string
+  updated_at: string | null
+}
+
+export type StoredContact = Contact & { chatbot_id: string; first_message_at: string | null }
+
+export type ContactStore = ReturnType<typeof contactStore>
+
+export function contactStore(db: Database) {
+  const insert = db.query(
+    `INSERT INTO contacts (id, chatbot_id, external_id, visitor_token_hash, details, created_at)
+     VALUES ($id, $chatbot_id, $external_id, $visitor_token_hash, $details, $created_at)`,
+  )
+  const byId = db.query<ContactRow, [string]>('SELECT * FROM contacts WHERE id = ?')
+  const byExternalId = db.query<ContactRow, [string, string]>('SELECT * FROM contacts WHERE chatbot_id = ? AND external_id = ?')
+  const byVisitorToken = db.query<ContactRow, [string, string]>(
+    'SELECT * FROM contacts WHERE chatbot_id = ? AND visitor_token_hash = ?',
+  )
+  const setDetails = db.query('UPDATE contacts SET details = ?, updated_at = ? WHERE id = ?')
+  const markFirstMessage = db.query(
+    'UPDATE contacts SET first_message_at = ? WHERE id = ? AND first_message_at IS NULL',
+  )
+  const identify = db.query('UPDATE contacts SET external_id = ?, visitor_token_hash = NULL, updated_at = ? WHERE id = ?')
+
+  return {
+    insert(row: { id: string; chatbot_id: string; external_id: string | null; visitor_token_hash: string | null; created_at: string }) {
+      insert.run({ ...row, details: '{}' })
+    },
+    get: (id: string) => toContact(byId.get(id)),
+    findByExternalId: (chatbotId: string, externalId: string) => toContact(byExternalId.get(chatbotId, externalId)),
+    findByVisitorToken: (chatbotId: string, tokenHash: string) => toContact(byVisitorToken.get(chatbotId, tokenHash)),
+    setDetails: (id: string, details: ContactDetails, at: string) => void setDetails.run(JSON.stringify(details), at, id),
+    markFirstMessage: (id: string, at: string) => void markFirstMessage.run(at, id),
+    /** An anonymous visitor who identifies becomes that identified contact. */
+    identify: (id: string, externalId: string, at: string) => void identify.run(externalId, at, id),
+  }
+}
+
+function toContact(row: ContactRow | null): StoredContact | undefined {
+  if (!row) return undefined
+  return {
+    id: row.id,
+    chatbot_id: row.chatbot_id,
+    external_id: row.external_id,
+    details: JSON.parse(row.details) as ContactDetails,
+    first_message_at: row.first_message_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}

@@ -1,0 +1,67 @@
+import type { Database } from 'bun:sqlite'
+import type { Page, PageOf } from '../http/common-model.ts'
+import type { ConversationStatus } from '../protocol/widget-protocol.ts'
+import type { Channel, Conversation } from './model.ts'
+
+const COLUMNS =
+  'id, chatbot_id, contact_id, channel, integration_id, flow_id, flow_version, status, created_at, updated_at, last_message_at'
+
+/** A conversation with the engine's saved state, which only the service reads. */
+export type StoredConversation = Conversation & { state: string | null }
+
+export interface ConversationFilter {
+  status?: ConversationStatus
+  channel?: Channel
+  contact_id?: string
+}
+
+export type ConversationStore = ReturnType<typeof conversationStore>
+
+export function conversationStore(db: Database) {
+  const insert = db.query(
+    `INSERT INTO conversations (${COLUMNS}, state)
+     VALUES ($id, $chatbot_id, $contact_id, $channel, $integration_id, $flow_id, $flow_version, $status,
+             $created_at, $updated_at, $last_message_at, $state)`,
+  )
+  const byId = db.query<StoredConversation, [string]>(`SELECT ${COLUMNS}, state FROM conversations WHERE id = ?`)
+  const inChatbot = db.query<StoredConversation, [string, string]>(
+    `SELECT ${COLUMNS}, state FROM conversations WHERE id = ? AND chatbot_id = ?`,
+  )
+  const latestOfContact = db.query<StoredConversation, [string]>(
+    `SELECT ${COLUMNS}, state FROM conversations WHERE contact_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
+  )
+  const saveTurn = db.query(
+    'UPDATE conversations SET state = coalesce(?, state), status = ?, updated_at = ?, last_message_at = ? WHERE id = ?',
+  )
+
+  return {
+    insert: (row: StoredConversation) => void insert.run(row),
+    get: (id: string) => byId.get(id) ?? undefined,
+    getInChatbot: (chatbotId: string, id: string) => inChatbot.get(id, chatbotId) ?? undefined,
+    latestOfContact: (contactId: string) => latestOfContact.get(contactId) ?? undefined,
+    /** One statement per turn: the engine's state (unchanged when null), status and times. */
+    saveTurn: (id: string, state: string | null, status: ConversationStatus, at: string, lastMessageAt: string) =>
+      void saveTurn.run(state, status, at, lastMessageAt, id),
+
+    list(chatbotId: string, filter: ConversationFilter, page: Page): PageOf<Conversation> {
+      const where = ['chatbot_id = $chatbot_id']
+      const params: Record<string, string | number> = { chatbot_id: chatbotId }
+      for (const key of ['status', 'channel', 'contact_id'] as const) {
+        const value = filter[key]
+        if (value !== undefined) {
+          where.push(`${key} = $${key}`)
+          params[key] = value
+        }
+      }
+      const clause = where.join(' AND ')
+      const items = db
+        .query<Conversation, Record<string, string | number>>(
+          `SELECT ${COLUMNS} FROM conversations WHERE ${clause}
+           ORDER BY last_message_at DESC, id DESC LIMIT $limit OFFSET $offset`,
+        )
+        .all({ ...params, limit: page.limit, offset: page.offset })
+      const total = db.query<{ n: number }, Record<string, string | number>>(`SELECT count(*) AS n FROM conversations WHERE ${clause}`).get(params)?.n ?? 0
+      return { items, total }
+    },
+  }
+}

@@ -1,0 +1,84 @@
+import type { Database } from 'bun:sqlite'
+import type { Page, PageOf } from '../http/common-model.ts'
+import type { Content, Role } from '../protocol/widget-protocol.ts'
+import type { Message } from './model.ts'
+
+interface MessageRow {
+  id: string
+  conversation_id: string
+  role: Role
+  client_id: string | null
+  author: string | null
+  content: string
+  created_at: string
+}
+
+export type MessageStore = ReturnType<typeof messageStore>
+
+export function messageStore(db: Database) {
+  const insert = db.query(
+    `INSERT INTO messages (id, conversation_id, role, client_id, author, content, created_at)
+     VALUES ($id, $conversation_id, $role, $client_id, $author, $content, $created_at)`,
+  )
+  const byClientId = db.query<MessageRow, [string, string]>(
+    'SELECT * FROM messages WHERE conversation_id = ? AND client_id = ?',
+  )
+  const latest = db.query<MessageRow, [string, number]>(
+    'SELECT * FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?',
+  )
+  const after = db.query<MessageRow, [string, string, number]>(
+    'SELECT * FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?',
+  )
+  const before = db.query<MessageRow, [string, string, number]>(
+    'SELECT * FROM messages WHERE conversation_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
+  )
+  const page = db.query<MessageRow, [string, number, number]>(
+    'SELECT * FROM messages WHERE conversation_id = ? ORDER BY id LIMIT ? OFFSET ?',
+  )
+  const count = db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM messages WHERE conversation_id = ?')
+
+  return {
+    insert(message: Message): void {
+      insert.run({
+        id: message.id,
+        conversation_id: message.conversation_id,
+        role: message.role,
+        client_id: message.client_id ?? null,
+        author: message.author ?? null,
+        content: JSON.stringify(message.content),
+        created_at: message.created_at,
+      })
+    },
+    findByClientId: (conversationId: string, clientId: string) => toMessage(byClientId.get(conversationId, clientId)),
+    /** The newest `limit` messages, oldest first, and whether older ones exist. */
+    latest(conversationId: string, limit: number): { messages: Message[]; hasMore: boolean } {
+      const rows = latest.all(conversationId, limit + 1)
+      return { messages: rows.slice(0, limit).reverse().map(toMessage) as Message[], hasMore: rows.length > limit }
+    },
+    after: (conversationId: string, id: string, limit: number) => after.all(conversationId, id, limit).map(toMessage) as Message[],
+    before(conversationId: string, id: string, limit: number): { messages: Message[]; hasMore: boolean } {
+      const rows = before.all(conversationId, id, limit + 1)
+      return { messages: rows.slice(0, limit).reverse().map(toMessage) as Message[], hasMore: rows.length > limit }
+    },
+    list(conversationId: string, range: Page): PageOf<Message> {
+      return {
+        items: page.all(conversationId, range.limit, range.offset).map(toMessage) as Message[],
+        total: count.get(conversationId)?.n ?? 0,
+      }
+    },
+  }
+}
+
+function toMessage(row: MessageRow | null): Message | undefined {
+  if (!row) return undefined
+  const message: Message = {
+    id: row.id,
+    conversation_id: row.conversation_id,
+    role: row.role,
+    content: JSON.parse(row.content) as Content,
+    created_at: row.created_at,
+  }
+  if (row.client_id !== null) message.client_id = row.client_id
+  if (row.author !== null) message.author = row.author
+  return message
+}

@@ -1,0 +1,225 @@
+import type { WriteBatcher } from '../db/write-batcher.ts'
+import type { ConversationState, EngineInput } from '../engine/model.ts'
+import { runEngine } from '../engine/run-engine.ts'
+import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
+import type { Content, ConversationStatus, Role } from '../protocol/widget-protocol.ts'
+import type { Clock } from '../support/clock.ts'
+import type { EventBus } from '../support/events.ts'
+import { newId } from '../support/new-id.ts'
+import type { ContactStore } from './contact-store.ts'
+import type { ConversationStore, StoredConversation } from './conversation-store.ts'
+import type { MessageStore } from './message-store.ts'
+import type { Channel, Message } from './model.ts'
+
+/** Messages a widget gets per batch of history. */
+export const HISTORY_LIMIT = 50
+
+export interface FlowSnapshot {
+  flowId: string
+  version: number
+  definition: ConversationFlow
+}
+
+/** Published flow snapshots, answered by the flows domain. */
+export interface FlowSnapshots {
+  /** The snapshot a new conversation of this chatbot starts in, if any is published. */
+  entry(chatbotId: string): FlowSnapshot | null
+  /** One immutable version; null once the flow is deleted. */
+  version(flowId: string, version: number): FlowSnapshot | null
+}
+
+export interface ChannelContext {
+  chatbotId: string
+  channel: Channel
+  integrationId: string | null
+  /** For phone captures typed in a local spelling. */
+  defaultCountry?: string | null
+}
+
+export interface ConversationServiceDeps {
+  contacts: ContactStore
+  conversations: ConversationStore
+  messages: MessageStore
+  snapshots: FlowSnapshots
+  events: EventBus
+  now: Clock
+  batch: WriteBatcher
+}
+
+export interface VisitorInput {
+  clientId?: string
+  content: Extract<Content, { kind: 'text' } | { kind: 'reply' }>
+}
+
+export interface VisitorResult {
+  /** The visitor's own message as stored (the earlier one when this was a resend). */
+  message: Message
+  duplicate: boolean
+}
+
+/**
+ * What one step of a conversation changes, worked out before anything is written: the
+ * messages to store, the bot's new place in the flow, and the status.
+ */
+interface Turn {
+  conversation: StoredConversation
+  messages: Message[]
+  /** The engine's new state, when the bot took part. */
+  state?: ConversationState
+  status: ConversationStatus
+}
+
+export type ConversationService = ReturnType<typeof conversationService>
+
+/**
+ * A conversation's life: opening it (greeting, then the flow's first messages), feeding the
+ * visitor's input to the engine, agents' messages and status changes. Each step is worked out
+ * first (reads and the pure engine), then written as one unit of the write batch; its
+ * messages are announced on the event bus, which the channels deliver from, only once that
+ * batch is committed.
+ */
+export function conversationService(deps: ConversationServiceDeps) {
+  const { contacts, conversations, messages, snapshots, events, now, batch } = deps
+
+  function message(conversation: StoredConversation, role: Role, content: Content, extra: Partial<Message> = {}): Message {
+    return { id: newId(), conversation_id: conversation.id, role, content, created_at: now(), ...extra }
+  }
+
+  /** The bot's part of a turn: its messages and new state, or nothing once its flow is gone. */
+  function botStep(turn: Turn, input: EngineInput, ctx: ChannelContext, contactDetails: Record<string, string | number | boolean>): void {
+    const { conversation } = turn
+    const snapshot =
+      conversation.flow_id && conversation.flow_version !== null ? snapshots.version(conversation.flow_id, conversation.flow_version) : null
+    // A deleted flow's conversations keep their history but get no new bot messages.
+    if (!snapshot) return
+    const state = turn.state ?? (conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null)
+    const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined })
+    for (const content of result.messages) turn.messages.push(message(conversation, 'bot', content))
+    turn.state = result.state
+    turn.status = result.state.status
+  }
+
+  /**
+   * Writes a worked-out turn as one unit of the batch (a new conversation's row included) and
+   * announces it once the batch is committed.
+   */
+  function write(turn: Turn, isNew = false): void {
+    const { conversation } = turn
+    const before = isNew ? null : conversation.status
+    const lastAt = turn.messages.at(-1)?.created_at ?? conversation.last_message_at
+    const state = turn.state ? JSON.stringify(turn.state) : null
+    batch.run(
+      () => {
+        if (isNew) conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
+        else conversations.saveTurn(conversation.id, state, turn.status, now(), lastAt)
+        for (const stored of turn.messages) messages.insert(stored)
+      },
+      () => {
+        const shown = { ...conversation, status: turn.status }
+        if (turn.messages.length > 0) events.emit('conversation.messages', { conversation: shown, messages: turn.messages })
+        if (before !== null && turn.status !== before) events.emit('conversation.status', { conversation: shown, status: turn.status })
+      },
+    )
+    conversation.status = turn.status
+    conversation.last_message_at = lastAt
+    if (state) conversation.state = state
+  }
+
+  const startTurn = (conversation: StoredConversation): Turn => ({ conversation, messages: [], status: conversation.status })
+
+  return {
+    get: (id: string) => conversations.get(id),
+    latestOfContact: (contactId: string) => conversations.latestOfContact(contactId),
+
+    /** A new conversation: the greeting (if any), then the entry flow's first messages. */
+    open(ctx: ChannelContext, contactId: string, greeting: string | null): StoredConversation {
+      const snapshot = snapshots.entry(ctx.chatbotId)
+      const at = now()
+      const conversation: StoredConversation = {
+        id: newId(),
+        chatbot_id: ctx.chatbotId,
+        contact_id: contactId,
+        channel: ctx.channel,
+        integration_id: ctx.integrationId,
+        flow_id: snapshot?.flowId ?? null,
+        flow_version: snapshot?.version ?? null,
+        status: 'bot',
+        state: null,
+        created_at: at,
+        updated_at: null,
+        last_message_at: at,
+      }
+      const turn = startTurn(conversation)
+      if (greeting) turn.messages.push(message(conversation, 'bot', { kind: 'text', text: greeting }))
+      botStep(turn, { kind: 'start' }, ctx, contacts.get(contactId)?.details ?? {})
+      write(turn, true)
+      return conversation
+    },
+
+    /**
+     * The visitor's text or reply in a running conversation: stored once per client id (a
+     * resend returns the first copy), then answered by the bot while the conversation is the
+     * bot's.
+     */
+    visitorSays(conversation: StoredConversation, input: VisitorInput, ctx: ChannelContext): VisitorResult {
+      if (input.clientId) {
+        const earlier = messages.findByClientId(conversation.id, input.clientId)
+        if (earlier) return { message: earlier, duplicate: true }
+      }
+      const contact = contacts.get(conversation.contact_id)
+      const turn = startTurn(conversation)
+      const said = message(conversation, 'visitor', input.content, input.clientId ? { client_id: input.clientId } : {})
+      turn.messages.push(said)
+      if (conversation.status === 'bot') {
+        const engineInput: EngineInput =
+          input.content.kind === 'text'
+            ? { kind: 'text', text: input.content.text }
+            : { kind: 'reply', reply_to: input.content.reply_to, id: input.content.id, title: input.content.title }
+        botStep(turn, engineInput, ctx, contact?.details ?? {})
+      }
+      write(turn)
+      if (contact && !contact.first_message_at) batch.run(() => contacts.markFirstMessage(contact.id, said.created_at))
+      return { message: said, duplicate: false }
+    },
+
+    /** A person writes: stored and delivered; the bot stops answering (status handoff). */
+    agentSays(conversation: StoredConversation, text: string, author?: string): Message {
+      const turn = startTurn(conversation)
+      const said = message(conversation, 'agent', { kind: 'text', text }, author ? { author } : {})
+      turn.messages.push(said)
+      turn.status = 'handoff'
+      write(turn)
+      return said
+    },
+
+    /**
+     * Take over (handoff), close, or hand back to the bot. A person taking over leaves the
+     * bot's place in the flow as it was, so handing back lets it carry on from there; a flow's
+     * own handoff resumes where the flow says; a flow that had ended starts again.
+     */
+    setStatus(conversation: StoredConversation, status: ConversationStatus, ctx: ChannelContext): StoredConversation {
+      if (status === conversation.status) return conversation
+      const turn = startTurn(conversation)
+      turn.status = status
+      if (status === 'bot') {
+        const flowStatus = conversation.state ? (JSON.parse(conversation.state) as ConversationState).status : null
+        const details = () => contacts.get(conversation.contact_id)?.details ?? {}
+        if (flowStatus === 'handoff') botStep(turn, { kind: 'resume' }, ctx, details())
+        else if (flowStatus === 'closed') botStep(turn, { kind: 'start' }, ctx, details())
+      }
+      write(turn)
+      return conversation
+    },
+
+    /** What a widget shows on connect: the latest messages, or only those after one it has. */
+    history(conversationId: string, after?: string): { messages: Message[]; hasMore: boolean } {
+      if (after) {
+        const newer = messages.after(conversationId, after, HISTORY_LIMIT + 1)
+        return { messages: newer.slice(0, HISTORY_LIMIT), hasMore: newer.length > HISTORY_LIMIT }
+      }
+      return messages.latest(conversationId, HISTORY_LIMIT)
+    },
+
+    olderThan: (conversationId: string, before: string) => messages.before(conversationId, before, HISTORY_LIMIT),
+  }
+}

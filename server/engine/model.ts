@@ -1,0 +1,99 @@
+import { type Static, t } from 'elysia'
+import type { Content } from '../protocol/widget-protocol.ts'
+
+/** What variables and contact details hold. */
+export const Scalar = t.Union([t.String(), t.Number(), t.Boolean()])
+export type Scalar = Static<typeof Scalar>
+
+const Button = t.Object({ id: t.String(), title: t.String() })
+const ListSection = t.Object({
+  title: t.Optional(t.String()),
+  rows: t.Array(t.Object({ id: t.String(), title: t.String(), description: t.Optional(t.String()) })),
+})
+
+/** A message the visitor can answer by picking: the `buttons` and `list` kinds of `Content`. */
+export const InteractiveContent = t.Union([
+  t.Object({ kind: t.Literal('buttons'), text: t.String(), buttons: t.Array(Button) }),
+  t.Object({ kind: t.Literal('list'), text: t.String(), button: t.String(), sections: t.Array(ListSection) }),
+])
+export type InteractiveContent = Extract<Content, { kind: 'buttons' | 'list' }>
+
+/**
+ * A conversation's place in its flow, stored as JSON between inputs. The engine never
+ * mutates one; it returns a new one.
+ */
+export const ConversationState = t.Object({
+  /** The state the bot is in (where it waits, handed off, or ended). */
+  state: t.String(),
+  status: t.Union([t.Literal('bot'), t.Literal('handoff'), t.Literal('closed')]),
+  /**
+   * What the bot waits for: a transition of `on`, a `capture` value, or the LLM agent.
+   * null when it waits for nothing (handed off or closed).
+   */
+  waiting: t.Union([t.Literal('on'), t.Literal('capture'), t.Literal('agent'), t.Null()]),
+  variables: t.Record(t.String(), Scalar),
+  /**
+   * The buttons and list messages said since the bot last waited, as sent (templates
+   * filled): their titles count as replies when typed, and the last is shown again after
+   * input the bot did not understand.
+   */
+  interactive: t.Array(InteractiveContent),
+})
+export type ConversationState = Static<typeof ConversationState>
+
+export const EngineInput = t.Union([
+  /** A new conversation: enter `flow.start`. */
+  t.Object({ kind: t.Literal('start') }),
+  t.Object({ kind: t.Literal('text'), text: t.String() }),
+  t.Object({
+    kind: t.Literal('reply'),
+    reply_to: t.Union([t.Literal('button'), t.Literal('row')]),
+    id: t.String(),
+    title: t.String(),
+  }),
+  /** A person hands the conversation back to the bot. */
+  t.Object({ kind: t.Literal('resume') }),
+])
+export type EngineInput = Static<typeof EngineInput>
+
+export interface EngineContext {
+  /** Contact details, for `{{contact.KEY}}`. */
+  contact: Record<string, Scalar>
+  /** ISO 3166 alpha-2 country for phone numbers typed without a country code. */
+  defaultCountry?: string
+}
+
+export type CaptureKind = 'text' | 'email' | 'phone' | 'number'
+
+/** Why a conversation was closed. */
+export type CloseReason =
+  /** It reached a state with `end: true`. */
+  | 'end'
+  /** A `next` chain came back to a state it had already entered without waiting. */
+  | 'loop'
+  /** The conversation's state, or a `next`/`to`/`start` target, is not in the flow. */
+  | 'missing_state'
+  /** A state with no way out (no next, end, on, capture, handoff or agent). */
+  | 'no_way_out'
+
+/** What happened, for the adapter to act on (store, notify agents, update status). */
+export type EngineEvent =
+  | { type: 'captured'; var: string; value: Scalar }
+  /** A capture refused the value; the bot asked again. */
+  | { type: 'capture_rejected'; state: string; var: string; as: CaptureKind }
+  /** No transition matched; the bot said the fallback. */
+  | { type: 'unmatched'; state: string }
+  /** The conversation went to a person; the bot stays silent until `resume`. */
+  | { type: 'handoff'; state: string }
+  /** A person handed the conversation back; the bot entered `state`. */
+  | { type: 'resumed'; state: string }
+  /** An `agent` state is waiting for the LLM agent (not yet available). */
+  | { type: 'agent'; state: string }
+  | { type: 'closed'; state: string; reason: CloseReason }
+
+export interface EngineResult {
+  state: ConversationState
+  /** The bot's messages, in order. */
+  messages: Content[]
+  events: EngineEvent[]
+}

@@ -1,0 +1,85 @@
+import { ApiError, notFound } from '../http/api-error.ts'
+import type { WidgetConfigValues } from '../protocol/widget-config-defaults.ts'
+import { constantTimeEqual } from '../support/constant-time-equal.ts'
+import type { IntegrationStore } from './store.ts'
+import { completeWidgetConfig, type WebConfig } from './web-integration.ts'
+
+/** What the widget socket needs to accept, configure and verify a visitor. */
+export interface WebChannel {
+  integrationId: string
+  chatbotId: string
+  workspaceId: string
+  isActive: boolean
+  name: string
+  allowedDomains: string[]
+  widgetConfig: WidgetConfigValues
+  greetingMessage: string | null
+  /** Raw, for the identify() HMAC; never send it to a client or a log. */
+  identitySecret: string | null
+  defaultCountry: string | null
+}
+
+export interface ChatappHandshake {
+  integrationId: string
+  mode: string | undefined
+  verifyToken: string | undefined
+  challenge: string | undefined
+}
+
+// Providers send a short numeric challenge; anything else is not echoed.
+const CHALLENGE = /^[!-~]{1,256}$/
+
+const refused = (detail: string) => new ApiError(403, 'verification_failed', detail)
+
+/** The lookups other parts of Parley (channels, the flow validator) make by key or id. */
+export function channelLookups(store: IntegrationStore) {
+  return {
+    findWebByWidgetKey(widgetKey: string): WebChannel | null {
+      const row = store.getByPublicKey(widgetKey)
+      if (!row || row.type !== 'web') return null
+      const config = row.config as unknown as WebConfig
+      const secret = row.secrets.identity_secret
+      return {
+        integrationId: row.id,
+        chatbotId: row.chatbot_id,
+        workspaceId: row.workspace_id,
+        isActive: row.is_active,
+        name: row.name,
+        allowedDomains: config.allowed_domains,
+        widgetConfig: completeWidgetConfig(config.widget_config),
+        greetingMessage: config.greeting_message,
+        identitySecret: typeof secret === 'string' ? secret : null,
+        defaultCountry: config.default_country,
+      }
+    },
+
+    /** The widget key of the chatbot's web integration while it is active. */
+    activeWidgetKeyOf(chatbotId: string): string | null {
+      const row = store.getOfChatbot(chatbotId, 'web')
+      return row?.is_active ? row.public_key : null
+    },
+
+    /** The chatbot's mcp integrations, oldest first (ids a flow may reference). */
+    listMcpIntegrationIds: (chatbotId: string): string[] => store.idsOfType(chatbotId, 'mcp'),
+
+    /**
+     * The provider's webhook verification (GET on the callback_url): the challenge to echo
+     * back, or a 403/404 ApiError. The token is compared in constant time, before the
+     * integration's state is revealed to the caller.
+     */
+    answerChatappHandshake({ integrationId, mode, verifyToken, challenge }: ChatappHandshake): string {
+      const row = store.getById(integrationId)
+      if (!row || row.type !== 'chatapp') throw notFound('chatapp integration')
+      if (mode !== 'subscribe') throw refused('hub.mode must be "subscribe"')
+      const expected = row.secrets.verify_token
+      if (typeof expected !== 'string' || verifyToken === undefined || !constantTimeEqual(verifyToken, expected)) {
+        throw refused('hub.verify_token does not match the verify_token of this integration')
+      }
+      if (!row.is_active) throw refused('the integration is inactive; PATCH is_active to true first')
+      if (challenge === undefined || !CHALLENGE.test(challenge)) {
+        throw refused('hub.challenge must be 1 to 256 visible ASCII characters')
+      }
+      return challenge
+    },
+  }
+}

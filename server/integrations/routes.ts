@@ -1,0 +1,54 @@
+import { Elysia, t } from 'elysia'
+import type { Authenticate } from '../http/authenticate.ts'
+import { ChatbotParams, PageQuery } from '../http/common-model.ts'
+import { errorResponses } from '../http/error-responses.ts'
+import { chatappRoutes } from './chatapp-routes.ts'
+import { IntegrationList, IntegrationParams } from './model.ts'
+import { Integration } from './record-model.ts'
+import { restApiRoutes } from './rest-api-routes.ts'
+import type { IntegrationService } from './service.ts'
+import { webRoutes } from './web-routes.ts'
+
+const tags = ['Integrations']
+
+/** Every integration route: the generic list, get and delete, and the three typed paths. */
+export function integrationRoutes(auth: Authenticate, integrations: IntegrationService) {
+  const generic = new Elysia({ prefix: '/chatbots/:chatbot_id/integrations' })
+    .use(auth)
+    .get('/', ({ workspaceId, params, query }) => integrations.list(workspaceId, params.chatbot_id, query), {
+      params: ChatbotParams,
+      query: PageQuery,
+      response: { 200: IntegrationList, ...errorResponses(404, 422) },
+      detail: { tags, summary: 'List integrations', description: 'Every type, newest first; items carry no settings.' },
+    })
+    .get(
+      '/:integration_id',
+      ({ workspaceId, params }) => integrations.get(workspaceId, params.chatbot_id, params.integration_id),
+      {
+        params: IntegrationParams,
+        response: { 200: Integration, ...errorResponses(404) },
+        detail: { tags, summary: 'Get an integration', description: 'The whole record of any type; secrets are masked.' },
+      },
+    )
+    .delete(
+      '/:integration_id',
+      ({ workspaceId, params, status }) => {
+        integrations.remove(workspaceId, params.chatbot_id, params.integration_id)
+        return status(204, undefined)
+      },
+      {
+        params: IntegrationParams,
+        response: { 204: t.Void(), ...errorResponses(404) },
+        detail: {
+          tags,
+          summary: 'Delete an integration',
+          description: 'Permanent. Its channel is cut at once: open widget sockets close and inbound requests are refused.',
+        },
+      },
+    )
+  return new Elysia()
+    .use(generic)
+    .use(webRoutes(auth, integrations))
+    .use(restApiRoutes(auth, integrations))
+    .use(chatappRoutes(auth, integrations))
+}

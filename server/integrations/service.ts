@@ -1,0 +1,152 @@
+import { conflict, notFound } from '../http/api-error.ts'
+import type { Page, PageOf } from '../http/common-model.ts'
+import type { Clock } from '../support/clock.ts'
+import type { EventBus } from '../support/events.ts'
+import { newId } from '../support/new-id.ts'
+import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
+import { channelLookups } from './channel-lookups.ts'
+import { chatappKind } from './chatapp-integration.ts'
+import { renderGeneric } from './generic-record.ts'
+import type { IntegrationKind } from './integration-kind.ts'
+import type { IntegrationListItem, IntegrationRow, IntegrationSettings } from './model.ts'
+import type { Integration } from './record-model.ts'
+import { restApiKind } from './rest-api-integration.ts'
+import type { IntegrationStore } from './store.ts'
+import { webKind } from './web-integration.ts'
+
+export interface IntegrationServiceDeps {
+  store: IntegrationStore
+  now: Clock
+  events: EventBus
+  /** Whether the chatbot exists in the workspace; answered by the chatbots domain. */
+  ownsChatbot: (workspaceId: string, chatbotId: string) => boolean
+  publicUrl: string
+  outbound: OutboundUrlPolicy
+  /** Only tests replace it, to show that a key collision is retried. */
+  newWidgetKey?: () => string
+}
+
+export type IntegrationService = ReturnType<typeof integrationService>
+
+type AnyKind = IntegrationKind<any, any, any, any>
+type Created<K extends AnyKind> = ReturnType<K['render']> & ReturnType<K['create']>['revealed']
+type Updated<K extends AnyKind> = ReturnType<K['render']> & ReturnType<K['update']>['revealed']
+/** `name` and `is_active` are common to every typed PATCH; the kind handles the rest. */
+type CommonPatch = { name?: string; is_active?: boolean }
+
+/** The most attempts at a fresh widget key; a collision is already a 1 in 2^142 event. */
+const KEY_ATTEMPTS = 3
+
+export function integrationService({ store, now, events, ownsChatbot, publicUrl, outbound, newWidgetKey }: IntegrationServiceDeps) {
+  const web = webKind(newWidgetKey)
+  const restApi = restApiKind(outbound)
+  const chatapp = chatappKind(publicUrl)
+  const kinds = { web, 'rest-api': restApi, chatapp }
+
+  function requireChatbot(workspaceId: string, chatbotId: string): void {
+    if (!ownsChatbot(workspaceId, chatbotId)) throw notFound('chatbot')
+  }
+
+  function render(row: IntegrationRow): Integration {
+    return row.type === 'mcp' ? renderGeneric(row) : kinds[row.type].render(row)
+  }
+
+  const exists = (type: string) =>
+    conflict('integration_exists', `this chatbot already has a ${type} integration; PATCH or DELETE it instead`)
+
+  function create<K extends AnyKind>(kind: K, workspaceId: string, chatbotId: string, input: Parameters<K['create']>[0]): Created<K> {
+    requireChatbot(workspaceId, chatbotId)
+    if (store.hasType(chatbotId, kind.type)) throw exists(kind.type)
+    for (let attempt = 1; ; attempt++) {
+      const { settings, revealed } = kind.create(input)
+      const row: IntegrationRow = {
+        id: newId(),
+        chatbot_id: chatbotId,
+        workspace_id: workspaceId,
+        type: kind.type,
+        ...settings,
+        created_at: now(),
+        updated_at: null,
+      }
+      const result = store.insert(row)
+      if (result === 'inserted') return { ...kind.render(row), ...revealed }
+      // The unique index is the guarantee when two creates race past the check above.
+      if (result === 'type_exists') throw exists(kind.type)
+      if (attempt >= KEY_ATTEMPTS) throw new Error(`no unique public key after ${KEY_ATTEMPTS} attempts`)
+    }
+  }
+
+  function getTyped<K extends AnyKind>(kind: K, workspaceId: string, chatbotId: string): IntegrationRow {
+    requireChatbot(workspaceId, chatbotId)
+    const row = store.getTyped(workspaceId, chatbotId, kind.type)
+    if (!row) throw notFound(`${kind.type} integration`)
+    return row
+  }
+
+  function update<K extends AnyKind>(kind: K, workspaceId: string, chatbotId: string, input: Parameters<K['update']>[1] & CommonPatch): Updated<K> {
+    const row = getTyped(kind, workspaceId, chatbotId)
+    const current: IntegrationSettings = {
+      name: input.name ?? row.name,
+      is_active: input.is_active ?? row.is_active,
+      config: row.config,
+      secrets: row.secrets,
+      public_key: row.public_key,
+    }
+    const { settings, revealed } = kind.update(current, input)
+    const next: IntegrationRow = { ...row, ...settings }
+    if (!sameSettings(row, next)) {
+      next.updated_at = now()
+      store.update(next)
+      events.emit('integration.changed', {
+        workspaceId,
+        chatbotId,
+        integrationId: row.id,
+        type: row.type,
+        isActive: next.is_active,
+      })
+    }
+    return { ...kind.render(next), ...revealed }
+  }
+
+  function typed<K extends AnyKind>(kind: K) {
+    return {
+      create: (workspaceId: string, chatbotId: string, input: Parameters<K['create']>[0]) => create(kind, workspaceId, chatbotId, input),
+      get: (workspaceId: string, chatbotId: string): ReturnType<K['render']> => kind.render(getTyped(kind, workspaceId, chatbotId)),
+      update: (workspaceId: string, chatbotId: string, input: Parameters<K['update']>[1] & CommonPatch) =>
+        update(kind, workspaceId, chatbotId, input),
+    }
+  }
+
+  return {
+    web: typed(web),
+    restApi: typed(restApi),
+    chatapp: typed(chatapp),
+
+    list(workspaceId: string, chatbotId: string, page: Page): PageOf<IntegrationListItem> {
+      requireChatbot(workspaceId, chatbotId)
+      return store.list(workspaceId, chatbotId, page)
+    },
+
+    get(workspaceId: string, chatbotId: string, id: string): Integration {
+      requireChatbot(workspaceId, chatbotId)
+      const row = store.get(workspaceId, chatbotId, id)
+      if (!row) throw notFound('integration')
+      return render(row)
+    },
+
+    remove(workspaceId: string, chatbotId: string, id: string): void {
+      requireChatbot(workspaceId, chatbotId)
+      const row = store.get(workspaceId, chatbotId, id)
+      if (!row || !store.remove(workspaceId, chatbotId, id)) throw notFound('integration')
+      events.emit('integration.removed', { workspaceId, chatbotId, integrationId: id, type: row.type })
+    },
+
+    ...channelLookups(store),
+  }
+}
+
+function sameSettings(before: IntegrationRow, after: IntegrationRow): boolean {
+  const pick = (row: IntegrationRow) =>
+    JSON.stringify([row.name, row.is_active, row.config, row.secrets, row.public_key])
+  return pick(before) === pick(after)
+}

@@ -1,0 +1,25 @@
+import type { App } from './app.ts'
+import type { SocketData } from './channels/web/socket-data.ts'
+
+/** The largest body any route accepts; each route's own limit is enforced by the body parser. */
+export const HARD_BODY_LIMIT = 16 * 1024 * 1024
+
+/**
+ * One Bun server for everything: the widget socket is upgraded before Elysia sees the
+ * request; every other request is the HTTP app's.
+ */
+export function listen(app: App, options: { port: number; hostname: string }) {
+  const socketPath = app.socket.path
+  return Bun.serve<SocketData>({
+    port: options.port,
+    hostname: options.hostname,
+    maxRequestBodySize: HARD_BODY_LIMIT,
+    fetch(request, server) {
+      if (request.url.includes(socketPath) && new URL(request.url).pathname === socketPath) {
+        return app.socket.upgrade(request, server)
+      }
+      return app.http.fetch(request)
+    },
+    websocket: app.socket.handlers,
+  })
+}

@@ -1,0 +1,213 @@
+import { lookup as dnsLookup } from 'node:dns/promises'
+import { isIPv4, isIPv6 } from 'node:net'
+
+/**
+ * Where Parley may send requests on a user's behalf (webhooks, later MCP servers). A URL a
+ * client configures must not let it reach the server's own network (SSRF): loopback,
+ * private, link-local (cloud metadata), CGNAT, unique-local, multicast and unspecified
+ * addresses are refused unless the operator allows them with PARLEY_OUTBOUND_ALLOW.
+ */
+
+export type OutboundCheck = { ok: true; url: URL } | { ok: false; reason: string }
+export type ResolvedCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }
+
+/** `dns.lookup(host, {all: true})`; injectable so that tests can play a DNS answer. */
+export type Lookup = (hostname: string) => Promise<{ address: string }[]>
+
+export type OutboundUrlPolicy = ReturnType<typeof outboundUrlPolicy>
+
+const ALLOW_SETTING = 'PARLEY_OUTBOUND_ALLOW'
+
+interface Ip {
+  family: 4 | 6
+  value: bigint
+}
+
+interface Range {
+  family: 4 | 6
+  base: bigint
+  prefix: number
+}
+
+const BLOCKED: readonly [string, string][] = [
+  ['0.0.0.0/8', 'an unspecified ("this network") address'],
+  ['10.0.0.0/8', 'a private address'],
+  ['100.64.0.0/10', 'a carrier-grade NAT address'],
+  ['127.0.0.0/8', 'a loopback address'],
+  ['169.254.0.0/16', 'a link-local address (where cloud metadata services live)'],
+  ['172.16.0.0/12', 'a private address'],
+  ['192.0.0.0/24', 'an IETF protocol address'],
+  ['192.168.0.0/16', 'a private address'],
+  ['198.18.0.0/15', 'a benchmarking address'],
+  ['224.0.0.0/4', 'a multicast address'],
+  ['240.0.0.0/4', 'a reserved or broadcast address'],
+  ['::/128', 'the unspecified address'],
+  ['::1/128', 'a loopback address'],
+  ['fc00::/7', 'a unique-local address'],
+  ['fe80::/10', 'a link-local address'],
+  ['fec0::/10', 'a site-local address'],
+  ['ff00::/8', 'a multicast address'],
+]
+
+/** IPv6 forms that carry an IPv4 address: judged by the IPv4 address they reach. */
+const EMBEDDING: readonly [string, string, (value: bigint) => bigint][] = [
+  ['::ffff:0:0/96', 'IPv4-mapped', (v) => v & 0xffffffffn],
+  ['::/96', 'IPv4-compatible', (v) => v & 0xffffffffn],
+  ['64:ff9b::/96', 'NAT64', (v) => v & 0xffffffffn],
+  ['2002::/16', '6to4', (v) => (v >> 80n) & 0xffffffffn],
+]
+
+const BLOCKED_NAMES = new Set(['localhost', 'metadata.google.internal'])
+
+const blockedRanges = BLOCKED.map(([cidr, label]) => ({ range: parseRange(cidr) as Range, label }))
+const embeddings = EMBEDDING.map(([cidr, label, extract]) => ({ range: parseRange(cidr) as Range, label, extract }))
+
+/**
+ * Builds the policy from the operator's allow list (host names, IP addresses or CIDR ranges,
+ * already validated by `outboundAllowEntryProblem`).
+ */
+export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = defaultLookup) {
+  const allowedNames = new Set<string>()
+  const allowedRanges: Range[] = []
+  for (const entry of allow) {
+    const range = parseRange(entry)
+    if (range) allowedRanges.push(range)
+    else allowedNames.add(normalName(entry))
+  }
+  const isAllowedIp = (ip: Ip) => allowedRanges.some((range) => contains(range, ip))
+
+  /** Why this address must not be reached, or null when it may be. */
+  function blockReason(ip: Ip): string | null {
+    if (isAllowedIp(ip)) return null
+    // `::` and `::1` sit inside the IPv4-compatible range but are their own things.
+    if (ip.family === 6 && ip.value > 1n) {
+      const embedding = embeddings.find(({ range }) => contains(range, ip))
+      if (embedding) {
+        const inner = blockReason({ family: 4, value: embedding.extract(ip.value) })
+        return inner && `the ${embedding.label} form of ${inner}`
+      }
+    }
+    return blockedRanges.find(({ range }) => contains(range, ip))?.label ?? null
+  }
+
+  function refusal(shown: string, label: string, allowAs: string[]): string {
+    const options = allowAs.map((value) => `"${value}"`).join(' or ')
+    return `points to ${shown}, ${label}; Parley does not send requests to private or local addresses. An operator can allow it by adding ${options} to ${ALLOW_SETTING}`
+  }
+
+  /** Scheme, credentials and the host as written: no DNS, so it can run while validating a request. */
+  function checkOutboundUrl(input: string | URL): OutboundCheck {
+    let url: URL
+    try {
+      url = typeof input === 'string' ? new URL(input) : input
+    } catch {
+      return { ok: false, reason: 'must be an absolute URL such as https://example.com/webhook' }
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'must use http or https' }
+    if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' }
+    const host = hostOf(url)
+    if (allowedNames.has(host)) return { ok: true, url }
+    const ip = parseIp(host)
+    if (ip) {
+      const reason = blockReason(ip)
+      return reason ? { ok: false, reason: refusal(host, reason, [host]) } : { ok: true, url }
+    }
+    if (BLOCKED_NAMES.has(host) || host.endsWith('.localhost')) {
+      return { ok: false, reason: refusal(host, 'a local host name', [host]) }
+    }
+    return { ok: true, url }
+  }
+
+  /**
+   * The check to run just before connecting: resolves the name and refuses when any of its
+   * addresses is blocked. Connect to one of the returned addresses, not to the name again,
+   * so that a second DNS answer cannot point somewhere else (DNS rebinding).
+   */
+  async function resolveAndCheck(input: string | URL): Promise<ResolvedCheck> {
+    const checked = checkOutboundUrl(input)
+    if (!checked.ok) return checked
+    const url = checked.url
+    const host = hostOf(url)
+    if (parseIp(host)) return { ok: true, url, addresses: [host] }
+    let addresses: string[]
+    try {
+      addresses = (await lookup(host)).map((entry) => entry.address)
+    } catch (error) {
+      return { ok: false, reason: `the host ${host} could not be resolved (${(error as { code?: string }).code ?? 'error'})` }
+    }
+    if (addresses.length === 0) return { ok: false, reason: `the host ${host} has no address` }
+    if (!allowedNames.has(host)) {
+      for (const address of addresses) {
+        const ip = parseIp(address)
+        const reason = ip ? blockReason(ip) : 'not an IP address'
+        if (reason) return { ok: false, reason: refusal(`${host} (${address})`, reason, [host, address]) }
+      }
+    }
+    return { ok: true, url, addresses }
+  }
+
+  return { checkOutboundUrl, resolveAndCheck }
+}
+
+/** Why one PARLEY_OUTBOUND_ALLOW entry is unusable, or null when it is a name, an IP or a CIDR. */
+export function outboundAllowEntryProblem(entry: string): string | null {
+  if (entry.includes('://')) return 'is a URL; write only its host name (such as receiver.internal)'
+  if (entry.includes('/')) return parseRange(entry) ? null : 'is not a valid CIDR range (such as 10.0.0.0/8 or fd00::/8)'
+  if (parseIp(entry)) return null
+  if (/^[\d.]+$/.test(entry)) return 'is not a valid IPv4 address'
+  const labels = normalName(entry).split('.')
+  const valid = labels.every((label) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/.test(label))
+  return valid && entry.length <= 253 ? null : 'is not a host name, an IP address or a CIDR range'
+}
+
+async function defaultLookup(hostname: string) {
+  return dnsLookup(hostname, { all: true, verbatim: true })
+}
+
+function hostOf(url: URL): string {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  return normalName(host)
+}
+
+function normalName(name: string): string {
+  return name.toLowerCase().replace(/\.$/, '')
+}
+
+export function parseIp(text: string): Ip | null {
+  const plain = text.split('%', 1)[0] as string
+  if (isIPv4(plain)) return { family: 4, value: plain.split('.').reduce((acc, part) => (acc << 8n) | BigInt(part), 0n) }
+  if (isIPv6(plain)) return { family: 6, value: ipv6Value(plain) }
+  return null
+}
+
+function ipv6Value(text: string): bigint {
+  let source = text
+  const lastColon = source.lastIndexOf(':')
+  const tail = source.slice(lastColon + 1)
+  if (tail.includes('.')) {
+    const v4 = Number(parseIp(tail)?.value ?? 0n)
+    source = `${source.slice(0, lastColon + 1)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`
+  }
+  const [head = '', rest] = source.split('::')
+  const headParts = head ? head.split(':') : []
+  const restParts = rest ? rest.split(':') : []
+  const fill = rest === undefined ? [] : Array<string>(8 - headParts.length - restParts.length).fill('0')
+  return [...headParts, ...fill, ...restParts].reduce((acc, part) => (acc << 16n) | BigInt(Number.parseInt(part, 16)), 0n)
+}
+
+function parseRange(text: string): Range | null {
+  const [address = '', prefixText, extra] = text.split('/')
+  if (extra !== undefined) return null
+  const ip = parseIp(address)
+  if (!ip || address.includes('%')) return null
+  const bits = ip.family === 4 ? 32 : 128
+  if (prefixText === undefined) return { family: ip.family, base: ip.value, prefix: bits }
+  if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits) return null
+  return { family: ip.family, base: ip.value, prefix: Number(prefixText) }
+}
+
+function contains(range: Range, ip: Ip): boolean {
+  if (range.family !== ip.family) return false
+  const shift = BigInt((range.family === 4 ? 32 : 128) - range.prefix)
+  return range.base >> shift === ip.value >> shift
+}

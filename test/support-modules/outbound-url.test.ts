@@ -1,0 +1,210 @@
+import { describe, expect, test } from 'bun:test'
+import { ConfigError, loadConfig } from '../../server/config.ts'
+import { type Lookup, outboundUrlPolicy } from '../../server/support/outbound-url.ts'
+
+const strict = outboundUrlPolicy([])
+const refusedBecause = (url: string, policy = strict) => {
+  const result = policy.checkOutboundUrl(url)
+  return result.ok ? null : result.reason
+}
+
+describe('outbound URLs: scheme and credentials', () => {
+  test.each([
+    ['https://hooks.example.com/parley', null],
+    ['http://hooks.example.com:8080/in?x=1', null],
+    ['ftp://hooks.example.com/', 'must use http or https'],
+    ['file:///etc/passwd', 'must use http or https'],
+    ['javascript:alert(1)', 'must use http or https'],
+    ['//hooks.example.com/', 'must be an absolute URL such as https://example.com/webhook'],
+    ['hooks.example.com', 'must be an absolute URL such as https://example.com/webhook'],
+    ['https://user:pass@hooks.example.com/', 'must not contain a user name or password'],
+    ['https://user@hooks.example.com/', 'must not contain a user name or password'],
+  ])('%s', (url, reason) => {
+    expect(refusedBecause(url)).toBe(reason)
+  })
+})
+
+describe('outbound URLs: IPv4 literals', () => {
+  test.each([
+    ['http://8.8.8.8/', null],
+    ['http://93.184.215.14/', null],
+    ['http://172.32.0.1/', null],
+    ['http://100.128.0.1/', null],
+    ['http://127.0.0.1/', 'a loopback address'],
+    ['http://127.255.255.254:9000/', 'a loopback address'],
+    ['http://10.1.2.3/', 'a private address'],
+    ['http://172.16.0.1/', 'a private address'],
+    ['http://172.31.255.255/', 'a private address'],
+    ['http://192.168.1.1/', 'a private address'],
+    ['http://169.254.169.254/latest/meta-data/', 'a link-local address'],
+    ['http://100.64.0.1/', 'a carrier-grade NAT address'],
+    ['http://100.100.100.200/', 'a carrier-grade NAT address'],
+    ['http://0.0.0.0/', 'an unspecified'],
+    ['http://224.0.0.1/', 'a multicast address'],
+    ['http://255.255.255.255/', 'a reserved or broadcast address'],
+    // WHATWG URL parsing turns these spellings into 127.0.0.1 before the check sees them.
+    ['http://2130706433/', 'a loopback address'],
+    ['http://0x7f.1/', 'a loopback address'],
+    ['http://127.1/', 'a loopback address'],
+  ])('%s', (url, reason) => {
+    const refused = refusedBecause(url)
+    if (reason === null) expect(refused).toBeNull()
+    else expect(refused).toContain(reason)
+  })
+})
+
+describe('outbound URLs: IPv6 literals, including IPv4 inside IPv6', () => {
+  test.each([
+    ['http://[2606:4700:4700::1111]/', null],
+    ['http://[::ffff:8.8.8.8]/', null],
+    ['http://[64:ff9b::808:808]/', null],
+    ['http://[::1]/', 'a loopback address'],
+    ['http://[::]/', 'the unspecified address'],
+    ['http://[fd00::1]/', 'a unique-local address'],
+    ['http://[fd00:ec2::254]/', 'a unique-local address'],
+    ['http://[fe80::1]/', 'a link-local address'],
+    ['http://[ff02::1]/', 'a multicast address'],
+    ['http://[::ffff:127.0.0.1]/', 'the IPv4-mapped form of a loopback address'],
+    ['http://[::ffff:7f00:1]/', 'the IPv4-mapped form of a loopback address'],
+    ['http://[::ffff:169.254.169.254]/', 'the IPv4-mapped form of a link-local address'],
+    ['http://[::10.0.0.1]/', 'the IPv4-compatible form of a private address'],
+    ['http://[64:ff9b::a9fe:a9fe]/', 'the NAT64 form of a link-local address'],
+    ['http://[2002:c0a8:101::1]/', 'the 6to4 form of a private address'],
+  ])('%s', (url, reason) => {
+    const refused = refusedBecause(url)
+    if (reason === null) expect(refused).toBeNull()
+    else expect(refused).toContain(reason)
+  })
+})
+
+describe('outbound URLs: names', () => {
+  test.each([
+    ['http://localhost:3000/', 'a local host name'],
+    ['http://LOCALHOST./', 'a local host name'],
+    ['http://api.localhost/', 'a local host name'],
+    ['http://metadata.google.internal/computeMetadata/v1/', 'a local host name'],
+    ['https://localhost.example.com/', null],
+    ['https://example.com/', null],
+  ])('%s', (url, reason) => {
+    const refused = refusedBecause(url)
+    if (reason === null) expect(refused).toBeNull()
+    else expect(refused).toContain(reason)
+  })
+
+  test('a refusal names the address and says how to allow it', () => {
+    expect(refusedBecause('http://10.0.0.7:8080/hook')).toBe(
+      'points to 10.0.0.7, a private address; Parley does not send requests to private or local addresses. ' +
+        'An operator can allow it by adding "10.0.0.7" to PARLEY_OUTBOUND_ALLOW',
+    )
+  })
+})
+
+describe('outbound URLs: the operator allow list', () => {
+  const policy = outboundUrlPolicy(['localhost', 'receiver.internal', '10.0.0.0/8', '192.168.1.20', 'fd00::/8'])
+  test.each([
+    ['http://localhost:8080/', null],
+    ['http://10.200.3.4/', null],
+    ['http://[::ffff:10.1.1.1]/', null],
+    ['http://192.168.1.20/', null],
+    ['http://[fd12::1]/', null],
+    ['http://192.168.1.21/', 'a private address'],
+    ['http://172.16.0.1/', 'a private address'],
+    ['http://api.localhost/', 'a local host name'],
+    ['http://[fe80::1]/', 'a link-local address'],
+    ['http://127.0.0.1/', 'a loopback address'],
+  ])('%s', (url, reason) => {
+    const refused = refusedBecause(url, policy)
+    if (reason === null) expect(refused).toBeNull()
+    else expect(refused).toContain(reason)
+  })
+})
+
+describe('outbound URLs: resolving before connecting', () => {
+  const answers: Record<string, string[]> = {
+    'public.example': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+    'rebind.example': ['93.184.215.14', '127.0.0.1'],
+    'mapped.example': ['::ffff:10.0.0.5'],
+    'receiver.internal': ['10.0.0.9'],
+  }
+  const playedDns: Lookup = async (name) => {
+    const addresses = answers[name]
+    if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' })
+    return addresses.map((address) => ({ address }))
+  }
+  const policy = outboundUrlPolicy(['receiver.internal'], playedDns)
+
+  test('a name whose addresses are all public passes, with the addresses to connect to', async () => {
+    expect(await policy.resolveAndCheck('https://public.example/hook')).toMatchObject({
+      ok: true,
+      addresses: answers['public.example'],
+    })
+  })
+
+  test('a name with one private address among public ones is refused', async () => {
+    const result = await policy.resolveAndCheck('https://rebind.example/hook')
+    expect(result).toEqual({
+      ok: false,
+      reason: expect.stringContaining('points to rebind.example (127.0.0.1), a loopback address'),
+    })
+  })
+
+  test('a name resolving to an IPv4-mapped private address is refused', async () => {
+    const result = await policy.resolveAndCheck('https://mapped.example/')
+    expect(result.ok).toBe(false)
+  })
+
+  test('an allowed name may resolve to a private address', async () => {
+    expect(await policy.resolveAndCheck('http://receiver.internal:8080/')).toMatchObject({ ok: true, addresses: ['10.0.0.9'] })
+  })
+
+  test('an unresolvable name is refused with the resolver code', async () => {
+    expect(await policy.resolveAndCheck('https://nothing.example/')).toEqual({
+      ok: false,
+      reason: 'the host nothing.example could not be resolved (ENOTFOUND)',
+    })
+  })
+
+  test('the synchronous rules apply first, without a lookup', async () => {
+    expect((await policy.resolveAndCheck('http://127.0.0.1/')).ok).toBe(false)
+    expect((await policy.resolveAndCheck('ftp://public.example/')).ok).toBe(false)
+  })
+
+  test('an IP literal is not looked up', async () => {
+    expect(await policy.resolveAndCheck('http://8.8.8.8/')).toMatchObject({ ok: true, addresses: ['8.8.8.8'] })
+  })
+
+  test('with the real resolver, localhost is refused unless allowed, and then resolves to loopback', async () => {
+    expect((await outboundUrlPolicy([]).resolveAndCheck('http://localhost/')).ok).toBe(false)
+    const allowed = await outboundUrlPolicy(['localhost']).resolveAndCheck('http://localhost/')
+    expect(allowed.ok).toBe(true)
+    if (allowed.ok) expect(allowed.addresses.some((a) => a === '::1' || a.startsWith('127.'))).toBe(true)
+  })
+})
+
+describe('PARLEY_OUTBOUND_ALLOW', () => {
+  test('is empty by default', () => {
+    expect(loadConfig({}).outboundAllow).toEqual([])
+  })
+
+  test('takes comma-separated names, IPs and CIDR ranges, trimmed and lowercased', () => {
+    expect(loadConfig({ PARLEY_OUTBOUND_ALLOW: ' Receiver.Internal , 10.0.0.0/8,,::1, fd00::/8,192.168.1.20 ' }).outboundAllow).toEqual([
+      'receiver.internal',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      '192.168.1.20',
+    ])
+  })
+
+  test.each([
+    ['10.0.0.0/33', 'PARLEY_OUTBOUND_ALLOW entry "10.0.0.0/33" is not a valid CIDR range (such as 10.0.0.0/8 or fd00::/8)'],
+    ['fd00::/129', 'PARLEY_OUTBOUND_ALLOW entry "fd00::/129" is not a valid CIDR range (such as 10.0.0.0/8 or fd00::/8)'],
+    ['host/8', 'PARLEY_OUTBOUND_ALLOW entry "host/8" is not a valid CIDR range (such as 10.0.0.0/8 or fd00::/8)'],
+    ['300.1.1.1', 'PARLEY_OUTBOUND_ALLOW entry "300.1.1.1" is not a valid IPv4 address'],
+    ['http://x.example', 'PARLEY_OUTBOUND_ALLOW entry "http://x.example" is a URL; write only its host name (such as receiver.internal)'],
+    ['bad host', 'PARLEY_OUTBOUND_ALLOW entry "bad host" is not a host name, an IP address or a CIDR range'],
+    ['*.example.com', 'PARLEY_OUTBOUND_ALLOW entry "*.example.com" is not a host name, an IP address or a CIDR range'],
+  ])('refuses %j at start with one clear line', (value, message) => {
+    expect(() => loadConfig({ PARLEY_OUTBOUND_ALLOW: value })).toThrow(new ConfigError(message))
+  })
+})
