@@ -46,6 +46,10 @@ export function createSession(options: SessionOptions) {
   let typingTimer: ReturnType<typeof setTimeout> | undefined
   let startSent = false
   let loadingOlder = false
+  /** The `after` of the last hello: its welcome carries only newer messages. */
+  let helloAfter: string | undefined
+  /** Set when a resync showed a gap: the next hello asks for the newest page instead. */
+  let skipAfter = false
 
   const newest = () => messages().at(-1)
   const markSeen = () => {
@@ -63,8 +67,8 @@ export function createSession(options: SessionOptions) {
       if (profile.userId) hello.user_id = profile.userId
       if (profile.userHash) hello.user_hash = profile.userHash
       if (Object.keys(profile.contactDetails).length > 0) hello.contact_details = { ...profile.contactDetails }
-      const after = newest()?.id
-      if (after) hello.after = after
+      helloAfter = skipAfter ? undefined : newest()?.id
+      if (helloAfter) hello.after = helloAfter
       return hello
     },
     onMessage: (message) => batch(() => receive(message)),
@@ -81,7 +85,15 @@ export function createSession(options: SessionOptions) {
     switch (message.type) {
       case 'welcome': {
         memory.set('visitor', message.visitor_token)
-        const resync = messages().length > 0 && !message.has_more
+        const resync = helloAfter !== undefined
+        if (resync && message.has_more) {
+          // A gap: more was missed than one welcome carries (they come oldest first), so
+          // start over with the newest page rather than show the visitor stale messages.
+          skipAfter = true
+          socket.restart()
+          return
+        }
+        skipAfter = false
         setMessages(resync ? mergeMessages(messages(), message.messages) : mergeMessages([], message.messages))
         if (!resync) setHasMore(message.has_more)
         setConversation(message.conversation)
