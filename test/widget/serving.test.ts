@@ -127,6 +127,23 @@ describe('GET /: the demo page', () => {
     }
   })
 
+  test("after first start: embeds the demo chatbot's widget; once its web integration is gone, the note instead", async () => {
+    const app = testApp()
+    try {
+      const workspaceId = app.services.workspaces.authenticate(app.key) as string
+      const demo = app.services.demo.create(workspaceId)
+      const page = await app.call('GET', '/', { key: null })
+      expect(page.text).toContain(`<script src="/widget.js" data-widget-key="${demo.widgetKey}" async></script>`)
+      const web = await app.call('GET', `/api/dev/v1/chatbots/${demo.chatbotId}/integrations/web`)
+      await app.call('DELETE', `/api/dev/v1/chatbots/${demo.chatbotId}/integrations/${web.body.id}`)
+      const after = await app.call('GET', '/', { key: null })
+      expect(after.text).not.toContain('<script')
+      expect(after.text).toContain('There is no demo chatbot with a web integration here')
+    } finally {
+      await app.close()
+    }
+  })
+
   test('with a demo widget key: embeds the widget from this server and shows the snippet, escaped', () => {
     const html = demoPage('wk_demo123456789012345678')
     expect(html).toContain('<script src="/widget.js" data-widget-key="wk_demo123456789012345678" async></script>')

@@ -3,6 +3,9 @@ import { type Browser, type BrowserContext, type BrowserContextOptions, chromium
 
 export const CHROMIUM = '/usr/bin/chromium'
 
+/** Per browser test: generous, because every wait inside polls a condition with its own limit. */
+export const E2E_TIMEOUT = 60_000
+
 /**
  * Headless Debian Chromium. `*.test` names resolve to 127.0.0.1, so host pages can be served
  * as http://shop.test:PORT/ or http://evil.test:PORT/ and the server sees those origins.
