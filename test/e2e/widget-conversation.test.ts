@@ -109,6 +109,23 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     expect(texts(await visitor.shown()).at(-1)).toBe('Do you ship to Norway?')
   }, E2E_TIMEOUT)
 
+  test('after an agent closes the conversation, the visitor\'s next message opens a new one, greeted again', async () => {
+    const { visitor, chat } = await chatPage({ web: { greeting_message: 'Welcome back!' } })
+    await visitor.openChat()
+    await visitor.shownText('Pick one')
+    const desk = agentDesk(parley.app, chat.chatbotId)
+    const first = await desk.onlyConversation()
+    await desk.setStatus(first.id, 'closed')
+    await waitUntil(() => visitor.received('status').some((frame) => frame.status === 'closed'), 'the widget is told')
+    await visitor.sendText('One more question')
+    await visitor.shownWhen((messages) => messages.filter((m) => m.text === 'Welcome back!').length === 2 && messages.at(-1)?.text === 'Pick one', 'a second greeting and the flow again')
+    const conversations = await desk.conversations()
+    expect(conversations).toHaveLength(2)
+    const second = conversations.find((conversation) => conversation.id !== first.id)!
+    expect((await desk.messages(second.id)).find((m) => m.role === 'visitor')?.content).toEqual({ kind: 'text', text: 'One more question' })
+    expect((await desk.messages(first.id)).filter((m) => m.role === 'visitor')).toEqual([])
+  }, E2E_TIMEOUT)
+
   test('the typing indicator follows the agents\' typing API', async () => {
     const { visitor, chat } = await chatPage()
     await visitor.openChat()

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs'
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type ConsoleMessage, type Page } from 'playwright-core'
-
-export const CHROMIUM = '/usr/bin/chromium'
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from '../../../scripts/chromium.ts'
 
 /** Per browser test: generous, because every wait inside polls a condition with its own limit. */
 export const E2E_TIMEOUT = 60_000
@@ -17,16 +16,7 @@ export async function launchBrowser(): Promise<Browser> {
   return await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--host-resolver-rules=MAP *.test 127.0.0.1',
-    ],
+    args: CHROMIUM_ARGS,
   })
 }
 
