@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
+import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
 import { SALES_FLOW, setUpWebChat } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
@@ -65,6 +66,57 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     const desk = agentDesk(parley.app, chat.chatbotId)
     const stored = await desk.messages((await desk.onlyConversation()).id)
     expect(stored.filter((m) => m.role === 'visitor').map((m) => m.content)).toEqual([{ kind: 'reply', reply_to: 'button', id: 'sales', title: 'Sales' }])
+  }, E2E_TIMEOUT)
+
+  test('lists, images, video, audio, files and links are drawn from the flow; a list row answers like a button', async () => {
+    const media = (path: string) => host.url('shop.test', `/media/${path}`)
+    const flow: ConversationFlow = {
+      version: 1,
+      start: 'menu',
+      states: {
+        menu: {
+          say: [
+            { text: 'Our catalogue: https://shop.test/catalogue.' },
+            { text: 'Pick a size', button: 'Sizes', sections: [{ title: 'Jackets', rows: [{ id: 'm', title: 'Medium', description: 'Chest 96-101 cm' }, { id: 'l', title: 'Large' }] }] },
+          ],
+          on: [{ row: 'm', to: 'medium' }, { to: 'menu' }],
+        },
+        medium: {
+          say: [
+            { media: { type: 'image', url: media('jacket.png'), caption: 'The trail jacket' } },
+            { media: { type: 'video', url: media('fit.mp4') } },
+            { media: { type: 'audio', url: media('care.mp3'), caption: 'Care guide' } },
+            { media: { type: 'file', url: media('sizes.pdf'), filename: 'sizes.pdf' } },
+          ],
+          end: true,
+        },
+      },
+    }
+    const { visitor, chat } = await chatPage({ flow })
+    await visitor.openChat()
+    await visitor.shownText('Pick a size')
+    const link = visitor.page.locator('#parley-widget .msg.bot a', { hasText: 'https://shop.test/catalogue' })
+    expect(await link.evaluate((a) => [a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')])).toEqual([
+      'https://shop.test/catalogue',
+      '_blank',
+      'noopener noreferrer',
+    ])
+    await visitor.page.locator('#parley-widget button.choice', { hasText: 'Sizes' }).click()
+    expect(await visitor.page.locator('#parley-widget .section-title').textContent()).toBe('Jackets')
+    await visitor.page.locator('#parley-widget button.row', { hasText: 'Medium' }).click()
+    await visitor.page.locator('#parley-widget a[download]').waitFor()
+    expect(await visitor.page.locator('#parley-widget img.media').getAttribute('src')).toBe(media('jacket.png'))
+    expect(await visitor.page.locator('#parley-widget img.media').getAttribute('alt')).toBe('The trail jacket')
+    expect(await visitor.page.locator('#parley-widget video.media').getAttribute('src')).toBe(media('fit.mp4'))
+    expect(await visitor.page.locator('#parley-widget audio.media').getAttribute('aria-label')).toBe('Care guide')
+    expect(await visitor.page.locator('#parley-widget a.file').evaluate((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('download')])).toEqual([
+      'sizes.pdf',
+      media('sizes.pdf'),
+      'sizes.pdf',
+    ])
+    const desk = agentDesk(parley.app, chat.chatbotId)
+    const stored = await desk.messages((await desk.onlyConversation()).id)
+    expect(stored.filter((m) => m.role === 'visitor').map((m) => m.content)).toEqual([{ kind: 'reply', reply_to: 'row', id: 'm', title: 'Medium' }])
   }, E2E_TIMEOUT)
 
   test('HTML in messages from the visitor, an agent and the flow is shown as text: no element is made, no script runs', async () => {
@@ -180,6 +232,8 @@ describe('talking to a chatbot through the widget in Chromium', () => {
       seen: () => visitor.focused(),
     })
     expect(await visitor.launcher.getAttribute('aria-expanded')).toBe('true')
+    // The focused text box is visibly marked (the composer's top edge takes the primary colour).
+    expect(await visitor.styleOf('.composer', ['border-top-color'])).toEqual({ 'border-top-color': 'rgb(0, 102, 255)' })
     await visitor.page.keyboard.press('Escape')
     await visitor.window.waitFor({ state: 'detached' })
     await waitUntil(async () => (await visitor.focused()).widget === 'button.launcher', 'the bubble has the focus', { seen: () => visitor.focused() })
