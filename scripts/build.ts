@@ -1,14 +1,18 @@
 #!/usr/bin/env bun
 /**
- * npm run build: one self-contained executable, dist/parley.
+ * npm run build: the widget first (the binary embeds dist/widget/widget.js), then one
+ * self-contained executable, dist/parley.
  */
 import { $ } from 'bun'
 import { mkdirSync } from 'node:fs'
+import { buildWidget } from './build-widget.ts'
 
 const root = new URL('..', import.meta.url).pathname
 mkdirSync(`${root}dist`, { recursive: true })
 
 const started = performance.now()
+const widget = await buildWidget()
+console.log(`dist/widget/widget.js built (${(widget.gzipped / 1024).toFixed(1)} KB gzipped)`)
 const result = await Bun.build({
   entrypoints: [`${root}server/main.ts`],
   compile: { outfile: `${root}dist/parley` },

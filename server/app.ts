@@ -37,6 +37,7 @@ import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
 import { outboundUrlPolicy } from './support/outbound-url.ts'
+import { widgetAssetRoutes } from './widget-assets/routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
 
@@ -138,6 +139,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
     .use(devApi)
     .use(chatappHookRoutes(integrations, config.publicRatePerMinute))
+    .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey() }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
   const closers: (() => void | Promise<void>)[] = [() => batch.flush(), () => web.close()]

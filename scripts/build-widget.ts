@@ -1,0 +1,58 @@
+#!/usr/bin/env bun
+/**
+ * Builds the embeddable widget into ONE self-contained, minified file: dist/widget/widget.js
+ * (an IIFE; Solid and the stylesheet inlined, nothing fetched from elsewhere).
+ */
+import { build } from 'vite'
+import solid from 'vite-plugin-solid'
+
+const root = new URL('..', import.meta.url).pathname
+export const WIDGET_OUTPUT = `${root}dist/widget/widget.js`
+
+export async function buildWidget(): Promise<{ bytes: number; gzipped: number }> {
+  // Vite picks Solid's development build unless NODE_ENV says production (bun test sets "test").
+  process.env.NODE_ENV = 'production'
+  await build({
+    configFile: false,
+    root: `${root}widget`,
+    mode: 'production',
+    logLevel: 'warn',
+    publicDir: false,
+    // No delegated events: they would touch window at load (SSR) and hang listeners on the host's document.
+    plugins: [solid({ ssr: false, dev: false, hot: false, solid: { delegateEvents: false } })],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      outDir: `${root}dist/widget`,
+      // The server may be reading the previous file; overwrite it rather than empty the folder.
+      emptyOutDir: false,
+      target: 'es2020',
+      minify: true,
+      cssMinify: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      lib: {
+        entry: `${root}widget/src/embed.ts`,
+        formats: ['iife'],
+        name: 'ParleyWidgetBundle',
+        fileName: () => 'widget.js',
+      },
+    },
+  })
+  // ASCII only: a host page that serves or includes the script with another charset must not garble its text.
+  const source = await Bun.file(WIDGET_OUTPUT).text()
+  await Bun.write(WIDGET_OUTPUT, asciiOnly(source))
+  const bytes = await Bun.file(WIDGET_OUTPUT).bytes()
+  return { bytes: bytes.length, gzipped: Bun.gzipSync(bytes, { level: 9 }).length }
+}
+
+/** Non-ASCII characters only occur in strings, templates, regexes and comments, where \\uXXXX means the same. */
+function asciiOnly(source: string): string {
+  return source.replace(/[^\x00-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+if (import.meta.main) {
+  const started = performance.now()
+  const { bytes, gzipped } = await buildWidget()
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+  console.log(`dist/widget/widget.js built in ${Math.round(performance.now() - started)} ms (${kb(bytes)}, ${kb(gzipped)} gzipped)`)
+}

@@ -1,0 +1,55 @@
+import { Elysia } from 'elysia'
+import widgetPath from '../../dist/widget/widget.js' with { type: 'file' }
+import { chooseEncoding } from './accept-encoding.ts'
+import { demoPage } from './demo-page.ts'
+import { isFresh, prepareAsset } from './widget-asset.ts'
+
+export interface WidgetAssetOptions {
+  /** The demo chatbot's widget key, or null when there is no demo web integration. */
+  demoWidgetKey: () => string | null
+  /** Defaults to the built dist/widget/widget.js (embedded in the compiled binary). */
+  widgetFile?: string
+}
+
+const detail = { tags: ['Widget'], security: [] }
+
+/**
+ * GET /widget.js: the embeddable widget, compressed once at start, cached by browsers for
+ * five minutes and revalidated by ETag; any site may load it. GET /: the demo page.
+ */
+export function widgetAssetRoutes({ demoWidgetKey, widgetFile = widgetPath }: WidgetAssetOptions) {
+  const asset = prepareAsset(widgetFile)
+  const common = {
+    'cache-control': 'public, max-age=300',
+    vary: 'Accept-Encoding',
+    'access-control-allow-origin': '*',
+    'cross-origin-resource-policy': 'cross-origin',
+    'x-content-type-options': 'nosniff',
+  }
+  return new Elysia()
+    .get(
+      '/widget.js',
+      ({ request }) => {
+        const coding = chooseEncoding(request.headers.get('accept-encoding'))
+        const variant = asset[coding]
+        const headers: Record<string, string> = { ...common, etag: variant.etag }
+        if (isFresh(asset, request.headers.get('if-none-match'))) return new Response(null, { status: 304, headers })
+        headers['content-type'] = 'text/javascript; charset=utf-8'
+        if (coding !== 'identity') headers['content-encoding'] = coding
+        return new Response(variant.body, { headers })
+      },
+      {
+        detail: {
+          ...detail,
+          summary: 'The embeddable web widget script',
+          description:
+            'Embed with `<script src="{base_url}/widget.js" data-widget-key="wk_..." async></script>`. One self-contained script; gzip or brotli by Accept-Encoding; strong ETag with 304 on If-None-Match.',
+        },
+      },
+    )
+    .get(
+      '/',
+      () => new Response(demoPage(demoWidgetKey()), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }),
+      { detail: { ...detail, summary: 'Demo page embedding the demo chatbot widget (HTML)' } },
+    )
+}

@@ -1,0 +1,125 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import type { Browser } from 'playwright-core'
+import { setUpWebChat } from '../support/web-chat.ts'
+import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
+import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
+import { type ParleyServer, startParley } from './support/parley-server.ts'
+import { WidgetPage } from './support/widget-page.ts'
+
+/** A page whose own CSS tries hard to restyle everything, the widget included. */
+const HOSTILE_CSS = `<style>
+  * { color: #00ff00 !important; font-size: 40px !important; font-family: serif !important; }
+  button { background: #ff00ff !important; border: 5px solid black !important; }
+  div { display: block; padding: 30px !important; }
+</style>`
+
+describe('widget_config applied, read back from computed styles in Chromium', () => {
+  let browser: Browser
+  let parley: ParleyServer
+  let host: HostPages
+  const opened: WidgetPage[] = []
+
+  beforeAll(async () => {
+    ;[browser, parley] = await Promise.all([launchBrowser(), startParley()])
+    host = startHostPages()
+  }, 60_000)
+  afterEach(async () => {
+    for (const page of opened.splice(0)) await page.close()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await host?.stop()
+    await parley?.stop()
+  })
+
+  async function visitChat(widgetConfig: Record<string, unknown>, viewport: { width: number; height: number }, head = '') {
+    const chat = await setUpWebChat(parley.app, { web: { widget_config: widgetConfig } })
+    const path = `/${chat.chatbotId}`
+    host.page(path, embedPage({ serverUrl: parley.url, widgetKey: chat.widgetKey, head }))
+    // Reduced motion: no opening animation, so boxes are measured where they come to rest.
+    const visitor = await WidgetPage.open(browser, { viewport, reducedMotion: 'reduce' })
+    opened.push(visitor)
+    await visitor.goto(host.url('shop.test', path))
+    await visitor.launcher.waitFor({ state: 'visible' })
+    return visitor
+  }
+
+  const rgb = (hex: string) => {
+    const n = (at: number) => Number.parseInt(hex.slice(at, at + 2), 16)
+    return `rgb(${n(1)}, ${n(3)}, ${n(5)})`
+  }
+
+  test('colours, background, texts, avatar, font size, size and bottom-left position, whatever CSS the page has', async () => {
+    const config = {
+      primary_color: '#aa3300',
+      secondary_color: '#ffe0cc',
+      background_color: '#101820',
+      bubble_text: 'Ask us',
+      bot_display_name: 'Shop helper',
+      bot_avatar_icon: 'robot',
+      font_size: 18,
+      position: 'bottom-left',
+      width: 420,
+      height: 640,
+    }
+    const viewport = { width: 1280, height: 900 }
+    const visitor = await visitChat(config, viewport, HOSTILE_CSS)
+    expect((await visitor.launcher.textContent())?.trim()).toBe('Ask us')
+    expect(await visitor.styleOf('.launcher', ['background-color', 'color', 'font-size', 'border-top-width'])).toEqual({
+      'background-color': rgb(config.primary_color),
+      // Text on the primary colour: white reads better on this dark red.
+      color: 'rgb(255, 255, 255)',
+      'font-size': '15px',
+      'border-top-width': '0px',
+    })
+    const bubble = (await visitor.launcher.boundingBox())!
+    expect(bubble.x).toBe(20)
+    expect(viewport.height - (bubble.y + bubble.height)).toBe(20)
+
+    await visitor.openChat()
+    await visitor.shownText('Pick one')
+    await visitor.sendText('hello')
+    await visitor.shownText('hello', 'visitor')
+    const box = (await visitor.window.boundingBox())!
+    expect({ x: box.x, width: box.width, height: box.height }).toEqual({ x: 20, width: 420, height: 640 })
+    expect(await visitor.styleOf('.header', ['background-color', 'color'])).toEqual({ 'background-color': rgb(config.primary_color), color: 'rgb(255, 255, 255)' })
+    expect(await visitor.page.locator('#parley-widget .title').textContent()).toBe('Shop helper')
+    expect(await visitor.page.locator('#parley-widget .header .avatar svg').count()).toBe(1)
+    expect(await visitor.styleOf('.log', ['background-color'])).toEqual({ 'background-color': rgb(config.background_color) })
+    expect(await visitor.styleOf('.msg.bot', ['background-color', 'color', 'font-size'])).toEqual({
+      'background-color': rgb(config.secondary_color),
+      color: 'rgb(0, 0, 0)',
+      'font-size': '18px',
+    })
+    expect(await visitor.styleOf('.msg.visitor', ['background-color', 'color'])).toEqual({ 'background-color': rgb(config.primary_color), color: 'rgb(255, 255, 255)' })
+    expect(await visitor.styleOf('.choice', ['background-color'])).toEqual({ 'background-color': rgb(config.primary_color) })
+    expect(await visitor.styleOf('textarea', ['font-size'])).toEqual({ 'font-size': '18px' })
+  }, E2E_TIMEOUT)
+
+  test('the defaults: bottom-right, the spec\'s colours, 380 x 600, and a 16 px text box so phones do not zoom', async () => {
+    const viewport = { width: 1280, height: 800 }
+    const visitor = await visitChat({}, viewport)
+    expect((await visitor.launcher.textContent())?.trim()).toBe('Need Help?')
+    const bubble = (await visitor.launcher.boundingBox())!
+    expect(viewport.width - (bubble.x + bubble.width)).toBe(20)
+    expect(await visitor.styleOf('.launcher', ['background-color'])).toEqual({ 'background-color': rgb('#0066ff') })
+    await visitor.openChat()
+    await visitor.shownText('Pick one')
+    const box = (await visitor.window.boundingBox())!
+    expect({ right: viewport.width - (box.x + box.width), width: box.width, height: box.height }).toEqual({ right: 20, width: 380, height: 600 })
+    expect(await visitor.styleOf('.log', ['background-color'])).toEqual({ 'background-color': 'rgb(255, 255, 255)' })
+    expect(await visitor.styleOf('.msg.bot', ['background-color', 'font-size'])).toEqual({ 'background-color': rgb('#f0f4ff'), 'font-size': '13.5px' })
+    expect(await visitor.styleOf('textarea', ['font-size'])).toEqual({ 'font-size': '16px' })
+    expect(await visitor.page.locator('#parley-widget .header .avatar').count()).toBe(0)
+  }, E2E_TIMEOUT)
+
+  test('on a narrow phone the open chat fills the screen and the bubble steps aside', async () => {
+    const viewport = { width: 390, height: 844 }
+    const visitor = await visitChat({ width: 600, height: 800 }, viewport)
+    await visitor.openChat()
+    expect(await visitor.window.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 844 })
+    expect(await visitor.launcher.isVisible()).toBe(false)
+    await visitor.page.locator('#parley-widget .window .close').click()
+    await visitor.launcher.waitFor({ state: 'visible' })
+  }, E2E_TIMEOUT)
+})

@@ -1,0 +1,73 @@
+import { createEffect, on, Show } from 'solid-js'
+import type { WidgetConfigValues } from '../../../server/protocol/widget-config-defaults.ts'
+import type { Session } from '../session.ts'
+import { textColorOn } from '../settings.ts'
+import { ChatWindow } from './ChatWindow.tsx'
+import { ChatIcon, CloseIcon } from './Icons.tsx'
+
+interface Props {
+  session: Session
+  settings: WidgetConfigValues
+  greeting: string | null
+  css: string
+}
+
+/** The launcher bubble and, when open, the chat window; every widget_config value as a CSS variable. */
+export function App(props: Props) {
+  const s = props.session
+  const c = props.settings
+  let launcher: HTMLButtonElement | undefined
+  let input: HTMLTextAreaElement | undefined
+  const theme = {
+    '--pw-primary': c.primary_color,
+    '--pw-on-primary': textColorOn(c.primary_color),
+    '--pw-secondary': c.secondary_color,
+    '--pw-on-secondary': textColorOn(c.secondary_color),
+    '--pw-background': c.background_color ?? '#ffffff',
+    '--pw-on-background': textColorOn(c.background_color ?? '#ffffff'),
+    '--pw-font-size': `${c.font_size}px`,
+    '--pw-width': `${c.width}px`,
+    '--pw-height': `${c.height}px`,
+  }
+  // Focus follows the window: into the composer on open, back to the bubble on close.
+  createEffect(
+    on(
+      s.isOpen,
+      (open, wasOpen) => {
+        if (wasOpen === undefined) return
+        queueMicrotask(() => (open ? input?.focus() : launcher?.focus()))
+      },
+    ),
+  )
+  const unreadLabel = () => (s.unread() > 0 ? `, ${s.unread()} unread message${s.unread() === 1 ? '' : 's'}` : '')
+  return (
+    <div class={`root ${c.position}`} style={theme}>
+      <style>{props.css}</style>
+      <Show when={s.isOpen()}>
+        <ChatWindow session={s} settings={c} greeting={props.greeting} onClose={() => s.setOpen(false)} inputRef={(el) => (input = el)} />
+      </Show>
+      <button
+        type="button"
+        class="launcher"
+        classList={{ open: s.isOpen() }}
+        ref={launcher}
+        aria-expanded={s.isOpen()}
+        aria-controls="parley-window"
+        aria-label={s.isOpen() ? 'Close chat' : `${c.bubble_text}${unreadLabel()}`}
+        onClick={() => s.setOpen(!s.isOpen())}
+      >
+        <Show when={s.isOpen()} fallback={<ChatIcon />}>
+          <CloseIcon />
+        </Show>
+        <Show when={!s.isOpen()}>
+          <span class="bubble-text">{c.bubble_text}</span>
+        </Show>
+        <Show when={!s.isOpen() && s.unread() > 0}>
+          <span class="badge" aria-hidden="true">
+            {s.unread() > 99 ? '99+' : s.unread()}
+          </span>
+        </Show>
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,81 @@
+import { Show } from 'solid-js'
+import type { WidgetConfigValues } from '../../../server/protocol/widget-config-defaults.ts'
+import type { Session } from '../session.ts'
+import { Composer } from './Composer.tsx'
+import { AvatarIconSvg, CloseIcon } from './Icons.tsx'
+import { MessageList } from './MessageList.tsx'
+
+interface Props {
+  session: Session
+  settings: WidgetConfigValues
+  greeting: string | null
+  onClose: () => void
+  inputRef: (input: HTMLTextAreaElement) => void
+}
+
+/** The open chat: header, messages, connection notices and the composer. Escape closes it. */
+export function ChatWindow(props: Props) {
+  const s = props.session
+  let input: HTMLTextAreaElement | undefined
+  // A clicked choice is disabled right away; keep the keyboard in the chat rather than on <body>.
+  const reply = (reply_to: 'button' | 'row', id: string, title: string) => {
+    s.sendReply(reply_to, id, title)
+    input?.focus()
+  }
+  return (
+    <section
+      id="parley-window"
+      class="window"
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="parley-title"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation()
+          props.onClose()
+        }
+      }}
+    >
+      <header class="header">
+        <Show when={props.settings.bot_avatar_icon || null}>
+          {(icon) => (
+            <span class="avatar">
+              <AvatarIconSvg icon={icon()} />
+            </span>
+          )}
+        </Show>
+        <h2 id="parley-title" class="title">
+          {props.settings.bot_display_name}
+        </h2>
+        <button type="button" class="close" aria-label="Close chat" onClick={() => props.onClose()}>
+          <CloseIcon />
+        </button>
+      </header>
+      <MessageList
+        messages={s.messages()}
+        outgoing={s.outgoing()}
+        greeting={props.greeting}
+        botName={props.settings.bot_display_name}
+        typing={s.typing()}
+        hasMore={s.hasMore()}
+        onLoadOlder={s.loadOlder}
+        onReply={reply}
+      />
+      <Show when={s.unavailable()}>
+        <p class="notice" role="status">
+          Chat is unavailable right now.
+        </p>
+      </Show>
+      <Show when={!s.unavailable() && s.connection() === 'reconnecting'}>
+        <p class="notice offline" role="status">
+          You are offline. Reconnecting…
+        </p>
+      </Show>
+      <Composer disabled={s.unavailable()} onSend={s.sendText} onTyping={s.sendTyping} ref={(el) => {
+          input = el
+          props.inputRef(el)
+        }}
+      />
+    </section>
+  )
+}

@@ -1,0 +1,63 @@
+import { createSignal, onCleanup } from 'solid-js'
+import { SendIcon } from './Icons.tsx'
+
+const TYPING_IDLE_MS = 3000
+
+/** The text box: Enter sends, Shift+Enter breaks the line; typing is announced while it lasts. */
+export function Composer(props: { disabled: boolean; onSend: (text: string) => void; onTyping: (active: boolean) => void; ref: (input: HTMLTextAreaElement) => void }) {
+  const [text, setText] = createSignal('')
+  let typing = false
+  let idle: ReturnType<typeof setTimeout> | undefined
+  const stopTyping = () => {
+    clearTimeout(idle)
+    if (typing) props.onTyping(false)
+    typing = false
+  }
+  onCleanup(stopTyping)
+  const input = (value: string) => {
+    setText(value)
+    if (!typing && value.trim()) props.onTyping(true)
+    typing = value.trim() !== ''
+    clearTimeout(idle)
+    if (typing) idle = setTimeout(stopTyping, TYPING_IDLE_MS)
+  }
+  const send = () => {
+    if (!text().trim() || props.disabled) return
+    props.onSend(text())
+    setText('')
+    stopTyping()
+  }
+  return (
+    <form
+      class="composer"
+      onSubmit={(event) => {
+        event.preventDefault()
+        send()
+      }}
+    >
+      <label class="sr-only" for="parley-input">
+        Message
+      </label>
+      <textarea
+        id="parley-input"
+        ref={props.ref}
+        rows={1}
+        maxLength={4096}
+        placeholder="Write a message…"
+        enterkeyhint="send"
+        value={text()}
+        disabled={props.disabled}
+        onInput={(event) => input(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+            event.preventDefault()
+            send()
+          }
+        }}
+      />
+      <button type="submit" class="send" aria-label="Send" disabled={props.disabled || !text().trim()}>
+        <SendIcon />
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,130 @@
+import { createSignal, For, Match, Show, Switch } from 'solid-js'
+import type { Content } from '../../../server/protocol/widget-protocol.ts'
+import { safeMediaUrl } from '../links.ts'
+import { LinkedText } from './LinkedText.tsx'
+
+type Of<K extends Content['kind']> = Extract<Content, { kind: K }>
+
+export interface ReplyHandler {
+  (reply_to: 'button' | 'row', id: string, title: string): void
+}
+
+/** What one bubble shows, by content kind. Buttons and list rows answer only while `active`. */
+export function MessageContent(props: { content: Content; active: boolean; onReply: ReplyHandler }) {
+  return (
+    <Switch>
+      <Match when={props.content.kind === 'text' && (props.content as Of<'text'>)}>
+        {(content) => (
+          <p class="text">
+            <LinkedText text={content().text} />
+          </p>
+        )}
+      </Match>
+      <Match when={props.content.kind === 'buttons' && (props.content as Of<'buttons'>)}>
+        {(content) => (
+          <>
+            <p class="text">
+              <LinkedText text={content().text} />
+            </p>
+            <div class="choices" role="group" aria-label="Choose an answer">
+              <For each={content().buttons}>
+                {(button) => (
+                  <button type="button" class="choice" disabled={!props.active} onClick={() => props.onReply('button', button.id, button.title)}>
+                    {button.title}
+                  </button>
+                )}
+              </For>
+            </div>
+          </>
+        )}
+      </Match>
+      <Match when={props.content.kind === 'list' && (props.content as Of<'list'>)}>
+        {(content) => <ListContent content={content()} active={props.active} onReply={props.onReply} />}
+      </Match>
+      <Match when={props.content.kind === 'media' && (props.content as Of<'media'>)}>
+        {(content) => <MediaContent media={content().media} />}
+      </Match>
+      <Match when={props.content.kind === 'reply' && (props.content as Of<'reply'>)}>
+        {(content) => <p class="text">{content().title}</p>}
+      </Match>
+      <Match when={props.content.kind === 'meta_flow' && (props.content as Of<'meta_flow'>)}>
+        {(content) => (
+          <p class="text notice-text">
+            {content().cta} <span class="muted">(this form opens in the messaging app)</span>
+          </p>
+        )}
+      </Match>
+    </Switch>
+  )
+}
+
+function ListContent(props: { content: Of<'list'>; active: boolean; onReply: ReplyHandler }) {
+  const [expanded, setExpanded] = createSignal(false)
+  return (
+    <>
+      <p class="text">
+        <LinkedText text={props.content.text} />
+      </p>
+      <button type="button" class="choice" aria-expanded={expanded()} disabled={!props.active} onClick={() => setExpanded(!expanded())}>
+        {props.content.button}
+      </button>
+      <Show when={expanded() && props.active}>
+        <For each={props.content.sections}>
+          {(section) => (
+            <div class="section" role="group" aria-label={section.title || props.content.button}>
+              <Show when={section.title}>
+                <p class="section-title">{section.title}</p>
+              </Show>
+              <For each={section.rows}>
+                {(row) => (
+                  <button type="button" class="row" onClick={() => props.onReply('row', row.id, row.title)}>
+                    <span class="row-title">{row.title}</span>
+                    <Show when={row.description}>
+                      <span class="row-description">{row.description}</span>
+                    </Show>
+                  </button>
+                )}
+              </For>
+            </div>
+          )}
+        </For>
+      </Show>
+    </>
+  )
+}
+
+function MediaContent(props: { media: Of<'media'>['media'] }) {
+  const url = () => safeMediaUrl(props.media.url)
+  const label = () => props.media.caption || props.media.filename || props.media.type
+  return (
+    <>
+      <Show when={url()} fallback={<p class="text muted">(an attachment that cannot be shown)</p>}>
+        {(href) => (
+          <Switch>
+            <Match when={props.media.type === 'image'}>
+              <a href={href()} target="_blank" rel="noopener noreferrer">
+                <img class="media" src={href()} alt={props.media.caption ?? ''} loading="lazy" referrerPolicy="no-referrer" />
+              </a>
+            </Match>
+            <Match when={props.media.type === 'video'}>
+              <video class="media" src={href()} controls preload="metadata" aria-label={label()} />
+            </Match>
+            <Match when={props.media.type === 'audio'}>
+              <audio class="media" src={href()} controls preload="metadata" aria-label={label()} />
+            </Match>
+            <Match when={props.media.type === 'file'}>
+              <a class="file" href={href()} target="_blank" rel="noopener noreferrer" download={props.media.filename ?? ''}>
+                {props.media.filename || 'Download file'}
+              </a>
+            </Match>
+          </Switch>
+        )}
+      </Show>
+      <Show when={props.media.caption}>
+        <p class="text caption">
+          <LinkedText text={props.media.caption ?? ''} />
+        </p>
+      </Show>
+    </>
+  )
+}

@@ -1,0 +1,87 @@
+import { createEffect, For, on, Show } from 'solid-js'
+import type { ChatMessage, Content } from '../../../server/protocol/widget-protocol.ts'
+import type { Outgoing } from '../session.ts'
+import { MessageContent, type ReplyHandler } from './MessageContent.tsx'
+
+interface Props {
+  messages: ChatMessage[]
+  outgoing: Outgoing[]
+  /** Shown as the chatbot's first bubble until the conversation has messages. */
+  greeting: string | null
+  botName: string
+  typing: 'bot' | 'agent' | null
+  hasMore: boolean
+  onLoadOlder: () => void
+  onReply: ReplyHandler
+}
+
+/**
+ * The conversation, announced politely to screen readers as it grows. Buttons and lists
+ * answer only on the newest message: older choices are history.
+ */
+export function MessageList(props: Props) {
+  let log: HTMLDivElement | undefined
+  const lastId = () => props.messages.at(-1)?.id
+  createEffect(
+    on(
+      () => [props.messages.length, props.outgoing.length, props.typing],
+      () => {
+        if (log) log.scrollTop = log.scrollHeight
+      },
+    ),
+  )
+  const speaker = (message: ChatMessage) =>
+    message.role === 'visitor' ? 'You' : message.role === 'agent' ? message.author || 'Agent' : message.role === 'bot' ? props.botName : ''
+  return (
+    <div class="log" role="log" aria-live="polite" aria-label="Messages" ref={log}>
+      <Show when={props.hasMore}>
+        <button type="button" class="older" onClick={() => props.onLoadOlder()}>
+          Show earlier messages
+        </button>
+      </Show>
+      <Show when={props.greeting && props.messages.length === 0 && props.outgoing.length === 0}>
+        <Bubble role="bot" speaker={props.botName}>
+          <p class="text">{props.greeting}</p>
+        </Bubble>
+      </Show>
+      <For each={props.messages}>
+        {(message) => (
+          <Bubble role={message.role} speaker={speaker(message)} author={message.role === 'agent' ? message.author : undefined}>
+            <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} />
+          </Bubble>
+        )}
+      </For>
+      <For each={props.outgoing}>
+        {(item) => (
+          <Bubble role="visitor" speaker="You" pending={!item.failed} failed={item.failed}>
+            <MessageContent content={item.content as Content} active={false} onReply={props.onReply} />
+          </Bubble>
+        )}
+      </For>
+      <Show when={props.typing}>
+        <div class="msg bot typing" aria-label={`${props.typing === 'agent' ? 'An agent' : props.botName} is typing`} role="status">
+          <span />
+          <span />
+          <span />
+        </div>
+      </Show>
+    </div>
+  )
+}
+
+function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: string; pending?: boolean; failed?: string; children: unknown }) {
+  return (
+    <div class={`msg ${props.role}`} classList={{ pending: props.pending, failed: !!props.failed }}>
+      <Show when={props.author}>
+        <span class="author">{props.author}</span>
+      </Show>
+      <Show when={props.speaker && !props.author}>
+        <span class="sr-only">{props.speaker}: </span>
+      </Show>
+      {props.children as never}
+      <Show when={props.failed}>
+        <span class="error-note">Not delivered: {props.failed}</span>
+      </Show>
+    </div>
+  )
+}

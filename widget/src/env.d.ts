@@ -1,0 +1,5 @@
+/** Vite turns `*.css?inline` imports into the (minified) stylesheet text. */
+declare module '*.css?inline' {
+  const css: string
+  export default css
+}

@@ -1,0 +1,19 @@
+import { render } from 'solid-js/web'
+import type { WidgetConfigValues } from '../../server/protocol/widget-config-defaults.ts'
+import { App } from './components/App.tsx'
+import type { Session } from './session.ts'
+import css from './styles.css?inline'
+
+/**
+ * The widget's own element at the end of <body>, with an open Shadow DOM: the page's CSS
+ * cannot reach in and the widget's cannot leak out.
+ */
+export function mountWidget(session: Session, settings: WidgetConfigValues, greeting: string | null): HTMLElement {
+  const host = document.createElement('div')
+  host.id = 'parley-widget'
+  host.setAttribute('data-parley-widget', '')
+  const shadow = host.attachShadow({ mode: 'open' })
+  document.body.appendChild(host)
+  render(() => <App session={session} settings={settings} greeting={greeting} css={css} />, shadow)
+  return host
+}

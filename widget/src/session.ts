@@ -1,0 +1,220 @@
+import { batch, createSignal } from 'solid-js'
+import type { ChatMessage, ClientMessage, Content, ConversationStatus, ServerMessage } from '../../server/protocol/widget-protocol.ts'
+import type { ProfileListener, VisitorProfile } from './api.ts'
+import { type ConnectionState, createConnection } from './connection.ts'
+import type { ContactDetails } from './contact-details.ts'
+import { countUnread, mergeMessages, newClientId } from './messages.ts'
+import type { KeyValueStore } from './storage.ts'
+
+/** A visitor message shown before the server has confirmed it. */
+export interface Outgoing {
+  client_id: string
+  content: Content
+  /** Why the server refused it, when it did. */
+  failed?: string
+}
+
+export interface SessionOptions {
+  socketUrl: string
+  profile: VisitorProfile
+  /** Survives reloads: the anonymous visitor token and when the visitor last looked. */
+  memory: KeyValueStore
+  /** Survives navigation within the tab: whether the chat window is open. */
+  tabMemory: KeyValueStore
+  pageUrl: () => string
+  warn: (message: string) => void
+}
+
+const TYPING_TIMEOUT_MS = 15_000
+
+/**
+ * The chat as the view sees it (signals) and the glue between the view, the page's API calls
+ * and the socket: what to send on open, on a click, on a new identity; what to show on each
+ * server message.
+ */
+export function createSession(options: SessionOptions) {
+  const { profile, memory, tabMemory, warn } = options
+  const [messages, setMessages] = createSignal<ChatMessage[]>([])
+  const [outgoing, setOutgoing] = createSignal<Outgoing[]>([])
+  const [conversation, setConversation] = createSignal<{ id: string; status: ConversationStatus } | null>(null)
+  const [connection, setConnection] = createSignal<ConnectionState>('idle')
+  const [typing, setTyping] = createSignal<'bot' | 'agent' | null>(null)
+  const [isOpen, setIsOpen] = createSignal(tabMemory.get('open') === '1')
+  const [unread, setUnread] = createSignal(0)
+  const [hasMore, setHasMore] = createSignal(false)
+  const [unavailable, setUnavailable] = createSignal(false)
+  let typingTimer: ReturnType<typeof setTimeout> | undefined
+  let startSent = false
+  let loadingOlder = false
+  /** The `after` of the last hello: its welcome carries only newer messages. */
+  let helloAfter: string | undefined
+  /** Set when a resync showed a gap: the next hello asks for the newest page instead. */
+  let skipAfter = false
+
+  const newest = () => messages().at(-1)
+  const markSeen = () => {
+    const last = newest()
+    if (last) memory.set('seen', last.created_at)
+    setUnread(0)
+  }
+
+  const socket = createConnection({
+    url: options.socketUrl,
+    hello: () => {
+      const hello: ClientMessage = { type: 'hello', v: 1, page_url: options.pageUrl().slice(0, 2048) }
+      const token = memory.get('visitor')
+      if (token) hello.visitor_token = token
+      if (profile.userId) hello.user_id = profile.userId
+      if (profile.userHash) hello.user_hash = profile.userHash
+      if (Object.keys(profile.contactDetails).length > 0) hello.contact_details = { ...profile.contactDetails }
+      helloAfter = skipAfter ? undefined : newest()?.id
+      if (helloAfter) hello.after = helloAfter
+      return hello
+    },
+    onMessage: (message) => batch(() => receive(message)),
+    onState: (state, closed) => {
+      setConnection(state)
+      if (state === 'refused') {
+        setUnavailable(true)
+        warn(`the server closed the chat (${closed?.code}${closed?.reason ? `: ${closed.reason}` : ''}); it will not reconnect`)
+      }
+    },
+  })
+
+  const receive = (message: ServerMessage) => {
+    switch (message.type) {
+      case 'welcome': {
+        memory.set('visitor', message.visitor_token)
+        const resync = helloAfter !== undefined
+        if (resync && message.has_more) {
+          // A gap: more was missed than one welcome carries (they come oldest first), so
+          // start over with the newest page rather than show the visitor stale messages.
+          skipAfter = true
+          socket.restart()
+          return
+        }
+        skipAfter = false
+        setMessages(resync ? mergeMessages(messages(), message.messages) : mergeMessages([], message.messages))
+        if (!resync) setHasMore(message.has_more)
+        setConversation(message.conversation)
+        setOutgoing((list) => list.filter((item) => !messages().some((shown) => shown.client_id === item.client_id)))
+        setTyping(null)
+        // A first visit on this device: earlier history is not news.
+        if (memory.get('seen') === null && newest()) markSeen()
+        if (isOpen()) markSeen()
+        else setUnread(countUnread(messages(), memory.get('seen')))
+        startSent = false
+        if (isOpen()) startIfNeeded()
+        return
+      }
+      case 'message': {
+        const { message: chat } = message
+        setMessages(mergeMessages(messages(), [chat]))
+        if (chat.client_id) setOutgoing((list) => list.filter((item) => item.client_id !== chat.client_id))
+        if (chat.role !== 'visitor') setTyping(null)
+        if (conversation()?.id !== chat.conversation_id) setConversation({ id: chat.conversation_id, status: conversation()?.status ?? 'bot' })
+        if (isOpen()) markSeen()
+        else if (chat.role !== 'visitor') setUnread(countUnread(messages(), memory.get('seen')))
+        return
+      }
+      case 'history':
+        loadingOlder = false
+        setMessages(mergeMessages(messages(), message.messages))
+        setHasMore(message.has_more)
+        return
+      case 'typing':
+        clearTimeout(typingTimer)
+        setTyping(message.active ? message.from : null)
+        if (message.active) typingTimer = setTimeout(() => setTyping(null), TYPING_TIMEOUT_MS)
+        return
+      case 'status':
+        setConversation({ id: message.conversation_id, status: message.status })
+        return
+      case 'error':
+        if (message.client_id) {
+          const failed = message.message
+          setOutgoing((list) => list.map((item) => (item.client_id === message.client_id ? { ...item, failed } : item)))
+        } else warn(`the server refused a request: ${message.message} (${message.code})`)
+        return
+    }
+  }
+
+  /** The visitor opened the chat: a conversation starts once (greeting, then the flow), or anew after one closed. */
+  const startIfNeeded = () => {
+    if ((conversation() && conversation()?.status !== 'closed') || startSent) return
+    if (socket.send({ type: 'start' })) startSent = true
+  }
+
+  const sendVisitor = (content: Content, message: (client_id: string) => ClientMessage) => {
+    const client_id = newClientId()
+    setOutgoing((list) => [...list, { client_id, content }])
+    startIfNeeded()
+    socket.send(message(client_id))
+  }
+
+  const listener: ProfileListener = {
+    identityChanged() {
+      // Another person: nothing of the previous one stays on screen, and a live socket starts over.
+      const live = socket.state !== 'idle' && socket.state !== 'refused'
+      if (live) socket.disconnect()
+      socket.forgetUnconfirmed()
+      batch(() => {
+        setMessages([])
+        setOutgoing([])
+        setConversation(null)
+        setHasMore(false)
+        setUnread(0)
+      })
+      startSent = false
+      if (live) socket.connect()
+    },
+    contactDetailsChanged(changes: ContactDetails) {
+      socket.send({ type: 'contact_details', details: changes })
+    },
+  }
+
+  return {
+    messages,
+    outgoing,
+    conversation,
+    connection,
+    typing,
+    isOpen,
+    unread,
+    hasMore,
+    unavailable,
+    listener,
+    setOpen(open: boolean) {
+      setIsOpen(open)
+      tabMemory.set('open', open ? '1' : null)
+      if (open) {
+        markSeen()
+        startIfNeeded()
+      }
+    },
+    sendText(text: string) {
+      const trimmed = text.trim()
+      if (!trimmed) return
+      sendVisitor({ kind: 'text', text: trimmed }, (client_id) => ({ type: 'message', client_id, text: trimmed }))
+    },
+    sendReply(reply_to: 'button' | 'row', id: string, title: string) {
+      sendVisitor({ kind: 'reply', reply_to, id, title }, (client_id) => ({ type: 'reply', client_id, reply_to, id, title }))
+    },
+    sendTyping(active: boolean) {
+      socket.send({ type: 'typing', active })
+    },
+    loadOlder() {
+      const oldest = messages()[0]
+      if (!oldest || loadingOlder) return
+      loadingOlder = socket.send({ type: 'history', before: oldest.id })
+    },
+    /** Path visibility: off-page means disconnected; back on a matching page resumes. */
+    setActive(active: boolean) {
+      if (active) socket.connect()
+      else socket.disconnect()
+    },
+    retryNow: () => socket.retryNow(),
+  }
+}
+
+export type Session = ReturnType<typeof createSession>
