@@ -211,12 +211,16 @@ export function conversationService(deps: ConversationServiceDeps) {
       return conversation
     },
 
-    /** What a widget shows on connect: the latest messages, or only those after one it has. */
+    /**
+     * What a widget shows on connect: the latest messages, or only those after one it has
+     * when they fit in one batch. `hasMore` says older messages exist that were not sent.
+     */
     history(conversationId: string, after?: string): { messages: Message[]; hasMore: boolean } {
       if (after) {
         const newer = messages.after(conversationId, after, HISTORY_LIMIT + 1)
-        return { messages: newer.slice(0, HISTORY_LIMIT), hasMore: newer.length > HISTORY_LIMIT }
+        if (newer.length <= HISTORY_LIMIT) return { messages: newer, hasMore: false }
       }
+      // A first connect, or a gap too long for one batch: the newest page, older on request.
       return messages.latest(conversationId, HISTORY_LIMIT)
     },
 

@@ -207,36 +207,6 @@ describe('the widget socket', () => {
     expect(states).toEqual(['connecting', 'open', 'idle', 'connecting', 'open'])
   })
 
-  test('restart() starts over at once with a new hello, and resends what was not confirmed', async () => {
-    const peer = scriptedPeer()
-    let hellos = 0
-    const { connection, states } = client(peer.url, () => ({ type: 'hello', v: 1, page_url: `https://shop.dev/${++hellos}` }))
-    connection.connect()
-    await until(() => connection.state === 'open', 'welcome')
-    connection.send({ type: 'message', client_id: 'c1', text: 'still there?' })
-    await until(() => peer.connections[0]?.length === 2, 'the message')
-    connection.restart()
-    await until(() => peer.connections[1]?.length === 2 && connection.state === 'open', 'the second connection')
-    expect(peer.connections[1]).toEqual([
-      { type: 'hello', v: 1, page_url: 'https://shop.dev/2' },
-      { type: 'message', client_id: 'c1', text: 'still there?' },
-    ])
-    // On purpose: no "reconnecting" state, so no offline notice flashes.
-    expect(states).toEqual(['connecting', 'open', 'connecting', 'open'])
-    await until(() => peer.sockets[0]?.readyState === 3, 'the first socket closed')
-  })
-
-  test('restart() does nothing while disconnected on purpose', async () => {
-    const peer = scriptedPeer()
-    const { connection } = client(peer.url)
-    connection.connect()
-    await until(() => connection.state === 'open', 'welcome')
-    connection.disconnect()
-    connection.restart()
-    await Bun.sleep(100)
-    expect(peer.connections).toHaveLength(1)
-    expect(connection.state).toBe('idle')
-  })
 
   test('keeps trying while the server is down, and connects at once when told the network is back', async () => {
     const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })

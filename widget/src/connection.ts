@@ -153,17 +153,6 @@ export function createConnection(options: ConnectionOptions) {
       current?.close(1000)
       if (state !== 'refused') setState('idle')
     },
-    /** Closes the live socket and opens a new one at once (a fresh hello), keeping unconfirmed messages. */
-    restart() {
-      if (!wanted || state === 'refused') return
-      const current = socket
-      socket = undefined
-      welcomed = false
-      stopHeartbeat()
-      current?.close(1000)
-      attempt = 0
-      open()
-    },
     /** The browser says the network is back: try now rather than at the end of the backoff. */
     retryNow() {
       if (wanted && !socket && retryTimer) open()

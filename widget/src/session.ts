@@ -48,8 +48,6 @@ export function createSession(options: SessionOptions) {
   let loadingOlder = false
   /** The `after` of the last hello: its welcome carries only newer messages. */
   let helloAfter: string | undefined
-  /** Set when a resync showed a gap: the next hello asks for the newest page instead. */
-  let skipAfter = false
 
   const newest = () => messages().at(-1)
   const markSeen = () => {
@@ -67,7 +65,7 @@ export function createSession(options: SessionOptions) {
       if (profile.userId) hello.user_id = profile.userId
       if (profile.userHash) hello.user_hash = profile.userHash
       if (Object.keys(profile.contactDetails).length > 0) hello.contact_details = { ...profile.contactDetails }
-      helloAfter = skipAfter ? undefined : newest()?.id
+      helloAfter = newest()?.id
       if (helloAfter) hello.after = helloAfter
       return hello
     },
@@ -85,17 +83,11 @@ export function createSession(options: SessionOptions) {
     switch (message.type) {
       case 'welcome': {
         memory.set('visitor', message.visitor_token)
-        const resync = helloAfter !== undefined
-        if (resync && message.has_more) {
-          // A gap: more was missed than one welcome carries (they come oldest first), so
-          // start over with the newest page rather than show the visitor stale messages.
-          skipAfter = true
-          socket.restart()
-          return
-        }
-        skipAfter = false
-        setMessages(resync ? mergeMessages(messages(), message.messages) : mergeMessages([], message.messages))
-        if (!resync) setHasMore(message.has_more)
+        // A resync adds what was missed; a first welcome, or a gap too long for one welcome,
+        // brings the newest page, with older messages on request.
+        const added = helloAfter !== undefined && !message.has_more
+        setMessages(added ? mergeMessages(messages(), message.messages) : mergeMessages([], message.messages))
+        if (!added) setHasMore(message.has_more)
         setConversation(message.conversation)
         setOutgoing((list) => list.filter((item) => !messages().some((shown) => shown.client_id === item.client_id)))
         setTyping(null)

@@ -26,7 +26,9 @@ export function widgetConfigRoutes(findIntegration: FindWebIntegration, perMinut
       }
       if (!integration.isActive) throw new ApiError(403, 'integration_inactive', 'this chat is switched off', undefined, cors)
       set.headers.vary = 'Origin'
-      set.headers['cache-control'] = 'no-cache'
+      // A minute of caching spares repeat page views a round trip before the bubble shows;
+      // the socket checks the key and the origin afresh on every connection.
+      set.headers['cache-control'] = 'public, max-age=60'
       if (origin) set.headers['access-control-allow-origin'] = origin
       return {
         name: integration.name,

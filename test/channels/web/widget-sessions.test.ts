@@ -42,6 +42,21 @@ describe('resuming', () => {
     expect(welcome.has_more).toBe(false)
   })
 
+  test('a resync that missed more than one batch gets the newest page and has_more', async () => {
+    const client = await connect(chat)
+    const { visitor_token } = await client.hello()
+    client.send({ type: 'start' })
+    const [first] = await client.messages(3)
+    client.close()
+    const path = `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${first!.conversation_id}/messages`
+    for (let n = 1; n <= 55; n++) await suite.server.call('POST', path, { body: { text: `Note ${n}` } })
+    const back = await connect(chat)
+    const welcome = await back.hello({ visitor_token, after: first!.id })
+    expect(welcome.messages).toHaveLength(50)
+    expect(textOf(welcome.messages.at(-1)!.content)).toBe('Note 55')
+    expect(welcome.has_more).toBe(true)
+  })
+
   test('a resend with the same client id is stored and answered once', async () => {
     const client = await connect(chat)
     const { visitor_token } = await client.hello()
