@@ -1,0 +1,116 @@
+import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
+import { VERSION } from '../version.ts'
+import type { OutboxTime } from './outbox-time.ts'
+import { type AttemptOutcome, parseRetryAfter } from './retry-policy.ts'
+import { signWebhook } from './sign-webhook.ts'
+
+export interface WebhookRequest {
+  url: string
+  /** `whsec_...`; only ever used to sign, never sent or logged. */
+  secret: string
+  /** The webhook-id. */
+  id: string
+  body: string
+}
+
+export interface WebhookSenderOptions {
+  policy: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
+  time: OutboxTime
+  /** The whole exchange: connecting, sending, the answer's status and the first KiB of its body. */
+  timeoutMs: number
+  /** Extra trusted certificates (tests run an https receiver with their own authority). */
+  ca?: string
+}
+
+export type WebhookSender = (request: WebhookRequest, shutdown: AbortSignal) => Promise<AttemptOutcome>
+
+/** How much of a receiver's answer is kept for the delivery log. */
+const SNIPPET_CHARACTERS = 200
+const SNIPPET_BYTES = 1024
+
+/**
+ * POSTs one signed webhook (Standard Webhooks headers) and reports how it went.
+ *
+ * SSRF: the URL's name is resolved and every address checked just before connecting, and
+ * the request then goes to the checked address itself (the name travels in the Host header
+ * and, over https, as the TLS server name that the certificate is verified against), so a
+ * second DNS answer cannot send it elsewhere (DNS rebinding). Redirects are not followed.
+ */
+export function webhookSender({ policy, time, timeoutMs, ca }: WebhookSenderOptions): WebhookSender {
+  return async (request, shutdown) => {
+    const resolved = await policy.resolveAndCheck(request.url)
+    if (!resolved.ok) {
+      // A name that does not resolve may resolve later; a refused address will stay refused.
+      return resolved.reason.startsWith('the host ') ? { kind: 'unresolved', reason: resolved.reason } : { kind: 'refused', reason: resolved.reason }
+    }
+    if (shutdown.aborted) return { kind: 'interrupted' }
+    const { url } = resolved
+    const pinned = new URL(url)
+    const address = resolved.addresses[0] as string
+    pinned.hostname = address.includes(':') ? `[${address}]` : address
+    const timestamp = Math.floor(time.now() / 1000)
+    const headers = {
+      host: url.host,
+      'content-type': 'application/json',
+      'user-agent': `Parley-Webhooks/${VERSION}`,
+      'webhook-id': request.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(request.secret, request.id, timestamp, request.body),
+    }
+    const controller = new AbortController()
+    let timedOut = false
+    const timer = time.setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, timeoutMs)
+    const stop = () => controller.abort()
+    shutdown.addEventListener('abort', stop)
+    const serverName = url.protocol === 'https:' && pinned.hostname !== url.hostname ? url.hostname : undefined
+    try {
+      const response = await fetch(pinned, {
+        method: 'POST',
+        headers,
+        body: request.body,
+        redirect: 'manual',
+        signal: controller.signal,
+        tls: serverName || ca ? { ...(serverName ? { serverName } : {}), ...(ca ? { ca } : {}) } : undefined,
+      })
+      const snippet = await readSnippet(response)
+      return { kind: 'response', status: response.status, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), time.now()), snippet }
+    } catch (error) {
+      if (timedOut) return { kind: 'timeout', afterMs: timeoutMs }
+      if (shutdown.aborted) return { kind: 'interrupted' }
+      return { kind: 'network', error: describeFailure(error) }
+    } finally {
+      time.clearTimeout(timer)
+      shutdown.removeEventListener('abort', stop)
+    }
+  }
+}
+
+/** The start of the answer as one line of plain text; the rest is not read. */
+async function readSnippet(response: Response): Promise<string> {
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  try {
+    while (size < SNIPPET_BYTES) {
+      const { value, done } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      size += value.length
+    }
+  } catch {
+    // An answer cut off after its status still counts by its status.
+  } finally {
+    reader.cancel().catch(() => {})
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, SNIPPET_BYTES))
+  return text.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim().slice(0, SNIPPET_CHARACTERS)
+}
+
+function describeFailure(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string }
+  return code ?? message ?? String(error)
+}
