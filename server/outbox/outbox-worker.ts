@@ -34,6 +34,8 @@ export type OutboxWorker = ReturnType<typeof outboxWorker>
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000
 const LEASE_MARGIN_MS = 30_000
 const LONGEST_SLEEP_MS = 5 * 60_000
+const PAUSE_AFTER_ERROR_MS = 5_000
+const FIRST_PRUNE_MS = 60_000
 const PRUNE_EVERY_MS = 6 * 60 * 60_000
 
 /**
@@ -72,29 +74,37 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
     })
   }
 
-  /** Claims what is due (as many as there is room for) and starts sending once the claim is committed. */
+  /** Claims what is due (as many as there is room for), then sleeps until more falls due. */
   function tick(): void {
     if (stopping) return
+    try {
+      claimDue()
+      schedule()
+    } catch (error) {
+      // The database failed (or is gone): look again later rather than never.
+      logger.error('outbox worker failed', { error: String(error) })
+      sleep(PAUSE_AFTER_ERROR_MS)
+    }
+  }
+
+  /** Sending starts only once the claim is committed. */
+  function claimDue(): void {
     const now = time.now()
     forgetLostClaims(now)
     const room = concurrency - busy.size
+    // Looking costs a read; claiming costs a write transaction, so it is opened only when something is due.
+    const next = store.nextDueAt()
+    if (room <= 0 || next === null || next > isoAt(now)) return
     let claimed: StoredDelivery[] = []
-    if (room > 0) {
-      try {
-        batch.run(
-          () => {
-            claimed = store.claimDue(isoAt(now), room, isoAt(now + leaseMs), busy)
-          },
-          () => {
-            for (const row of claimed) launch(row)
-          },
-        )
-      } catch (error) {
-        logger.error('outbox claim failed', { error: String(error) })
-      }
-      for (const row of claimed) busy.set(row.seq, { claimedAt: now, sending: false })
-    }
-    schedule()
+    batch.run(
+      () => {
+        claimed = store.claimDue(isoAt(now), room, isoAt(now + leaseMs), busy)
+      },
+      () => {
+        for (const row of claimed) launch(row)
+      },
+    )
+    for (const row of claimed) busy.set(row.seq, { claimedAt: now, sending: false })
   }
 
   /** A claim whose batch never committed is forgotten once its lease is over, so the row can be claimed again. */
@@ -104,20 +114,23 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
 
   /** Sleeps until the next delivery falls due; deliveries under way wake the worker when they end. */
   function schedule(): void {
-    if (stopping) return
+    const next = store.nextDueAt()
+    if (next === null) return sleep(null)
+    const wait = Date.parse(next) - time.now()
+    if (wait <= 0 && busy.size > 0) return sleep(null)
+    // Due but not claimed can only follow a failed claim: no busy loop, a short pause.
+    sleep(wait <= 0 ? PAUSE_AFTER_ERROR_MS : Math.min(wait, LONGEST_SLEEP_MS))
+  }
+
+  /** Replaces the planned wake; null plans none. */
+  function sleep(ms: number | null): void {
     if (timer !== null) time.clearTimeout(timer)
     timer = null
-    const next = store.nextDueAt()
-    if (next === null) return
-    const wait = Date.parse(next) - time.now()
-    if (wait <= 0 && busy.size > 0) return
-    timer = time.setTimeout(
-      () => {
-        timer = null
-        tick()
-      },
-      Math.min(Math.max(wait, wait <= 0 ? 1_000 : 0), LONGEST_SLEEP_MS),
-    )
+    if (ms === null || stopping) return
+    timer = time.setTimeout(() => {
+      timer = null
+      tick()
+    }, ms)
   }
 
   function launch(row: StoredDelivery): void {
@@ -182,7 +195,7 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
   return {
     /** Begins: what an earlier process left pending is picked up at once. */
     start(): void {
-      prune()
+      pruneTimer = time.setTimeout(prune, FIRST_PRUNE_MS)
       kick()
     },
 
