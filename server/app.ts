@@ -1,6 +1,9 @@
 import type { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
+import { inboundStore } from './channels/rest-api/inbound-store.ts'
+import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
+import { restApiChannelRoutes } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
 import { webChannel } from './channels/web/web-channel.ts'
 import { chatappHookRoutes } from './chatapp-hooks/routes.ts'
@@ -104,6 +107,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     turnWriters: [restApiOut.turnWriter],
   })
   const visitors = visitorService(contacts, now)
+  const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
@@ -122,6 +126,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(integrationRoutes(auth, integrations))
     .use(flowRoutes(auth, flows))
     .use(conversationRoutes(auth, desk))
+    .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)

@@ -38,25 +38,6 @@ const SNIPPET_BYTES = 1024
  */
 export function webhookSender({ policy, time, timeoutMs, ca }: WebhookSenderOptions): WebhookSender {
   return async (request, shutdown) => {
-    const resolved = await policy.resolveAndCheck(request.url)
-    if (!resolved.ok) {
-      // A name that does not resolve may resolve later; a refused address will stay refused.
-      return resolved.reason.startsWith('the host ') ? { kind: 'unresolved', reason: resolved.reason } : { kind: 'refused', reason: resolved.reason }
-    }
-    if (shutdown.aborted) return { kind: 'interrupted' }
-    const { url } = resolved
-    const pinned = new URL(url)
-    const address = resolved.addresses[0] as string
-    pinned.hostname = address.includes(':') ? `[${address}]` : address
-    const timestamp = Math.floor(time.now() / 1000)
-    const headers = {
-      host: url.host,
-      'content-type': 'application/json',
-      'user-agent': `Parley-Webhooks/${VERSION}`,
-      'webhook-id': request.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signWebhook(request.secret, request.id, timestamp, request.body),
-    }
     const controller = new AbortController()
     let timedOut = false
     const timer = time.setTimeout(() => {
@@ -65,11 +46,32 @@ export function webhookSender({ policy, time, timeoutMs, ca }: WebhookSenderOpti
     }, timeoutMs)
     const stop = () => controller.abort()
     shutdown.addEventListener('abort', stop)
-    const serverName = url.protocol === 'https:' && pinned.hostname !== url.hostname ? url.hostname : undefined
+    if (shutdown.aborted) controller.abort()
+    const gaveUp = (): AttemptOutcome => (timedOut ? { kind: 'timeout', afterMs: timeoutMs } : { kind: 'interrupted' })
     try {
+      // A slow DNS answer counts against the timeout and does not hold up a shutdown.
+      const resolved = await Promise.race([policy.resolveAndCheck(request.url), abortion(controller.signal)])
+      if (resolved === null) return gaveUp()
+      if (!resolved.ok) {
+        // A name that does not resolve may resolve later; a refused address will stay refused.
+        return resolved.reason.startsWith('the host ') ? { kind: 'unresolved', reason: resolved.reason } : { kind: 'refused', reason: resolved.reason }
+      }
+      const { url } = resolved
+      const pinned = new URL(url)
+      const address = resolved.addresses[0] as string
+      pinned.hostname = address.includes(':') ? `[${address}]` : address
+      const serverName = url.protocol === 'https:' && pinned.hostname !== url.hostname ? url.hostname : undefined
+      const timestamp = Math.floor(time.now() / 1000)
       const response = await fetch(pinned, {
         method: 'POST',
-        headers,
+        headers: {
+          host: url.host,
+          'content-type': 'application/json',
+          'user-agent': `Parley-Webhooks/${VERSION}`,
+          'webhook-id': request.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signWebhook(request.secret, request.id, timestamp, request.body),
+        },
         body: request.body,
         redirect: 'manual',
         signal: controller.signal,
@@ -78,14 +80,21 @@ export function webhookSender({ policy, time, timeoutMs, ca }: WebhookSenderOpti
       const snippet = await readSnippet(response)
       return { kind: 'response', status: response.status, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), time.now()), snippet }
     } catch (error) {
-      if (timedOut) return { kind: 'timeout', afterMs: timeoutMs }
-      if (shutdown.aborted) return { kind: 'interrupted' }
+      if (controller.signal.aborted) return gaveUp()
       return { kind: 'network', error: describeFailure(error) }
     } finally {
       time.clearTimeout(timer)
       shutdown.removeEventListener('abort', stop)
     }
   }
+}
+
+/** Settles with null once the signal aborts (never rejects). */
+function abortion(signal: AbortSignal): Promise<null> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(null)
+    else signal.addEventListener('abort', () => resolve(null), { once: true })
+  })
 }
 
 /** The start of the answer as one line of plain text; the rest is not read. */

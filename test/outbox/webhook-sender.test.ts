@@ -109,6 +109,14 @@ describe('where a webhook may go (SSRF)', () => {
     expect(outcome).toEqual({ kind: 'unresolved', reason: 'the host gone.example.com could not be resolved (ENOTFOUND)' })
   })
 
+  test('a DNS answer that never comes counts against the timeout', async () => {
+    const time = fakeTime()
+    const silent: Lookup = () => new Promise(() => {})
+    const sending = sender([], silent, time)({ url: 'https://slow.example.com/in', secret, id: 'evt_1', body }, never)
+    time.advance(10_000)
+    expect(await sending).toEqual({ kind: 'timeout', afterMs: 10_000 })
+  })
+
   test('connects to the address that was checked, with the name in the Host header (no second DNS answer)', async () => {
     // rebind.test exists only in this played DNS: connecting by name would fail.
     const dns = playedDns({ 'rebind.test': ['127.0.0.1'] })

@@ -6,8 +6,6 @@ import { ConversationStatus } from '../../protocol/widget-protocol.ts'
 
 // ---- inbound: POST .../integrations/rest-api/messages ----
 
-const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$'
-
 export const InboundMessage = t.Object(
   {
     user_id: t.String({
@@ -38,10 +36,15 @@ export const InboundMessage = t.Object(
       }),
     ),
     contact_details: t.Optional(
-      t.Record(t.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL }), t.Union([t.String({ maxLength: 300 }), t.Number(), t.Boolean()]), {
+      t.Record(
+        t.String(),
+        t.Union([t.String({ maxLength: 300 }), t.Number(), t.Boolean()], { error: 'must be a string of at most 300 characters, a number or a boolean' }),
+        {
         maxProperties: 13,
-        description: 'merged into the contact (keys to snake_case, at most 13 fields, values of at most 300 characters)',
-      }),
+        error: 'must be an object of at most 13 fields',
+        description: 'merged into the contact: keys become snake_case (cut to 64 characters), at most 13 fields, values of at most 300 characters',
+        },
+      ),
     ),
   },
   {
