@@ -32,7 +32,7 @@ const SNIPPET_BYTES = 1024
  * POSTs one signed webhook (Standard Webhooks headers) and reports how it went.
  *
  * SSRF: the URL's name is resolved and every address checked just before connecting, and
- * the request then goes to the checked address itself (the name travels in the Host header
+ * the request then goes to a checked address itself (the name travels in the Host header
  * and, over https, as the TLS server name that the certificate is verified against), so a
  * second DNS answer cannot send it elsewhere (DNS rebinding). Redirects are not followed.
  */
@@ -57,28 +57,41 @@ export function webhookSender({ policy, time, timeoutMs, ca }: WebhookSenderOpti
         return resolved.reason.startsWith('the host ') ? { kind: 'unresolved', reason: resolved.reason } : { kind: 'refused', reason: resolved.reason }
       }
       const { url } = resolved
-      const pinned = new URL(url)
-      const address = resolved.addresses[0] as string
-      pinned.hostname = address.includes(':') ? `[${address}]` : address
-      const serverName = url.protocol === 'https:' && pinned.hostname !== url.hostname ? url.hostname : undefined
       const timestamp = Math.floor(time.now() / 1000)
-      const response = await fetch(pinned, {
-        method: 'POST',
-        headers: {
-          host: url.host,
-          'content-type': 'application/json',
-          'user-agent': `Parley-Webhooks/${VERSION}`,
-          'webhook-id': request.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signWebhook(request.secret, request.id, timestamp, request.body),
-        },
-        body: request.body,
-        redirect: 'manual',
-        signal: controller.signal,
-        tls: serverName || ca ? { ...(serverName ? { serverName } : {}), ...(ca ? { ca } : {}) } : undefined,
-      })
-      const snippet = await readSnippet(response)
-      return { kind: 'response', status: response.status, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), time.now()), snippet }
+      const headers = {
+        host: url.host,
+        'content-type': 'application/json',
+        'user-agent': `Parley-Webhooks/${VERSION}`,
+        'webhook-id': request.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signWebhook(request.secret, request.id, timestamp, request.body),
+      }
+      // Every checked address in turn, until one can be reached (a name with an IPv6
+      // address is not undeliverable from a host without IPv6).
+      let failure: unknown
+      for (const address of resolved.addresses) {
+        const pinned = new URL(url)
+        pinned.hostname = address.includes(':') ? `[${address}]` : address
+        const serverName = url.protocol === 'https:' && pinned.hostname !== url.hostname ? url.hostname : undefined
+        let response: Response
+        try {
+          response = await fetch(pinned, {
+            method: 'POST',
+            headers,
+            body: request.body,
+            redirect: 'manual',
+            signal: controller.signal,
+            tls: serverName || ca ? { ...(serverName ? { serverName } : {}), ...(ca ? { ca } : {}) } : undefined,
+          })
+        } catch (error) {
+          if (controller.signal.aborted) return gaveUp()
+          failure = error
+          continue
+        }
+        const snippet = await readSnippet(response)
+        return { kind: 'response', status: response.status, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), time.now()), snippet }
+      }
+      return { kind: 'network', error: describeFailure(failure) }
     } catch (error) {
       if (controller.signal.aborted) return gaveUp()
       return { kind: 'network', error: describeFailure(error) }

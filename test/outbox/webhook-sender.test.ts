@@ -126,6 +126,22 @@ describe('where a webhook may go (SSRF)', () => {
     expect(receiver.received[0]?.headers.host).toBe(`rebind.test:${receiver.port}`)
   })
 
+  test('tries the checked addresses in turn until one can be reached', async () => {
+    // The receiver listens on 127.0.0.1 only: ::1 refuses the connection (or has no route).
+    const dns = playedDns({ 'dual.test': ['::1', '127.0.0.1'] })
+    const outcome = await sender(['127.0.0.1', '::1'], dns.lookup)({ url: `http://dual.test:${receiver.port}/hook`, secret, id: 'evt_1', body }, never)
+    expect(outcome).toMatchObject({ kind: 'response', status: 204 })
+    expect(receiver.received).toHaveLength(1)
+  })
+
+  test('when no checked address can be reached, the attempt is a connection error', async () => {
+    const closed = webhookReceiver()
+    closed.stop()
+    const dns = playedDns({ 'dual.test': ['::1', '127.0.0.1'] })
+    const outcome = await sender(['127.0.0.1', '::1'], dns.lookup)({ url: `http://dual.test:${closed.port}/hook`, secret, id: 'evt_1', body }, never)
+    expect(outcome.kind).toBe('network')
+  })
+
   describe('over https', () => {
     const tls = Bun.serve({
       hostname: '127.0.0.1',

@@ -63,13 +63,14 @@ describe('a conversation through the rest-api channel', () => {
     expect(first.status).toBe(202)
     await receiver.waitFor(3)
     expect((await post({ user_id: 'user-1', text: 'ada@lovelace.dev', client_id: 'm-2' })).status).toBe(202)
-    await receiver.waitFor(4)
+    await receiver.waitFor(5)
 
     expect(receiver.events().map(summary)).toEqual([
       'bot: Hi! How can I help?',
       'bot: Pick one',
       'bot: What is your email?',
       'bot: Thanks, we will write to ada@lovelace.dev.',
+      '[bot → closed]',
     ])
     const { conversation_id } = (await first.json()) as { conversation_id: string }
     for (const { headers, body, json } of receiver.received) {
@@ -77,7 +78,7 @@ describe('a conversation through the rest-api channel', () => {
       expect(Value.Check(WebhookEvent, json)).toBe(true)
       expect(json.data).toMatchObject({ chatbot_id: chat.chatbotId, integration_id: chat.integrationId, conversation_id, contact: { user_id: 'user-1' } })
     }
-    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(4)
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(5)
   })
 
   test('retries after a 500 and a timeout, then succeeds, with the same webhook-id; later events wait their turn', async () => {
