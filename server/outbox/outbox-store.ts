@@ -37,21 +37,29 @@ export interface AttemptRecord {
 export type OutboxStore = ReturnType<typeof outboxStore>
 
 /**
- * The outbox table. A delivery is due when it is pending, its time has come, and no earlier
- * pending delivery shares its ordering key (so one conversation's events arrive in order).
+ * The outbox table. Deliveries that share an ordering key (a conversation) leave one at a
+ * time, in order: only the oldest pending one of a key has a `next_attempt_at`; the others
+ * wait without one and the next is given its time when the one before finishes, in the
+ * same transaction. So finding what is due is one range of one index, however many
+ * deliveries wait behind a receiver that is down.
  */
 export function outboxStore(db: Database) {
   const insert = db.query(
     `INSERT INTO outbox (id, chatbot_id, integration_id, ordering_key, event_type, body, url, status, next_attempt_at, created_at)
-     VALUES ($id, $chatbot_id, $integration_id, $ordering_key, $event_type, $body, $url, 'pending', $created_at, $created_at)`,
+     VALUES ($id, $chatbot_id, $integration_id, $ordering_key, $event_type, $body, $url, 'pending',
+       CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE ordering_key = $ordering_key AND status = 'pending') THEN NULL ELSE $created_at END,
+       $created_at)`,
   )
-  const HEAD = `NOT EXISTS (SELECT 1 FROM outbox e WHERE e.status = 'pending' AND e.ordering_key = o.ordering_key AND e.seq < o.seq)`
   const due = db.query<StoredDelivery, [string, number]>(
-    `SELECT o.* FROM outbox o WHERE o.status = 'pending' AND o.next_attempt_at <= ? AND ${HEAD}
-     ORDER BY o.next_attempt_at, o.seq LIMIT ?`,
+    `SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
   )
   const nextDue = db.query<{ at: string | null }, []>(
-    `SELECT min(o.next_attempt_at) AS at FROM outbox o WHERE o.status = 'pending' AND ${HEAD}`,
+    `SELECT min(next_attempt_at) AS at FROM outbox WHERE status = 'pending' AND next_attempt_at IS NOT NULL`,
+  )
+  const promote = db.query(
+    `UPDATE outbox SET next_attempt_at = $at WHERE seq = (
+       SELECT seq FROM outbox WHERE ordering_key = (SELECT ordering_key FROM outbox WHERE seq = $seq)
+       AND status = 'pending' AND next_attempt_at IS NULL ORDER BY seq LIMIT 1)`,
   )
   const claim = db.query<StoredDelivery, [string, string, number]>(
     `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_attempt_at = ?
@@ -59,7 +67,7 @@ export function outboxStore(db: Database) {
   )
   const delivered = db.query(
     `UPDATE outbox SET status = 'delivered', next_attempt_at = NULL, finished_at = $at, url = $url,
-     last_status_code = $statusCode, last_error = NULL WHERE seq = $seq AND status != 'delivered'`,
+     last_status_code = $statusCode, last_error = NULL WHERE seq = $seq AND status = $from`,
   )
   const retry = db.query(
     `UPDATE outbox SET next_attempt_at = $next, url = $url, last_status_code = $statusCode, last_error = $error
@@ -103,11 +111,16 @@ export function outboxStore(db: Database) {
     nextDueAt: (): string | null => nextDue.get()?.at ?? null,
 
     /** Recorded even when the delivery was dropped meanwhile: the receiver did get it. */
-    delivered: (seq: number, attempt: AttemptRecord) => void delivered.run({ seq, ...attempt }),
+    delivered(seq: number, attempt: AttemptRecord): void {
+      if (delivered.run({ seq, from: 'pending', ...attempt }).changes === 1) promote.run({ seq, at: attempt.at })
+      else delivered.run({ seq, from: 'failed', ...attempt })
+    },
     retryAt: (seq: number, next: string, attempt: AttemptRecord) => void retry.run({ seq, next, ...attempt }),
-    fail: (seq: number, attempt: AttemptRecord) => void fail.run({ seq, ...attempt }),
+    fail(seq: number, attempt: AttemptRecord): void {
+      if (fail.run({ seq, ...attempt }).changes === 1) promote.run({ seq, at: attempt.at })
+    },
 
-    /** Drops every pending delivery of an integration (deleted or switched off); answers how many. */
+    /** Drops every pending delivery of an integration (deleted or switched off), waiting ones too; answers how many. */
     failPendingOfIntegration: (integrationId: string, at: string, reason: string): number =>
       failOfIntegration.all(at, reason, integrationId).length,
 

@@ -139,6 +139,22 @@ describe('the outbox worker', () => {
     })
   })
 
+  test('when a delivery fails for good, the next one of its key goes out, at once', async () => {
+    const time = fakeTime()
+    const [first, second] = env.enqueue(receiver.url, 'c1', 2, time.now())
+    receiver.respond(410, 410, 410)
+    const worker = startWorker(time)
+    await worker.drain()
+    expect(env.row(second!)).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: null })
+    time.advance(10_000)
+    await worker.drain()
+    time.advance(60_000)
+    await worker.drain()
+    expect(env.row(first!)).toMatchObject({ status: 'failed', attempts: 3 })
+    expect(env.row(second!)).toMatchObject({ status: 'delivered', attempts: 1 })
+    expect(keyAndN()).toEqual(['c10', 'c10', 'c10', 'c11'])
+  })
+
   test(`the whole schedule ends in failure after ${MAX_ATTEMPTS} attempts`, async () => {
     const time = fakeTime()
     const [id] = env.enqueue(receiver.url, 'c1', 1, time.now())

@@ -111,7 +111,9 @@ export const Delivery = t.Object({
   conversation_id: t.String(),
   status: DeliveryStatus,
   attempts: t.Integer({ minimum: 0 }),
-  next_attempt_at: t.Union([Timestamp, t.Null()], { description: 'pending only: when it is tried next' }),
+  next_attempt_at: t.Union([Timestamp, t.Null()], {
+    description: 'when a pending delivery is tried next; null once it is finished, and while it waits for an earlier delivery of its conversation',
+  }),
   last_attempt_at: t.Union([Timestamp, t.Null()]),
   last_status_code: t.Union([t.Integer(), t.Null()], { description: "the receiver's HTTP status at the last attempt" }),
   last_error: t.Union([t.String(), t.Null()], { description: 'why the last attempt did not deliver it' }),

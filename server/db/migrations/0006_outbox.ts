@@ -22,6 +22,7 @@ export const outbox: Migration = {
         url TEXT NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
         attempts INTEGER NOT NULL DEFAULT 0,
+        -- Set on the oldest pending delivery of each ordering_key only; the others wait (NULL).
         next_attempt_at TEXT,
         last_attempt_at TEXT,
         last_status_code INTEGER,
@@ -29,7 +30,7 @@ export const outbox: Migration = {
         created_at TEXT NOT NULL,
         finished_at TEXT
       );
-      CREATE INDEX outbox_due ON outbox (next_attempt_at, seq) WHERE status = 'pending';
+      CREATE INDEX outbox_due ON outbox (next_attempt_at, seq) WHERE status = 'pending' AND next_attempt_at IS NOT NULL;
       CREATE INDEX outbox_pending_by_key ON outbox (ordering_key, seq) WHERE status = 'pending';
       CREATE INDEX outbox_by_integration ON outbox (integration_id, seq DESC);
       CREATE INDEX outbox_finished ON outbox (finished_at) WHERE status != 'pending';

@@ -271,7 +271,7 @@ describe('the delivery log', () => {
       finished_at: null,
       payload: receiver.received[1]!.json,
     })
-    expect(waiting).toMatchObject({ status: 'pending', attempts: 0, last_attempt_at: null, last_status_code: null, last_error: null })
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: null, last_attempt_at: null, last_status_code: null, last_error: null })
     expect(delivered).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 204, next_attempt_at: null, finished_at: expect.any(String) })
     expect(result.text).not.toContain(chat.secret.slice(6, 20))
     expect(result.text).not.toContain('whsec_')
