@@ -144,19 +144,24 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
     running.add(attempt)
   }
 
+  /** Never rejects: whatever goes wrong leaves the delivery leased, to be tried again after the lease. */
   async function deliver(row: StoredDelivery): Promise<void> {
-    const where = target(row.integration_id)
-    let outcome: AttemptOutcome
-    if (!where.ok) outcome = { kind: 'gone', reason: where.reason }
-    else if (shutdown.signal.aborted) outcome = { kind: 'interrupted' }
-    else {
-      try {
-        outcome = await send({ url: where.url, secret: where.secret, id: row.id, body: row.body }, shutdown.signal)
-      } catch (error) {
-        outcome = { kind: 'network', error: String(error) }
+    try {
+      const where = target(row.integration_id)
+      let outcome: AttemptOutcome
+      if (!where.ok) outcome = { kind: 'gone', reason: where.reason }
+      else if (shutdown.signal.aborted) outcome = { kind: 'interrupted' }
+      else {
+        try {
+          outcome = await send({ url: where.url, secret: where.secret, id: row.id, body: row.body }, shutdown.signal)
+        } catch (error) {
+          outcome = { kind: 'network', error: String(error) }
+        }
       }
+      record(row, judgeAttempt(outcome, row.attempts, random), where.ok ? where.url : row.url)
+    } catch (error) {
+      logger.error('outbox delivery failed unexpectedly', { delivery_id: row.id, error: String(error) })
     }
-    record(row, judgeAttempt(outcome, row.attempts, random), where.ok ? where.url : row.url)
   }
 
   function record(row: StoredDelivery, verdict: Verdict, url: string): void {
@@ -182,10 +187,11 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
   function prune(): void {
     if (stopping) return
     try {
+      let removed = 0
       batch.run(() => {
-        const removed = store.prune(isoAt(time.now() - retentionMs))
-        if (removed > 0) logger.info('outbox pruned', { removed })
+        removed = store.prune(isoAt(time.now() - retentionMs))
       })
+      if (removed > 0) logger.info('outbox pruned', { removed })
     } catch (error) {
       logger.error('outbox prune failed', { error: String(error) })
     }
@@ -204,10 +210,17 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
 
     /** Drops an integration's pending deliveries (deleted or switched off), with the reason. */
     dropIntegration(integrationId: string, reason: string): void {
-      batch.run(() => {
-        const dropped = store.failPendingOfIntegration(integrationId, isoAt(time.now()), reason)
-        if (dropped > 0) logger.info('webhook deliveries dropped', { integration_id: integrationId, dropped, reason })
-      })
+      let dropped = 0
+      try {
+        batch.run(() => {
+          dropped = store.failPendingOfIntegration(integrationId, isoAt(time.now()), reason)
+        })
+      } catch (error) {
+        // Not lost: each attempt finds the integration gone or switched off and fails the delivery then.
+        logger.error('outbox drop failed', { integration_id: integrationId, error: String(error) })
+        return
+      }
+      if (dropped > 0) logger.info('webhook deliveries dropped', { integration_id: integrationId, dropped, reason })
     },
 
     /**
