@@ -1,5 +1,9 @@
 import type { Database } from 'bun:sqlite'
 import { Elysia } from 'elysia'
+import { inboundStore } from './channels/rest-api/inbound-store.ts'
+import { restApiInbound } from './channels/rest-api/inbound-service.ts'
+import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
+import { restApiChannelRoutes } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
 import { webChannel } from './channels/web/web-channel.ts'
 import { chatappHookRoutes } from './chatapp-hooks/routes.ts'
@@ -19,6 +23,8 @@ import { writeBatcher } from './db/write-batcher.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { demoChatbot } from './instance/demo-chatbot.ts'
 import { instanceStore } from './instance/store.ts'
+import type { OutboxTuning } from './outbox/outbox-worker.ts'
+import { outboxStore } from './outbox/outbox-store.ts'
 import { flowRoutes } from './flows/routes.ts'
 import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
@@ -36,7 +42,7 @@ import { integrationStore } from './integrations/store.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
-import { outboundUrlPolicy } from './support/outbound-url.ts'
+import { type Lookup, outboundUrlPolicy } from './support/outbound-url.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
@@ -46,8 +52,8 @@ export interface AppDeps {
   config: Config
   logger: Logger
   now?: Clock
-  /** Protocol timings, shortened by tests. */
-  tuning?: { helloTimeoutMs?: number }
+  /** Protocol timings, shortened by tests; the outbox's clock and timers, moved by tests. */
+  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup }
 }
 
 /**
@@ -55,7 +61,9 @@ export interface AppDeps {
  * their routes behind one error renderer. Nothing else constructs domain objects.
  */
 export function createApp({ db, config, logger, now = systemClock, tuning = {} }: AppDeps) {
+  const { outbox: outboxTuning, dnsLookup, ...webTuning } = tuning
   const events = eventBus()
+  const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
   const workspaces = workspaceService(workspaceStore(db), now)
   const chatbotRows = chatbotStore(db)
   const integrations = integrationService({
@@ -64,7 +72,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     events,
     ownsChatbot: (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
     publicUrl: config.publicUrl,
-    outbound: outboundUrlPolicy(config.outboundAllow),
+    outbound,
   })
   const flows = flowService({
     store: flowStore(db),
@@ -79,6 +87,16 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   const messages = messageStore(db)
+  const restApiOut = restApiDeliveries({
+    store: outboxStore(db),
+    batch,
+    integrations,
+    contactOf: (id) => contacts.get(id),
+    events,
+    outbound,
+    logger,
+    tuning: outboxTuning,
+  })
   const conversations = conversationService({
     contacts,
     conversations: conversationRows,
@@ -87,8 +105,10 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     events,
     now,
     batch,
+    turnWriters: [restApiOut.turnWriter],
   })
   const visitors = visitorService(contacts, now)
+  const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
@@ -99,7 +119,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     events,
     logger,
     ratePerMinute: config.socketRatePerMinute,
-    ...tuning,
+    ...webTuning,
   })
 
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
@@ -107,6 +127,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(integrationRoutes(auth, integrations))
     .use(flowRoutes(auth, flows))
     .use(conversationRoutes(auth, desk))
+    .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -142,7 +163,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey() }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => batch.flush(), () => web.close()]
+  const closers: (() => void | Promise<void>)[] = [() => batch.flush(), () => web.close(), () => restApiOut.close()]
 
   return {
     http,
@@ -150,6 +171,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     events,
     socket: web.socket,
     hub: web.hub,
+    outbox: restApiOut.worker,
     async close() {
       for (const close of closers.reverse()) await close()
     },

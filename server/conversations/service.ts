@@ -36,6 +36,25 @@ export interface ChannelContext {
   defaultCountry?: string | null
 }
 
+/** A turn as it is about to be written, for the channels that write rows of their own with it. */
+export interface TurnRecord {
+  /** The conversation as the turn leaves it (its new status). */
+  conversation: StoredConversation
+  /** The turn's messages, in order, whoever wrote them. */
+  messages: Message[]
+  /** The status before the turn; null when the turn opened the conversation. */
+  previousStatus: ConversationStatus | null
+}
+
+/**
+ * A channel's share of a turn's write unit: rows that must be stored with the turn's messages
+ * or not at all, such as an outbox of deliveries. `writesFor` runs before the unit, where it
+ * may read and fail; the function it returns runs inside the unit and must only write.
+ */
+export interface TurnWriter {
+  writesFor(turn: TurnRecord): (() => void) | null
+}
+
 export interface ConversationServiceDeps {
   contacts: ContactStore
   conversations: ConversationStore
@@ -44,6 +63,7 @@ export interface ConversationServiceDeps {
   events: EventBus
   now: Clock
   batch: WriteBatcher
+  turnWriters?: readonly TurnWriter[]
 }
 
 export interface VisitorInput {
@@ -79,7 +99,7 @@ export type ConversationService = ReturnType<typeof conversationService>
  * batch is committed.
  */
 export function conversationService(deps: ConversationServiceDeps) {
-  const { contacts, conversations, messages, snapshots, events, now, batch } = deps
+  const { contacts, conversations, messages, snapshots, events, now, batch, turnWriters = [] } = deps
 
   function message(conversation: StoredConversation, role: Role, content: Content, extra: Partial<Message> = {}): Message {
     return { id: newId(), conversation_id: conversation.id, role, content, created_at: now(), ...extra }
@@ -100,19 +120,22 @@ export function conversationService(deps: ConversationServiceDeps) {
   }
 
   /**
-   * Writes a worked-out turn as one unit of the batch (a new conversation's row included) and
-   * announces it once the batch is committed.
+   * Writes a worked-out turn as one unit of the batch (a new conversation's row and the
+   * channels' own rows included) and announces it once the batch is committed.
    */
   function write(turn: Turn, isNew = false): void {
     const { conversation } = turn
     const before = isNew ? null : conversation.status
     const lastAt = turn.messages.at(-1)?.created_at ?? conversation.last_message_at
     const state = turn.state ? JSON.stringify(turn.state) : null
+    const record: TurnRecord = { conversation: { ...conversation, status: turn.status, last_message_at: lastAt }, messages: turn.messages, previousStatus: before }
+    const channelWrites = turnWriters.flatMap((writer) => writer.writesFor(record) ?? [])
     batch.run(
       () => {
         if (isNew) conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
         else conversations.saveTurn(conversation.id, state, turn.status, now(), lastAt)
         for (const stored of turn.messages) messages.insert(stored)
+        for (const write of channelWrites) write()
       },
       () => {
         const shown = { ...conversation, status: turn.status }

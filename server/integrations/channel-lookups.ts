@@ -19,6 +19,17 @@ export interface WebChannel {
   defaultCountry: string | null
 }
 
+/** What the rest-api channel needs to deliver webhooks. */
+export interface RestApiChannel {
+  integrationId: string
+  chatbotId: string
+  workspaceId: string
+  isActive: boolean
+  webhookUrl: string
+  /** Raw `whsec_...`, to sign with; never send it anywhere or log it. */
+  signingSecret: string
+}
+
 export interface ChatappHandshake {
   integrationId: string
   mode: string | undefined
@@ -50,6 +61,20 @@ export function channelLookups(store: IntegrationStore) {
         greetingMessage: config.greeting_message,
         identitySecret: typeof secret === 'string' ? secret : null,
         defaultCountry: config.default_country,
+      }
+    },
+
+    /** A rest-api integration by id, whatever its workspace (deliveries carry only the id). */
+    findRestApiById(integrationId: string): RestApiChannel | null {
+      const row = store.getById(integrationId)
+      if (!row || row.type !== 'rest-api') return null
+      return {
+        integrationId: row.id,
+        chatbotId: row.chatbot_id,
+        workspaceId: row.workspace_id,
+        isActive: row.is_active,
+        webhookUrl: String(row.config.webhook_url),
+        signingSecret: String(row.secrets.signing_secret),
       }
     },
 

@@ -1,0 +1,52 @@
+import { Elysia } from 'elysia'
+import type { Authenticate } from '../../http/authenticate.ts'
+import { ChatbotParams } from '../../http/common-model.ts'
+import { errorResponses } from '../../http/error-responses.ts'
+import type { RestApiInbound } from './inbound-service.ts'
+import { DeliveryList, DeliveryQuery, InboundAccepted, InboundMessage } from './model.ts'
+import type { RestApiDeliveries } from './rest-api-deliveries.ts'
+
+const tags = ['REST API channel']
+
+/** The rest-api channel's own routes, beside the integration record's: messages in, deliveries out. */
+export function restApiChannelRoutes(auth: Authenticate, inbound: RestApiInbound, deliveries: RestApiDeliveries) {
+  return new Elysia({ prefix: '/chatbots/:chatbot_id/integrations/rest-api' })
+    .use(auth)
+    .post(
+      '/messages',
+      ({ workspaceId, params, body, status, set }) => {
+        const { accepted, replayed } = inbound.receive(workspaceId, params.chatbot_id, body)
+        if (replayed) set.headers['idempotent-replayed'] = 'true'
+        return status(202, accepted)
+      },
+      {
+        params: ChatbotParams,
+        body: InboundMessage,
+        response: { 202: InboundAccepted, ...errorResponses(400, 404, 409, 413, 415, 422) },
+        detail: {
+          tags,
+          summary: "Send a user's message to the chatbot",
+          description:
+            "Finds or creates the contact of user_id, continues its open rest-api conversation or starts one in the entry flow, stores the message and runs the bot. 202 with the stored message; the bot's answers are POSTed to webhook_url. A retry with the same client_id stores nothing and answers the first result again (header Idempotent-Replayed: true). 404 without the chatbot or its rest-api integration, 409 integration_inactive when it is switched off.",
+        },
+      },
+    )
+    .get(
+      '/deliveries',
+      ({ workspaceId, params, query }) => {
+        const { limit, offset, ...filter } = query
+        return deliveries.list(workspaceId, params.chatbot_id, filter, { limit, offset })
+      },
+      {
+        params: ChatbotParams,
+        query: DeliveryQuery,
+        response: { 200: DeliveryList, ...errorResponses(404, 422) },
+        detail: {
+          tags,
+          summary: 'List webhook deliveries',
+          description:
+            'Newest first, kept 14 days after they finish: each with its status (pending, delivered, failed), attempts, next attempt, the last answer or error, and the payload as sent. Filter with ?status=.',
+        },
+      },
+    )
+}

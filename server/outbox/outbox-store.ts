@@ -1,0 +1,145 @@
+import type { Database } from 'bun:sqlite'
+import type { Page, PageOf } from '../http/common-model.ts'
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+
+/** One delivery as stored: what to send, where, and how its attempts went. */
+export interface StoredDelivery {
+  seq: number
+  /** The webhook-id, the same on every attempt. */
+  id: string
+  chatbot_id: string
+  integration_id: string
+  ordering_key: string
+  event_type: string
+  body: string
+  url: string
+  status: DeliveryStatus
+  attempts: number
+  next_attempt_at: string | null
+  last_attempt_at: string | null
+  last_status_code: number | null
+  last_error: string | null
+  created_at: string
+  finished_at: string | null
+}
+
+export type NewDelivery = Pick<StoredDelivery, 'id' | 'chatbot_id' | 'integration_id' | 'ordering_key' | 'event_type' | 'body' | 'url' | 'created_at'>
+
+/** What an attempt ended with, as far as the row records it. */
+export interface AttemptRecord {
+  at: string
+  url: string
+  statusCode: number | null
+  error: string | null
+}
+
+export type OutboxStore = ReturnType<typeof outboxStore>
+
+/**
+ * The outbox table. Deliveries that share an ordering key (a conversation) leave one at a
+ * time, in order: only the oldest pending one of a key has a `next_attempt_at`; the others
+ * wait without one and the next is given its time when the one before finishes, in the
+ * same transaction. So finding what is due is one range of one index, however many
+ * deliveries wait behind a receiver that is down.
+ */
+export function outboxStore(db: Database) {
+  const insert = db.query(
+    `INSERT INTO outbox (id, chatbot_id, integration_id, ordering_key, event_type, body, url, status, next_attempt_at, created_at)
+     VALUES ($id, $chatbot_id, $integration_id, $ordering_key, $event_type, $body, $url, 'pending',
+       CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE ordering_key = $ordering_key AND status = 'pending') THEN NULL ELSE $created_at END,
+       $created_at)`,
+  )
+  const due = db.query<StoredDelivery, [string, number]>(
+    `SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
+  )
+  const nextDue = db.query<{ at: string | null }, []>(
+    `SELECT min(next_attempt_at) AS at FROM outbox WHERE status = 'pending' AND next_attempt_at IS NOT NULL`,
+  )
+  const promote = db.query(
+    `UPDATE outbox SET next_attempt_at = $at WHERE seq = (
+       SELECT seq FROM outbox WHERE ordering_key = (SELECT ordering_key FROM outbox WHERE seq = $seq)
+       AND status = 'pending' AND next_attempt_at IS NULL ORDER BY seq LIMIT 1)`,
+  )
+  const claim = db.query<StoredDelivery, [string, string, number]>(
+    `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_attempt_at = ?
+     WHERE seq = ? AND status = 'pending' RETURNING *`,
+  )
+  const delivered = db.query(
+    `UPDATE outbox SET status = 'delivered', next_attempt_at = NULL, finished_at = $at, url = $url,
+     last_status_code = $statusCode, last_error = NULL WHERE seq = $seq AND status = $from`,
+  )
+  const retry = db.query(
+    `UPDATE outbox SET next_attempt_at = $next, url = $url, last_status_code = $statusCode, last_error = $error
+     WHERE seq = $seq AND status = 'pending'`,
+  )
+  const fail = db.query(
+    `UPDATE outbox SET status = 'failed', next_attempt_at = NULL, finished_at = $at, url = $url,
+     last_status_code = $statusCode, last_error = $error WHERE seq = $seq AND status = 'pending'`,
+  )
+  const failOfIntegration = db.query<{ seq: number }, [string, string, string]>(
+    `UPDATE outbox SET status = 'failed', next_attempt_at = NULL, finished_at = ?, last_error = ?
+     WHERE integration_id = ? AND status = 'pending' RETURNING seq`,
+  )
+  const bySeq = db.query<StoredDelivery, [number]>('SELECT * FROM outbox WHERE seq = ?')
+  const byId = db.query<StoredDelivery, [string]>('SELECT * FROM outbox WHERE id = ?')
+  const prune = db.query<{ seq: number }, [string]>(
+    `DELETE FROM outbox WHERE status != 'pending' AND finished_at < ? RETURNING seq`,
+  )
+
+  return {
+    insert: (row: NewDelivery) => void insert.run(row),
+
+    /**
+     * Takes up to `limit` due deliveries, skipping `busy` ones (already being sent): each
+     * counts an attempt and is leased until `leaseUntil`, so that a process that dies while
+     * sending leaves it to be sent again once the lease runs out.
+     */
+    claimDue(now: string, limit: number, leaseUntil: string, busy: { has(seq: number): boolean; size: number }): StoredDelivery[] {
+      if (limit <= 0) return []
+      const claimed: StoredDelivery[] = []
+      for (const row of due.all(now, limit + busy.size)) {
+        if (claimed.length >= limit) break
+        if (busy.has(row.seq)) continue
+        const taken = claim.get(leaseUntil, now, row.seq)
+        if (taken) claimed.push(taken)
+      }
+      return claimed
+    },
+
+    /** When the worker must look again: the earliest time a delivery at the head of its order falls due. */
+    nextDueAt: (): string | null => nextDue.get()?.at ?? null,
+
+    /** Recorded even when the delivery was dropped meanwhile: the receiver did get it. */
+    delivered(seq: number, attempt: AttemptRecord): void {
+      if (delivered.run({ seq, from: 'pending', ...attempt }).changes === 1) promote.run({ seq, at: attempt.at })
+      else delivered.run({ seq, from: 'failed', ...attempt })
+    },
+    retryAt: (seq: number, next: string, attempt: AttemptRecord) => void retry.run({ seq, next, ...attempt }),
+    fail(seq: number, attempt: AttemptRecord): void {
+      if (fail.run({ seq, ...attempt }).changes === 1) promote.run({ seq, at: attempt.at })
+    },
+
+    /** Drops every pending delivery of an integration (deleted or switched off), waiting ones too; answers how many. */
+    failPendingOfIntegration: (integrationId: string, at: string, reason: string): number =>
+      failOfIntegration.all(at, reason, integrationId).length,
+
+    get: (seq: number) => bySeq.get(seq) ?? undefined,
+    getById: (id: string) => byId.get(id) ?? undefined,
+
+    /** An integration's deliveries, newest first. */
+    list(integrationId: string, filter: { status?: DeliveryStatus }, page: Page): PageOf<StoredDelivery> {
+      const where = filter.status ? 'integration_id = $integration AND status = $status' : 'integration_id = $integration'
+      const params: Record<string, string> = { integration: integrationId }
+      if (filter.status) params.status = filter.status
+      const items = db
+        .query<StoredDelivery, Record<string, string | number>>(`SELECT * FROM outbox WHERE ${where} ORDER BY seq DESC LIMIT $limit OFFSET $offset`)
+        .all({ ...params, limit: page.limit, offset: page.offset })
+      const total = db.query<{ n: number }, Record<string, string>>(`SELECT count(*) AS n FROM outbox WHERE ${where}`).get(params)?.n ?? 0
+      return { items, total }
+    },
+
+    /** Forgets finished deliveries older than `before`; answers how many. */
+    prune: (before: string): number => prune.all(before).length,
+  }
+}
