@@ -23,6 +23,7 @@ export const MEDIA_TYPE = 'x-media-type'
 const STATUS_TEXT: Record<string, string> = {
   '200': 'OK',
   '201': 'Created',
+  '202': 'Accepted',
   '204': 'No Content',
   '400': 'Malformed JSON',
   '401': 'Missing, unknown or revoked API key',
