@@ -6,17 +6,25 @@ export interface RateDecision {
 
 export type RateLimiter = (key: string) => RateDecision
 
+/** Past this many keys, buckets that have refilled (as good as new) are forgotten. */
+const SWEEP_AT = 10_000
+
 /**
  * A token bucket per key: `perMinute` requests a minute on average, bursts up to a quarter
- * of that. In memory on purpose: Parley is one process.
+ * of that. In memory on purpose: Parley is one process. Keys come from clients (addresses),
+ * so full buckets are swept once there are many: memory stays bounded by recent activity.
  */
 export function rateLimiter(perMinute: number, now: () => number = () => performance.now()): RateLimiter {
   if (perMinute <= 0) return () => ({ allowed: true, retryAfter: 0 })
   const capacity = Math.max(10, Math.floor(perMinute / 4))
   const refillPerMs = perMinute / 60_000
+  const refillMs = capacity / refillPerMs
   const buckets = new Map<string, { tokens: number; at: number }>()
   return (key) => {
     const t = now()
+    if (buckets.size >= SWEEP_AT && !buckets.has(key)) {
+      for (const [old, bucket] of buckets) if (t - bucket.at >= refillMs) buckets.delete(old)
+    }
     const bucket = buckets.get(key) ?? { tokens: capacity, at: t }
     bucket.tokens = Math.min(capacity, bucket.tokens + (t - bucket.at) * refillPerMs)
     bucket.at = t
