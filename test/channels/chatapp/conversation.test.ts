@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
-import { buttonPick, postWebhook, rowPick, setUpChatappChat, statusReport, text } from './support/chatapp-chat.ts'
+import { buttonPick, postWebhook, rowPick, setUpChatappChat, statusReport, text, userMessage } from './support/chatapp-chat.ts'
 import { type ChatappTestbed, chatappTestbed, USER } from './support/chatapp-test.ts'
 
 /** A list with row transitions, 4 buttons (sent as a list), a capture and a link. */
@@ -170,5 +170,34 @@ describe('a conversation through a chatapp number and a published flow', () => {
     }
     await bed.app.call('DELETE', chat.path(`/integrations/${chat.integrationId}`))
     expect((await bed.app.call('GET', chat.path('/integrations/chatapp/deliveries'))).body.code).toBe('not_found')
+  })
+
+  test('a retried webhook stores nothing and runs nothing, even once the conversation it went to is closed', async () => {
+    bed = chatappTestbed()
+    const chat = await setUpChatappChat(bed.app, bed.graph)
+    const body = userMessage(chat, USER, text('Hi'))
+    expect((await postWebhook(bed.app, chat, body)).body.messages).toEqual({ stored: 1, duplicates: 0 })
+    await bed.sent()
+    const [conversation] = (await bed.app.call('GET', chat.path('/conversations'))).body.items
+    await bed.app.call('PATCH', chat.path(`/conversations/${conversation.id}`), { body: { status: 'closed' } })
+    const count = () => bed.app.db.query<{ m: number; o: number }, []>('SELECT (SELECT count(*) FROM messages) AS m, (SELECT count(*) FROM outbox) AS o').get()
+    const before = count()
+    expect((await postWebhook(bed.app, chat, body)).body.messages).toEqual({ stored: 0, duplicates: 1 })
+    expect(count()).toEqual(before)
+    expect((await bed.app.call('GET', chat.path('/conversations'))).body.total).toBe(1)
+    expect(await bed.sent()).toEqual([])
+  })
+
+  test("a reaction to the bot's message joins that conversation and is not answered", async () => {
+    bed = chatappTestbed()
+    const chat = await setUpChatappChat(bed.app, bed.graph)
+    await bed.say(chat, text('Hi'))
+    const reacted = bed.wamidOf('Hi! How can I help?')
+    expect(await bed.say(chat, { type: 'reaction', reaction: { message_id: reacted, emoji: '👍' } })).toEqual([])
+    const [conversation] = (await bed.app.call('GET', chat.path('/conversations'))).body.items
+    const messages = (await bed.app.call('GET', chat.path(`/conversations/${conversation.id}/messages?limit=200`))).body.items
+    expect(messages.at(-1)).toMatchObject({ role: 'visitor', content: { kind: 'text', text: '[reaction 👍]' } })
+    // The flow still waits for an answer to its buttons.
+    expect(await bed.say(chat, buttonPick('sales', 'Sales', bed.wamidOf('[buttons] Pick one')))).toEqual(['What is your email?'])
   })
 })
