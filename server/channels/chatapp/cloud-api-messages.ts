@@ -99,17 +99,23 @@ function list(text: string, button: string, sections: Section[], note: string | 
   const chunks = chunkRows(sections, LIMITS.listRows)
   const label = cut(button.trim() || LIST_LABEL, LIMITS.listButton)
   const shortened: string[] = []
-  const parts: Part[] = chunks.map((chunk, index) => {
-    const body = chunks.length === 1 ? text : `${cut(text, LIMITS.listBody - 10)} (${index + 1}/${chunks.length})`
-    return { type: 'interactive.list', payload: { body: { text: body.trim() ? cut(body, LIMITS.listBody) : BLANK }, action: { button: label, sections: listSections(chunk, shortened) } } }
-  })
+  // Room for the " (2/3)" that numbers several lists.
+  const [before, body] = leadingText(text, LIMITS.listBody - (chunks.length > 1 ? 12 : 0))
+  const lists: Part[] = chunks.map((chunk, index) => ({
+    type: 'interactive.list',
+    payload: {
+      body: { text: chunks.length > 1 ? `${body} (${index + 1}/${chunks.length})` : body },
+      action: { button: label, sections: listSections(chunk, shortened) },
+    },
+  }))
   const notes = [
     note,
+    before.length > 0 ? longBody(text, LIMITS.listBody) : null,
     chunks.length > 1 ? `${chunks.reduce((n, chunk) => n + chunk.reduce((m, s) => m + s.rows.length, 0), 0)} rows went as ${chunks.length} lists (at most ${LIMITS.listRows} rows per list)` : null,
     button.trim().length > LIMITS.listButton ? `the list button "${button}" was shortened to ${LIMITS.listButton} characters` : null,
     shortened.length > 0 ? `shortened to fit: ${shortened.join(', ')}` : null,
   ]
-  return { parts, adaptation: joinNotes(notes) }
+  return { parts: [...before, ...lists], adaptation: joinNotes(notes) }
 }
 
 function listSections(chunk: Section[], shortened: string[]): Record<string, unknown>[] {

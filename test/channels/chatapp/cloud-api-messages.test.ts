@@ -99,6 +99,17 @@ describe('Parley messages as Cloud API messages', () => {
     expect(offeredPick(offered as any, 'opt-3')).toEqual({ reply_to: 'button', id: 'opt-3', title: 'Option 3' })
   })
 
+  test('a list text over 4096 characters goes ahead as text; the list carries its last part', () => {
+    const long = words(1000)
+    const messages = send({ kind: 'list', text: long, button: 'Open', sections: [{ rows: [{ id: 'a', title: 'A' }] }] })
+    expect(messages.map((message) => message.type)).toEqual(['text', 'interactive.list'])
+    const list = messages[1]?.body.interactive as any
+    expect(list.body.text.length).toBeLessThanOrEqual(4096)
+    expect(`${(messages[0]?.body.text as any).body} ${list.body.text}`.replace(/\s+/g, ' ')).toBe(long)
+    expect(messages[1]?.adaptation).toContain('went ahead as text')
+    expect(verdicts(messages)).toEqual([null, null])
+  })
+
   test('a list of more than 10 rows goes as several lists of at most 10, numbered, each one the provider takes', () => {
     const rows = Array.from({ length: 23 }, (_, n) => ({ id: `r${n}`, title: `Row ${n}` }))
     const messages = send({ kind: 'list', text: 'Pick a row', button: 'Rows', sections: [{ title: 'First', rows: rows.slice(0, 12) }, { title: 'Second', rows: rows.slice(12) }] })
