@@ -6,6 +6,11 @@ import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
 import { restApiChannelRoutes } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
 import { webChannel } from './channels/web/web-channel.ts'
+import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
+import { chatappStore } from './channels/chatapp/chatapp-store.ts'
+import { chatappInbound } from './channels/chatapp/inbound-service.ts'
+import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
+import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappHookRoutes } from './chatapp-hooks/routes.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
@@ -31,7 +36,7 @@ import { flowService } from './flows/service.ts'
 import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { authenticate, requireWorkspace } from './http/authenticate.ts'
-import { jsonBodyParser } from './http/json-body.ts'
+import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
 import { renderError } from './http/render-error.ts'
 import { beginRequest, requestContext } from './http/request-context.ts'
@@ -97,6 +102,29 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     logger,
     tuning: outboxTuning,
   })
+  const chatappRows = chatappStore(db)
+  const metaFlow = (workspaceId: string, chatbotId: string, flowId: string): MetaFlowView | null => {
+    const snapshot = flows.publishedSnapshot(flowId)
+    if (snapshot?.type !== 'meta' || snapshot.chatbotId !== chatbotId) return null
+    try {
+      return { name: flows.get(workspaceId, chatbotId, flowId).name, definition: snapshot.definition }
+    } catch {
+      return null
+    }
+  }
+  const chatappOut = chatappDeliveries({
+    outbox: outboxStore(db),
+    store: chatappRows,
+    batch,
+    integrations,
+    contactOf: (id) => contacts.get(id),
+    metaFlow,
+    events,
+    outbound,
+    logger,
+    apiUrl: config.chatappApiUrl,
+    tuning: outboxTuning,
+  })
   const conversations = conversationService({
     contacts,
     conversations: conversationRows,
@@ -105,10 +133,11 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter],
   })
   const visitors = visitorService(contacts, now)
   const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
+  const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
@@ -128,6 +157,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(flowRoutes(auth, flows))
     .use(conversationRoutes(auth, desk))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
+    .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -136,9 +166,9 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = beginRequest(request).id
     })
-    // WhatsApp Flow JSON documents reach 10 MB.
+    // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
-      jsonBodyParser([{ path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }], (request, path) => {
+      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }], (request, path) => {
         if (path.startsWith('/api/dev/v1/')) requireWorkspace(workspaces, request)
       }),
     )
@@ -159,11 +189,11 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(flowSchemaRoutes(config.publicUrl))
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
     .use(devApi)
-    .use(chatappHookRoutes(integrations, config.publicRatePerMinute))
+    .use(chatappHookRoutes(integrations, chatappIn, config.publicRatePerMinute))
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey() }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => batch.flush(), () => web.close(), () => restApiOut.close()]
+  const closers: (() => void | Promise<void>)[] = [() => batch.flush(), () => web.close(), () => restApiOut.close(), () => chatappOut.close()]
 
   return {
     http,
@@ -172,6 +202,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     socket: web.socket,
     hub: web.hub,
     outbox: restApiOut.worker,
+    chatappOutbox: chatappOut.worker,
     async close() {
       for (const close of closers.reverse()) await close()
     },

@@ -17,7 +17,11 @@ export interface Config {
   publicRatePerMinute: number
   /** Host names, IPs and CIDR ranges that outbound requests may reach although they are private. */
   outboundAllow: string[]
+  /** The messaging provider's cloud API (Graph API) base, version included, without a trailing slash. */
+  chatappApiUrl: string
 }
+
+export const DEFAULT_CHATAPP_API_URL = 'https://graph.facebook.com/v21.0'
 
 export class ConfigError extends Error {}
 
@@ -37,7 +41,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const socketRatePerMinute = integerSetting(env, 'PARLEY_SOCKET_RATE_LIMIT', 120, 0, 10_000_000)
   const publicRatePerMinute = integerSetting(env, 'PARLEY_PUBLIC_RATE_LIMIT', 600, 0, 10_000_000)
   const outboundAllow = outboundAllowSetting(env.PARLEY_OUTBOUND_ALLOW)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, outboundAllow }
+  const chatappApiUrl = chatappApiUrlSetting(env.PARLEY_CHATAPP_API_URL)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, outboundAllow, chatappApiUrl }
+}
+
+/** An absolute http(s) base such as https://graph.facebook.com/v21.0: message calls go to `${base}/{phone_number_id}/messages`. */
+function chatappApiUrlSetting(raw: string | undefined): string {
+  const value = raw?.trim()
+  if (!value) return DEFAULT_CHATAPP_API_URL
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(`PARLEY_CHATAPP_API_URL must be an absolute http(s) URL such as ${DEFAULT_CHATAPP_API_URL}, got "${value}"`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PARLEY_CHATAPP_API_URL must use http or https, got "${value}"`)
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new ConfigError(`PARLEY_CHATAPP_API_URL must not carry a user name, password, query or fragment, got "${value}"`)
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
 function outboundAllowSetting(raw: string | undefined): string[] {

@@ -28,7 +28,8 @@ Environment:
   LOG_LEVEL (info: debug, info, warn, error, silent)  PARLEY_RATE_LIMIT (1200 requests/minute per workspace; 0 = off)
   PARLEY_SOCKET_RATE_LIMIT (120 messages/minute per widget socket; 0 = off)
   PARLEY_PUBLIC_RATE_LIMIT (600 requests/minute per address on public routes; 0 = off)
-  PARLEY_OUTBOUND_ALLOW (private hosts, IPs or CIDRs webhooks may reach, comma-separated)`
+  PARLEY_OUTBOUND_ALLOW (private hosts, IPs or CIDRs webhooks may reach, comma-separated)
+  PARLEY_CHATAPP_API_URL (https://graph.facebook.com/v21.0: the messaging provider's cloud API)`
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -69,6 +69,8 @@ export interface ConversationServiceDeps {
 export interface VisitorInput {
   clientId?: string
   content: Extract<Content, { kind: 'text' } | { kind: 'reply' }>
+  /** Stored and shown, but nothing for the flow to answer (a reaction to an earlier message). */
+  notAnAnswer?: boolean
 }
 
 export interface VisitorResult {
@@ -193,7 +195,7 @@ export function conversationService(deps: ConversationServiceDeps) {
       const turn = startTurn(conversation)
       const said = message(conversation, 'visitor', input.content, input.clientId ? { client_id: input.clientId } : {})
       turn.messages.push(said)
-      if (conversation.status === 'bot') {
+      if (conversation.status === 'bot' && !input.notAnAnswer) {
         const engineInput: EngineInput =
           input.content.kind === 'text'
             ? { kind: 'text', text: input.content.text }

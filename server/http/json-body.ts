@@ -4,9 +4,21 @@ export interface BodyLimit {
   /** Tested against the request path; the first match sets the limit. */
   path: RegExp
   bytes: number
+  /** Keep the exact bytes for `rawBody` (a route that checks a signature over them). */
+  keepRaw?: boolean
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+const rawBodies = new WeakMap<Request, Uint8Array>()
+
+/**
+ * The exact bytes the parser read for this request, when its path's limit keeps them; a
+ * body is read once, so a route that must check a signature over it asks here.
+ */
+export function rawBody(request: Request): Uint8Array | undefined {
+  return rawBodies.get(request)
+}
 
 /**
  * The API's one body parser: JSON only (415 otherwise), bounded (413), well-formed (400).
@@ -15,16 +27,17 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024
  * nobody without an API key can make the server hold megabytes.
  */
 export function jsonBodyParser(limits: readonly BodyLimit[] = [], beforeRead: (request: Request, path: string) => void = () => {}) {
-  const limitFor = (path: string) => limits.find((limit) => limit.path.test(path))?.bytes ?? DEFAULT_BODY_LIMIT
+  const limitFor = (path: string) => limits.find((limit) => limit.path.test(path)) ?? { bytes: DEFAULT_BODY_LIMIT, keepRaw: false }
 
   return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
     const path = new URL(request.url).pathname
     beforeRead(request, path)
-    const limit = limitFor(path)
+    const { bytes: limit, keepRaw } = limitFor(path)
     const declared = Number(request.headers.get('content-length') ?? 0)
     if (declared > limit) throw tooLarge(limit)
     const bytes = await request.arrayBuffer()
     if (bytes.byteLength > limit) throw tooLarge(limit)
+    if (keepRaw) rawBodies.set(request, new Uint8Array(bytes))
     if (bytes.byteLength === 0) return null
     if (!isJson(contentType)) {
       throw new ApiError(

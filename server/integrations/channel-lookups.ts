@@ -30,6 +30,19 @@ export interface RestApiChannel {
   signingSecret: string
 }
 
+/** What the chatapp channel needs to take the provider's webhooks and call its API. */
+export interface ChatappChannel {
+  integrationId: string
+  chatbotId: string
+  workspaceId: string
+  isActive: boolean
+  phoneNumberId: string
+  /** Raw, for the provider's API; never send it anywhere else or log it. */
+  accessToken: string
+  /** Raw, to check the provider's payload signatures; null when none is set. */
+  appSecret: string | null
+}
+
 export interface ChatappHandshake {
   integrationId: string
   mode: string | undefined
@@ -75,6 +88,22 @@ export function channelLookups(store: IntegrationStore) {
         isActive: row.is_active,
         webhookUrl: String(row.config.webhook_url),
         signingSecret: String(row.secrets.signing_secret),
+      }
+    },
+
+    /** A chatapp integration by id, whatever its workspace (webhooks and deliveries carry only the id). */
+    findChatappById(integrationId: string): ChatappChannel | null {
+      const row = store.getById(integrationId)
+      if (!row || row.type !== 'chatapp') return null
+      const appSecret = row.secrets.app_secret
+      return {
+        integrationId: row.id,
+        chatbotId: row.chatbot_id,
+        workspaceId: row.workspace_id,
+        isActive: row.is_active,
+        phoneNumberId: String(row.config.phone_number_id),
+        accessToken: String(row.secrets.access_token),
+        appSecret: typeof appSecret === 'string' ? appSecret : null,
       }
     },
 

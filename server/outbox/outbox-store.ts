@@ -3,11 +3,15 @@ import type { Page, PageOf } from '../http/common-model.ts'
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
 
+/** What a delivery is, and so which worker sends it: a Standard Webhooks POST, or a call to the messaging provider's API. */
+export type DeliveryKind = 'webhook' | 'chatapp'
+
 /** One delivery as stored: what to send, where, and how its attempts went. */
 export interface StoredDelivery {
   seq: number
   /** The webhook-id, the same on every attempt. */
   id: string
+  kind: DeliveryKind
   chatbot_id: string
   integration_id: string
   ordering_key: string
@@ -22,9 +26,16 @@ export interface StoredDelivery {
   last_error: string | null
   created_at: string
   finished_at: string | null
+  /** The receiver's id for what it accepted (the provider's message id), once delivered, when it gave one. */
+  receipt: string | null
+  /** How the receiver took it, when that is worth telling (a fallback the sender used). */
+  note: string | null
 }
 
-export type NewDelivery = Pick<StoredDelivery, 'id' | 'chatbot_id' | 'integration_id' | 'ordering_key' | 'event_type' | 'body' | 'url' | 'created_at'>
+export type NewDelivery = Pick<StoredDelivery, 'id' | 'chatbot_id' | 'integration_id' | 'ordering_key' | 'event_type' | 'body' | 'url' | 'created_at'> & {
+  /** Webhook unless said otherwise. */
+  kind?: DeliveryKind
+}
 
 /** What an attempt ended with, as far as the row records it. */
 export interface AttemptRecord {
@@ -45,16 +56,16 @@ export type OutboxStore = ReturnType<typeof outboxStore>
  */
 export function outboxStore(db: Database) {
   const insert = db.query(
-    `INSERT INTO outbox (id, chatbot_id, integration_id, ordering_key, event_type, body, url, status, next_attempt_at, created_at)
-     VALUES ($id, $chatbot_id, $integration_id, $ordering_key, $event_type, $body, $url, 'pending',
+    `INSERT INTO outbox (id, kind, chatbot_id, integration_id, ordering_key, event_type, body, url, status, next_attempt_at, created_at)
+     VALUES ($id, $kind, $chatbot_id, $integration_id, $ordering_key, $event_type, $body, $url, 'pending',
        CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE ordering_key = $ordering_key AND status = 'pending') THEN NULL ELSE $created_at END,
        $created_at)`,
   )
-  const due = db.query<StoredDelivery, [string, number]>(
-    `SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
+  const due = db.query<StoredDelivery, [DeliveryKind, string, number]>(
+    `SELECT * FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
   )
-  const nextDue = db.query<{ at: string | null }, []>(
-    `SELECT min(next_attempt_at) AS at FROM outbox WHERE status = 'pending' AND next_attempt_at IS NOT NULL`,
+  const nextDue = db.query<{ at: string | null }, [DeliveryKind]>(
+    `SELECT min(next_attempt_at) AS at FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at IS NOT NULL`,
   )
   const promote = db.query(
     `UPDATE outbox SET next_attempt_at = $at WHERE seq = (
@@ -67,7 +78,7 @@ export function outboxStore(db: Database) {
   )
   const delivered = db.query(
     `UPDATE outbox SET status = 'delivered', next_attempt_at = NULL, finished_at = $at, url = $url,
-     last_status_code = $statusCode, last_error = NULL WHERE seq = $seq AND status = $from`,
+     last_status_code = $statusCode, last_error = NULL, receipt = $receipt, note = $note WHERE seq = $seq AND status = $from`,
   )
   const retry = db.query(
     `UPDATE outbox SET next_attempt_at = $next, url = $url, last_status_code = $statusCode, last_error = $error
@@ -83,22 +94,22 @@ export function outboxStore(db: Database) {
   )
   const bySeq = db.query<StoredDelivery, [number]>('SELECT * FROM outbox WHERE seq = ?')
   const byId = db.query<StoredDelivery, [string]>('SELECT * FROM outbox WHERE id = ?')
-  const prune = db.query<{ seq: number }, [string]>(
-    `DELETE FROM outbox WHERE status != 'pending' AND finished_at < ? RETURNING seq`,
+  const prune = db.query<{ seq: number }, [DeliveryKind, string]>(
+    `DELETE FROM outbox WHERE kind = ? AND status != 'pending' AND finished_at < ? RETURNING seq`,
   )
 
   return {
-    insert: (row: NewDelivery) => void insert.run(row),
+    insert: (row: NewDelivery) => void insert.run({ ...row, kind: row.kind ?? 'webhook' }),
 
     /**
      * Takes up to `limit` due deliveries, skipping `busy` ones (already being sent): each
      * counts an attempt and is leased until `leaseUntil`, so that a process that dies while
      * sending leaves it to be sent again once the lease runs out.
      */
-    claimDue(now: string, limit: number, leaseUntil: string, busy: { has(seq: number): boolean; size: number }): StoredDelivery[] {
+    claimDue(kind: DeliveryKind, now: string, limit: number, leaseUntil: string, busy: { has(seq: number): boolean; size: number }): StoredDelivery[] {
       if (limit <= 0) return []
       const claimed: StoredDelivery[] = []
-      for (const row of due.all(now, limit + busy.size)) {
+      for (const row of due.all(kind, now, limit + busy.size)) {
         if (claimed.length >= limit) break
         if (busy.has(row.seq)) continue
         const taken = claim.get(leaseUntil, now, row.seq)
@@ -108,12 +119,12 @@ export function outboxStore(db: Database) {
     },
 
     /** When the worker must look again: the earliest time a delivery at the head of its order falls due. */
-    nextDueAt: (): string | null => nextDue.get()?.at ?? null,
+    nextDueAt: (kind: DeliveryKind): string | null => nextDue.get(kind)?.at ?? null,
 
     /** Recorded even when the delivery was dropped meanwhile: the receiver did get it. */
-    delivered(seq: number, attempt: AttemptRecord): void {
-      if (delivered.run({ seq, from: 'pending', ...attempt }).changes === 1) promote.run({ seq, at: attempt.at })
-      else delivered.run({ seq, from: 'failed', ...attempt })
+    delivered(seq: number, attempt: AttemptRecord, taken: { receipt: string | null; note: string | null } = { receipt: null, note: null }): void {
+      if (delivered.run({ seq, from: 'pending', ...taken, ...attempt }).changes === 1) promote.run({ seq, at: attempt.at })
+      else delivered.run({ seq, from: 'failed', ...taken, ...attempt })
     },
     retryAt: (seq: number, next: string, attempt: AttemptRecord) => void retry.run({ seq, next, ...attempt }),
     fail(seq: number, attempt: AttemptRecord): void {
@@ -139,7 +150,7 @@ export function outboxStore(db: Database) {
       return { items, total }
     },
 
-    /** Forgets finished deliveries older than `before`; answers how many. */
-    prune: (before: string): number => prune.all(before).length,
+    /** Forgets finished deliveries of a kind older than `before`; answers how many. */
+    prune: (kind: DeliveryKind, before: string): number => prune.all(kind, before).length,
   }
 }

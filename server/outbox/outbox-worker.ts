@@ -1,12 +1,27 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { Logger } from '../support/logger.ts'
 import { isoAt, type OutboxTime, systemOutboxTime } from './outbox-time.ts'
-import type { OutboxStore, StoredDelivery } from './outbox-store.ts'
+import type { DeliveryKind, OutboxStore, StoredDelivery } from './outbox-store.ts'
 import { type AttemptOutcome, judgeAttempt, type Verdict } from './retry-policy.ts'
-import type { WebhookSender } from './webhook-sender.ts'
 
-/** Where an integration's deliveries go now, read at every attempt (a new URL or secret applies at once). */
+/**
+ * Where an integration's deliveries go now, read at every attempt (a new URL or secret
+ * applies at once): the webhook URL and its signing secret, or the provider's API URL and
+ * its access token.
+ */
 export type DeliveryTarget = { ok: true; url: string; secret: string } | { ok: false; reason: string }
+
+/** One attempt at one delivery: where it goes, the secret it is sent with, its stable id and body. */
+export interface DeliveryRequest {
+  url: string
+  /** Only ever used to sign or authorise, never logged. */
+  secret: string
+  id: string
+  body: string
+}
+
+/** Sends one attempt of one kind of delivery and tells how it went; never throws for the receiver's sake. */
+export type DeliverySender = (request: DeliveryRequest, shutdown: AbortSignal) => Promise<AttemptOutcome>
 
 export interface OutboxTuning {
   time?: OutboxTime
@@ -24,7 +39,9 @@ export interface OutboxTuning {
 export interface OutboxWorkerDeps extends OutboxTuning {
   store: OutboxStore
   batch: WriteBatcher
-  send: WebhookSender
+  /** The kind of delivery this worker sends (webhook unless told): it claims no other. */
+  kind?: DeliveryKind
+  send: DeliverySender
   target: (integrationId: string) => DeliveryTarget
   logger: Logger
 }
@@ -48,6 +65,7 @@ const PRUNE_EVERY_MS = 6 * 60 * 60_000
  */
 export function outboxWorker(deps: OutboxWorkerDeps) {
   const { store, batch, send, target, logger } = deps
+  const kind = deps.kind ?? 'webhook'
   const time = deps.time ?? systemOutboxTime
   const random = deps.random ?? Math.random
   const concurrency = deps.concurrency ?? 16
@@ -93,12 +111,12 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
     forgetLostClaims(now)
     const room = concurrency - busy.size
     // Looking costs a read; claiming costs a write transaction, so it is opened only when something is due.
-    const next = store.nextDueAt()
+    const next = store.nextDueAt(kind)
     if (room <= 0 || next === null || next > isoAt(now)) return
     let claimed: StoredDelivery[] = []
     batch.run(
       () => {
-        claimed = store.claimDue(isoAt(now), room, isoAt(now + leaseMs), busy)
+        claimed = store.claimDue(kind, isoAt(now), room, isoAt(now + leaseMs), busy)
       },
       () => {
         for (const row of claimed) launch(row)
@@ -114,7 +132,7 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
 
   /** Sleeps until the next delivery falls due; deliveries under way wake the worker when they end. */
   function schedule(): void {
-    const next = store.nextDueAt()
+    const next = store.nextDueAt(kind)
     if (next === null) return sleep(null)
     const wait = Date.parse(next) - time.now()
     if (wait <= 0 && busy.size > 0) return sleep(null)
@@ -169,7 +187,7 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
     const fields = { delivery_id: row.id, integration_id: row.integration_id, event: row.event_type, attempts: row.attempts }
     try {
       batch.run(() => {
-        if (verdict.kind === 'delivered') store.delivered(row.seq, { at: isoAt(at), url, statusCode: verdict.statusCode, error: null })
+        if (verdict.kind === 'delivered') store.delivered(row.seq, { at: isoAt(at), url, statusCode: verdict.statusCode, error: null }, { receipt: verdict.receipt, note: verdict.note })
         else if (verdict.kind === 'retry') {
           store.retryAt(row.seq, isoAt(at + verdict.delayMs), { at: isoAt(at), url, statusCode: verdict.statusCode, error: verdict.error })
         } else store.fail(row.seq, { at: isoAt(at), url, statusCode: verdict.statusCode, error: verdict.error })
@@ -179,9 +197,9 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
       logger.error('outbox record failed', { ...fields, error: String(error) })
       return
     }
-    if (verdict.kind === 'delivered') logger.debug('webhook delivered', { ...fields, status: verdict.statusCode })
-    else if (verdict.kind === 'retry') logger.info('webhook attempt failed; will retry', { ...fields, error: verdict.error, retry_in_ms: verdict.delayMs })
-    else logger.warn('webhook delivery failed', { ...fields, error: verdict.error })
+    if (verdict.kind === 'delivered') logger.debug(`${kind} delivered`, { ...fields, status: verdict.statusCode })
+    else if (verdict.kind === 'retry') logger.info(`${kind} attempt failed; will retry`, { ...fields, error: verdict.error, retry_in_ms: verdict.delayMs })
+    else logger.warn(`${kind} delivery failed`, { ...fields, error: verdict.error })
   }
 
   function prune(): void {
@@ -189,7 +207,7 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
     try {
       let removed = 0
       batch.run(() => {
-        removed = store.prune(isoAt(time.now() - retentionMs))
+        removed = store.prune(kind, isoAt(time.now() - retentionMs))
       })
       if (removed > 0) logger.info('outbox pruned', { removed })
     } catch (error) {
@@ -220,7 +238,7 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
         logger.error('outbox drop failed', { integration_id: integrationId, error: String(error) })
         return
       }
-      if (dropped > 0) logger.info('webhook deliveries dropped', { integration_id: integrationId, dropped, reason })
+      if (dropped > 0) logger.info(`${kind} deliveries dropped`, { integration_id: integrationId, dropped, reason })
     },
 
     /**

@@ -1,7 +1,15 @@
 /** How one attempt to send a delivery ended. */
 export type AttemptOutcome =
-  /** The receiver answered; `snippet` is the start of its body, for the delivery log. */
-  | { kind: 'response'; status: number; retryAfterMs: number | null; snippet: string }
+  /**
+   * The receiver answered; `snippet` is the start of its body, for the delivery log, and
+   * `receipt` the receiver's own id for what it accepted, when it gives one; `note` how it
+   * was taken, when that is worth telling (a fallback the sender had to use).
+   */
+  | { kind: 'response'; status: number; retryAfterMs: number | null; snippet: string; receipt?: string | null; note?: string }
+  /** The receiver asked to slow down in its own words (an API's rate-limit error): tried again on the schedule. */
+  | { kind: 'throttled'; status: number; retryAfterMs: number | null; error: string }
+  /** The receiver refused it for a reason that asking again will not change: failed at once. */
+  | { kind: 'rejected'; status: number | null; error: string }
   | { kind: 'timeout'; afterMs: number }
   /** No answer: refused connection, reset, TLS failure. */
   | { kind: 'network'; error: string }
@@ -15,7 +23,7 @@ export type AttemptOutcome =
   | { kind: 'interrupted' }
 
 export type Verdict =
-  | { kind: 'delivered'; statusCode: number }
+  | { kind: 'delivered'; statusCode: number; receipt: string | null; note: string | null }
   | { kind: 'retry'; delayMs: number; statusCode: number | null; error: string }
   | { kind: 'failed'; statusCode: number | null; error: string }
 
@@ -37,21 +45,25 @@ const JITTER = 0.2
 
 /**
  * What to do after attempt number `attempts` (1 for the first) ended with `outcome`:
- * 2xx is delivered; timeouts, connection errors, DNS failures, 408, 429 and 5xx are tried
- * again on the schedule (a longer Retry-After is honoured, up to the longest wait); other
- * answers get MAX_ATTEMPTS_CLIENT_ERROR attempts; refused addresses and vanished targets fail
- * at once.
+ * 2xx is delivered; timeouts, connection errors, DNS failures, 408, 429, 5xx and a
+ * receiver's own throttling are tried again on the schedule (a longer Retry-After is
+ * honoured, up to the longest wait); other answers get MAX_ATTEMPTS_CLIENT_ERROR attempts;
+ * refused addresses, vanished targets and a receiver's final rejection fail at once.
  */
 export function judgeAttempt(outcome: AttemptOutcome, attempts: number, random: () => number = Math.random): Verdict {
   switch (outcome.kind) {
     case 'response': {
       const { status } = outcome
-      if (status >= 200 && status < 300) return { kind: 'delivered', statusCode: status }
+      if (status >= 200 && status < 300) return { kind: 'delivered', statusCode: status, receipt: outcome.receipt ?? null, note: outcome.note ?? null }
       const error = describeAnswer(outcome.status, outcome.snippet)
       const transient = status === 408 || status === 429 || status >= 500
       const limit = transient ? MAX_ATTEMPTS : MAX_ATTEMPTS_CLIENT_ERROR
       return later(attempts, limit, random, status, error, transient ? outcome.retryAfterMs : null)
     }
+    case 'throttled':
+      return later(attempts, MAX_ATTEMPTS, random, outcome.status, outcome.error, outcome.retryAfterMs)
+    case 'rejected':
+      return { kind: 'failed', statusCode: outcome.status, error: outcome.error }
     case 'timeout':
       return later(attempts, MAX_ATTEMPTS, random, null, `no answer within ${outcome.afterMs / 1000} s`)
     case 'network':

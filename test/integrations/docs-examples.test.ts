@@ -44,7 +44,7 @@ describe('docs/integrations.md: every curl example answers as documented', () =>
     const routes = app.http.routes
       .filter((route) => route.path.includes('/integrations') || route.path.startsWith('/hooks/'))
       .map((route) => `${route.method} ${route.path.replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}')}`)
-    expect(routes.length).toBe(15)
+    expect(routes.length).toBe(18)
     expect(routes.filter((route) => !shown.has(route))).toEqual([])
   })
 })

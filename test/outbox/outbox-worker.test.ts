@@ -276,4 +276,33 @@ describe('the outbox worker', () => {
     expect(env.row(done!)).toBeUndefined()
     expect(env.row(waiting!)?.status).toBe('pending')
   })
+
+  test('a worker claims and sends only its own kind of delivery (webhook unless told), in order', async () => {
+    const time = fakeTime()
+    const other = webhookReceiver()
+    try {
+      targets.set('int-2', { ok: true, url: other.url, secret })
+      const webhooks = env.enqueue(receiver.url, 'c1', 2, time.now())
+      const calls = env.enqueue(other.url, 'c2', 2, time.now(), 'int-2', 'chatapp')
+      const worker = startWorker(time, { retentionMs: 86_400_000 })
+      await worker.drain()
+      expect(keyAndN()).toEqual(['c10', 'c11'])
+      expect(other.received).toHaveLength(0)
+      expect(calls.map((id) => env.row(id)).map((row) => [row?.kind, row?.status, row?.attempts])).toEqual([
+        ['chatapp', 'pending', 0],
+        ['chatapp', 'pending', 0],
+      ])
+
+      const second = startWorker(time, { kind: 'chatapp', retentionMs: 86_400_000 })
+      await second.drain()
+      expect(other.events().map((event: { key: string; n: number }) => `${event.key}${event.n}`)).toEqual(['c20', 'c21'])
+      expect(receiver.received).toHaveLength(2)
+      expect(webhooks.map((id) => env.row(id)?.kind)).toEqual(['webhook', 'webhook'])
+      expect(calls.map((id) => env.row(id)?.status)).toEqual(['delivered', 'delivered'])
+      // A webhook receiver gives no receipt.
+      expect(env.row(calls[0]!)?.receipt).toBeNull()
+    } finally {
+      other.stop()
+    }
+  })
 })

@@ -28,7 +28,25 @@ describe('retry schedule', () => {
 
 describe('judging an attempt', () => {
   test.each([200, 201, 202, 204, 299])('%i is delivered', (status) => {
-    expect(judgeAttempt(answer(status), 1, middle)).toEqual({ kind: 'delivered', statusCode: status })
+    expect(judgeAttempt(answer(status), 1, middle)).toEqual({ kind: 'delivered', statusCode: status, receipt: null, note: null })
+  })
+
+  test("a receiver's receipt (its id for what it accepted) and the sender's note are kept with the delivery", () => {
+    const outcome: AttemptOutcome = { kind: 'response', status: 200, retryAfterMs: null, snippet: '', receipt: 'wamid.HBgL', note: 'sent as text' }
+    expect(judgeAttempt(outcome, 1, middle)).toEqual({ kind: 'delivered', statusCode: 200, receipt: 'wamid.HBgL', note: 'sent as text' })
+  })
+
+  test('a receiver that throttles in its own words (HTTP 400 with a rate-limit error) is tried again on the full schedule', () => {
+    const throttled: AttemptOutcome = { kind: 'throttled', status: 400, retryAfterMs: null, error: 'Graph API error 130429: Rate limit hit' }
+    expect(judgeAttempt(throttled, 1, middle)).toEqual({ kind: 'retry', delayMs: 10_000, statusCode: 400, error: 'Graph API error 130429: Rate limit hit' })
+    expect(judgeAttempt(throttled, MAX_ATTEMPTS - 1, middle)).toMatchObject({ kind: 'retry', delayMs: 43_200_000 })
+    expect(judgeAttempt({ ...throttled, retryAfterMs: 600_000 }, 1, middle)).toMatchObject({ kind: 'retry', delayMs: 600_000 })
+    expect(judgeAttempt(throttled, MAX_ATTEMPTS, middle)).toMatchObject({ kind: 'failed', statusCode: 400, error: `gave up after ${MAX_ATTEMPTS} attempts; the last: Graph API error 130429: Rate limit hit` })
+  })
+
+  test('a rejection that asking again will not change fails at once, with the reason', () => {
+    const rejected: AttemptOutcome = { kind: 'rejected', status: 400, error: 'Graph API error 131047: Re-engagement message' }
+    expect(judgeAttempt(rejected, 1, middle)).toEqual({ kind: 'failed', statusCode: 400, error: 'Graph API error 131047: Re-engagement message' })
   })
 
   test.each([408, 429, 500, 502, 503, 504])('%i is tried again on the full schedule', (status) => {

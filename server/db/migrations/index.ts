@@ -5,6 +5,7 @@ import { flows } from './0003_flows.ts'
 import { conversations } from './0004_conversations.ts'
 import { instanceSettings } from './0005_instance_settings.ts'
 import { outbox } from './0006_outbox.ts'
+import { chatapp } from './0007_chatapp.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp]

@@ -5,7 +5,7 @@ import { migrate } from '../../../server/db/migrate.ts'
 import { closeDatabase, openDatabase } from '../../../server/db/open-database.ts'
 import { writeBatcher } from '../../../server/db/write-batcher.ts'
 import { isoAt } from '../../../server/outbox/outbox-time.ts'
-import { outboxStore } from '../../../server/outbox/outbox-store.ts'
+import { type DeliveryKind, outboxStore } from '../../../server/outbox/outbox-store.ts'
 import { newId } from '../../../server/support/new-id.ts'
 
 /** A migrated database file with one chatbot, its outbox store and a write batch: what a worker runs on. */
@@ -26,12 +26,13 @@ export function outboxDb() {
     batch,
     errors,
     /** Puts deliveries in the outbox as a turn would, committed; answers their webhook ids. */
-    enqueue(url: string, orderingKey: string, count = 1, nowMs = Date.now(), integrationId = 'int'): string[] {
+    enqueue(url: string, orderingKey: string, count = 1, nowMs = Date.now(), integrationId = 'int', kind: DeliveryKind = 'webhook'): string[] {
       const ids = Array.from({ length: count }, () => `evt_${newId()}`)
       batch.run(() => {
         for (const [n, id] of ids.entries()) {
           store.insert({
             id,
+            kind,
             chatbot_id: 'bot',
             integration_id: integrationId,
             ordering_key: orderingKey,

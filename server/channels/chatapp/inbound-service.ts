@@ -1,0 +1,190 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
+import type { StoredConversation } from '../../conversations/conversation-store.ts'
+import type { ChannelContext, ConversationService } from '../../conversations/service.ts'
+import type { VisitorService } from '../../conversations/visitor-service.ts'
+import type { WriteBatcher } from '../../db/write-batcher.ts'
+import { unprocessable } from '../../http/api-error.ts'
+import type { Page, PageOf } from '../../http/common-model.ts'
+import type { ChatappChannel } from '../../integrations/channel-lookups.ts'
+import type { IntegrationService } from '../../integrations/service.ts'
+import type { Clock } from '../../support/clock.ts'
+import type { Logger } from '../../support/logger.ts'
+import { normalizePhoneNumber } from '../../support/phone-number.ts'
+import type { ChatappStore } from './chatapp-store.ts'
+import { readInboundMessage } from './inbound-content.ts'
+import type { MetaFlowView } from './meta-flow-message.ts'
+import { readFlowToken } from './meta-flow-message.ts'
+import type { ChatappInbound, WebhookSummary } from './model.ts'
+import { offeredPick } from './reply-ids.ts'
+import { isoOf, type MessageEvent, readWebhook, type StatusEvent } from './read-webhook.ts'
+
+interface Deps {
+  integrations: Pick<IntegrationService, 'chatapp'>
+  visitors: VisitorService
+  conversations: ConversationService
+  store: ChatappStore
+  batch: WriteBatcher
+  now: Clock
+  logger: Logger
+  metaFlow: (workspaceId: string, chatbotId: string, flowId: string) => MetaFlowView | null
+}
+
+export type ChatappInboundService = ReturnType<typeof chatappInbound>
+
+/** The key of the messaging app's profile name among a contact's details. */
+export const PROFILE_NAME_KEY = 'profile_name'
+
+/**
+ * What the provider delivers to a chatapp integration: each user message stored once per
+ * provider message id (its webhooks are retried) in the sender's conversation, which the bot
+ * then answers; each status report stored against the message it is about.
+ */
+export function chatappInbound({ integrations, visitors, conversations, store, batch, now, logger, metaFlow }: Deps) {
+  function receiveMessage(integration: ChatappChannel, event: MessageEvent, summary: WebhookSummary): void {
+    const { message } = event
+    if (store.findInbound(integration.integrationId, message.id)) {
+      summary.messages.duplicates++
+      return
+    }
+    const phone = phoneOf(message.from)
+    if (!phone) return void summary.ignored.push({ path: `${event.path}/from`, reason: 'the sender is not a phone number Parley can answer' })
+
+    const contact = visitors.ensureContact(integration.chatbotId, { externalId: phone, tokenHash: '' })
+    if (event.profileName && contact.details[PROFILE_NAME_KEY] !== event.profileName) {
+      visitors.mergeDetails(contact.id, { [PROFILE_NAME_KEY]: event.profileName })
+    }
+    const read = readInboundMessage(message)
+    const formToken = read.formResponse ? readFlowToken(read.formResponse.flow_token) : null
+    const answered = read.inReplyTo ? store.sentMessage(integration.integrationId, read.inReplyTo) : undefined
+    let content = read.content
+    if (content.kind === 'reply' && answered && (answered.content.kind === 'buttons' || answered.content.kind === 'list')) {
+      // Read against the message it answers: its buttons stay buttons when shown as a list.
+      content = { kind: 'reply', ...(offeredPick(answered.content, content.id) ?? content) }
+    }
+    if (formToken && content.kind === 'text') {
+      const name = metaFlow(integration.workspaceId, integration.chatbotId, formToken.flowId)?.name
+      if (name) content = { kind: 'text', text: content.text.replace(/^\[form\]/, `[form ${name}]`) }
+    }
+
+    const ctx: ChannelContext = { chatbotId: integration.chatbotId, channel: 'chatapp', integrationId: integration.integrationId, defaultCountry: countryOf(phone) }
+    const conversation = read.notAnAnswer
+      ? reactedConversation(integration, contact.id, read.inReplyTo)
+      : store.latestConversation(contact.id, integration.integrationId, true)
+    const target = conversation ?? conversations.open(ctx, contact.id, null)
+    const { message: stored, duplicate } = conversations.visitorSays(target, { clientId: message.id, content, notAnAnswer: read.notAnAnswer }, ctx)
+    if (duplicate) {
+      summary.messages.duplicates++
+      return
+    }
+    batch.run(() =>
+      store.insertInbound({
+        integration_id: integration.integrationId,
+        wamid: message.id,
+        chatbot_id: integration.chatbotId,
+        conversation_id: target.id,
+        message_id: stored.id,
+        type: message.type,
+        sender: phone,
+        profile_name: event.profileName,
+        payload: JSON.stringify(message),
+        form_response: read.formResponse ? JSON.stringify(read.formResponse) : null,
+        sent_at: isoOf(message.timestamp),
+        received_at: now(),
+      }),
+    )
+    summary.messages.stored++
+  }
+
+  /** A reaction belongs with the message it reacts to, else with the latest conversation, closed or not. */
+  function reactedConversation(integration: ChatappChannel, contactId: string, wamid: string | null): StoredConversation | undefined {
+    const conversationId = wamid
+      ? (store.sentMessage(integration.integrationId, wamid)?.conversationId ?? store.findInbound(integration.integrationId, wamid)?.conversation_id)
+      : undefined
+    const reacted = conversationId ? store.conversation(conversationId) : undefined
+    if (reacted?.contact_id === contactId) return reacted
+    return store.latestConversation(contactId, integration.integrationId, false)
+  }
+
+  function receiveStatus(integration: ChatappChannel, event: StatusEvent, summary: WebhookSummary): void {
+    let recorded = false
+    batch.run(() => {
+      recorded = store.insertStatus({
+        integration_id: integration.integrationId,
+        wamid: event.wamid,
+        status: event.status,
+        chatbot_id: integration.chatbotId,
+        at: event.at ?? now(),
+        errors: event.errors ? JSON.stringify(event.errors) : null,
+        received_at: now(),
+      })
+    })
+    if (!recorded) return void summary.statuses.duplicates++
+    summary.statuses.recorded++
+    if (!store.sentByUs(integration.integrationId, event.wamid)) summary.statuses.unmatched++
+    if (event.status === 'failed') {
+      logger.warn('chatapp message failed at the provider', { integration_id: integration.integrationId, wamid: event.wamid, errors: event.errors })
+    }
+  }
+
+  return {
+    /**
+     * One webhook body, already authenticated: every part is handled or reported as ignored,
+     * so the provider gets its 200 and does not retry what Parley cannot use.
+     */
+    receive(integration: ChatappChannel, body: unknown): WebhookSummary {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+        throw unprocessable('validation_failed', 'the body must be the provider\'s webhook payload: a JSON object with "object" and "entry"', [
+          { path: '', message: 'must be a JSON object' },
+        ])
+      }
+      const summary: WebhookSummary = { messages: { stored: 0, duplicates: 0 }, statuses: { recorded: 0, duplicates: 0, unmatched: 0 }, ignored: [] }
+      for (const event of readWebhook(body)) {
+        if (event.kind === 'ignored') summary.ignored.push({ path: event.path, reason: event.reason })
+        else if (event.phoneNumberId !== integration.phoneNumberId) {
+          summary.ignored.push({
+            path: event.path,
+            reason: `it is for the business number ${JSON.stringify(event.phoneNumberId)}, not this integration's phone_number_id`,
+          })
+        } else if (event.kind === 'message') receiveMessage(integration, event, summary)
+        else receiveStatus(integration, event, summary)
+      }
+      return summary
+    },
+
+    /** What the provider delivered to the chatbot's chatapp integration, newest first; 404 as for the integration. */
+    list(workspaceId: string, chatbotId: string, filter: { conversation_id?: string }, page: Page): PageOf<ChatappInbound> {
+      const integration = integrations.chatapp.get(workspaceId, chatbotId)
+      const found = store.inbound(integration.id, filter, page)
+      return {
+        total: found.total,
+        items: found.items.map((row) => ({
+          provider_message_id: row.wamid,
+          conversation_id: row.conversation_id,
+          message_id: row.message_id,
+          type: row.type,
+          from: row.sender,
+          profile_name: row.profile_name,
+          sent_at: row.sent_at,
+          received_at: row.received_at,
+          form_response: row.form_response ? (JSON.parse(row.form_response) as Record<string, unknown>) : null,
+          payload: JSON.parse(row.payload) as unknown,
+        })),
+      }
+    },
+  }
+}
+
+/**
+ * The sender's number in E.164: the same contact as a widget visitor identified with it. The
+ * provider's wa_id is the number in international digits; when the phone library does not
+ * know its range yet, the digits are taken as they are.
+ */
+export function phoneOf(waId: string): string | null {
+  if (!/^\d{6,15}$/.test(waId)) return null
+  return normalizePhoneNumber(`+${waId}`) ?? `+${waId}`
+}
+
+/** The country of a number, so that a local number the user types in a capture is read as theirs. */
+function countryOf(phone: string): string | null {
+  return parsePhoneNumberFromString(phone)?.country ?? null
+}
