@@ -27,8 +27,8 @@ export function conversationStore(db: Database) {
   const inChatbot = db.query<StoredConversation, [string, string]>(
     `SELECT ${COLUMNS}, state FROM conversations WHERE id = ? AND chatbot_id = ?`,
   )
-  const latestOfContact = db.query<StoredConversation, [string]>(
-    `SELECT ${COLUMNS}, state FROM conversations WHERE contact_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
+  const latestOfContact = db.query<StoredConversation, [string, string]>(
+    `SELECT ${COLUMNS}, state FROM conversations WHERE contact_id = ? AND channel = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
   )
   const saveTurn = db.query(
     'UPDATE conversations SET state = coalesce(?, state), status = ?, updated_at = ?, last_message_at = ? WHERE id = ?',
@@ -38,7 +38,8 @@ export function conversationStore(db: Database) {
     insert: (row: StoredConversation) => void insert.run(row),
     get: (id: string) => byId.get(id) ?? undefined,
     getInChatbot: (chatbotId: string, id: string) => inChatbot.get(id, chatbotId) ?? undefined,
-    latestOfContact: (contactId: string) => latestOfContact.get(contactId) ?? undefined,
+    /** A contact's latest conversation on one channel: each channel resumes its own. */
+    latestOfContact: (contactId: string, channel: Channel) => latestOfContact.get(contactId, channel) ?? undefined,
     /** One statement per turn: the engine's state (unchanged when null), status and times. */
     saveTurn: (id: string, state: string | null, status: ConversationStatus, at: string, lastMessageAt: string) =>
       void saveTurn.run(state, status, at, lastMessageAt, id),

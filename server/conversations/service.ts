@@ -154,7 +154,7 @@ export function conversationService(deps: ConversationServiceDeps) {
 
   return {
     get: (id: string) => conversations.get(id),
-    latestOfContact: (contactId: string) => conversations.latestOfContact(contactId),
+    latestOfContact: (contactId: string, channel: Channel) => conversations.latestOfContact(contactId, channel),
 
     /** A new conversation: the greeting (if any), then the entry flow's first messages. */
     open(ctx: ChannelContext, contactId: string, greeting: string | null): StoredConversation {

@@ -60,7 +60,7 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
     hub.setVisitor(socket, key)
     if (message.contact_details) contactDetails(socket, message.contact_details)
 
-    const conversation = data.contactId ? conversations.latestOfContact(data.contactId) : undefined
+    const conversation = data.contactId ? conversations.latestOfContact(data.contactId, 'web') : undefined
     data.conversationId = conversation?.id ?? null
     const history = conversation ? conversations.history(conversation.id, message.after) : { messages: [], hasMore: false }
     send(socket, {

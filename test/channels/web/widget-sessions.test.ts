@@ -116,6 +116,19 @@ describe('identify', () => {
     }
   })
 
+  test("an identity that talks on another channel starts its own web conversation; the other one is not resumed", async () => {
+    const contact = suite.server.services.visitors.ensureContact(chat.chatbotId, { externalId: '+14155552671', tokenHash: 'unused' })
+    const other = suite.server.services.conversations.open({ chatbotId: chat.chatbotId, channel: 'chatapp', integrationId: null }, contact.id, null)
+    const client = await connect(chat)
+    const welcome = await client.hello({ user_id: '+1 415 555 2671' })
+    expect(welcome.conversation).toBeNull()
+    client.send({ type: 'start' })
+    const [first] = await client.messages(2)
+    expect(first!.conversation_id).not.toBe(other.id)
+    const conversation = await suite.server.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${first!.conversation_id}`)
+    expect(conversation.body).toMatchObject({ channel: 'web', contact_id: contact.id })
+  })
+
   test('a valid e-mail resumes across devices (no shared token)', async () => {
     const laptop = await connect(chat)
     await laptop.hello({ user_id: 'jane@acme-corp.io' })
