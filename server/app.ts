@@ -37,9 +37,9 @@ import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { authenticate, requireWorkspace } from './http/authenticate.ts'
 import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
+import { loggedFetch } from './http/logged-fetch.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
 import { renderError } from './http/render-error.ts'
-import { beginRequest, requestContext } from './http/request-context.ts'
 import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
 import { integrationService } from './integrations/service.ts'
@@ -163,9 +163,6 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   const allowedMethods = routeMethods(() => http.routes)
 
   http
-    .onRequest(({ request, set }) => {
-      set.headers['x-request-id'] = beginRequest(request).id
-    })
     // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
       jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }], (request, path) => {
@@ -173,17 +170,6 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
       }),
     )
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
-    .onAfterResponse(({ request, path, set }) => {
-      const context = requestContext(request)
-      if (!context) return
-      logger.info('request', {
-        method: request.method,
-        path,
-        status: context.status ?? Number(set.status ?? 200),
-        duration_ms: Math.round((performance.now() - context.startedAt) * 100) / 100,
-        request_id: context.id,
-      })
-    })
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))
@@ -197,6 +183,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
 
   return {
     http,
+    /** The HTTP entry point: the app with request ids and request logs. */
+    fetch: loggedFetch((request) => http.fetch(request), logger),
     services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo },
     events,
     socket: web.socket,

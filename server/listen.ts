@@ -1,6 +1,6 @@
 import type { App } from './app.ts'
 import type { SocketData } from './channels/web/socket-data.ts'
-import { rememberClientAddress } from './http/client-address.ts'
+import { rememberListener } from './http/client-address.ts'
 
 /** The largest body any route accepts; each route's own limit is enforced by the body parser. */
 export const HARD_BODY_LIMIT = 16 * 1024 * 1024
@@ -19,8 +19,8 @@ export function listen(app: App, options: { port: number; hostname: string }) {
       if (request.url.includes(socketPath) && new URL(request.url).pathname === socketPath) {
         return app.socket.upgrade(request, server)
       }
-      rememberClientAddress(request, server.requestIP(request)?.address)
-      return app.http.fetch(request)
+      rememberListener(request, server)
+      return app.fetch(request)
     },
     websocket: app.socket.handlers,
   })

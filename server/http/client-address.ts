@@ -1,11 +1,18 @@
-const addresses = new WeakMap<Request, string>()
-
-/** Recorded by the listener, which alone knows the peer of a request. */
-export function rememberClientAddress(request: Request, address: string | undefined): void {
-  if (address) addresses.set(request, address)
+interface Peers {
+  requestIP(request: Request): { address: string } | null
 }
 
-/** The peer's IP address, or "unknown" for requests that did not come through the listener. */
+const listeners = new WeakMap<Request, Peers>()
+
+/**
+ * Recorded by the listener, which alone knows the peers of its requests; the address itself
+ * is looked up only when a route asks for it.
+ */
+export function rememberListener(request: Request, listener: Peers): void {
+  listeners.set(request, listener)
+}
+
+/** The peer's IP address, or "unknown" for requests that did not come through a listener. */
 export function clientAddress(request: Request): string {
-  return addresses.get(request) ?? 'unknown'
+  return listeners.get(request)?.requestIP(request)?.address ?? 'unknown'
 }

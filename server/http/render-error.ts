@@ -24,12 +24,8 @@ export interface RenderErrorInput {
 
 /** The one place that turns anything thrown while serving the API into problem+json. */
 export function renderError({ code, error, request, allowedMethods, logger }: RenderErrorInput): Response {
-  const context = requestContext(request)
-  const requestId = context?.id
-  const response = toResponse()
-  if (context) context.status = response.status
-  response.headers.set('x-request-id', requestId ?? '')
-  return response
+  const requestId = requestContext(request)?.id
+  return toResponse()
 
   function toResponse(): Response {
     // Elysia wraps whatever the body parser throws; the parser's own ApiError says it better.

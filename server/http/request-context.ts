@@ -3,8 +3,6 @@ import { randomToken } from '../support/random-token.ts'
 export interface RequestContext {
   id: string
   startedAt: number
-  /** Set when the error renderer answers, since Elysia's own status is not updated then. */
-  status?: number
 }
 
 const contexts = new WeakMap<Request, RequestContext>()

@@ -14,12 +14,25 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 
 export type LogSink = { write(line: string): void; flush(): void }
 
+let lastMs = 0
+let lastIso = ''
+
+/** Now in ISO 8601, formatted once per millisecond however many lines share it. */
+function isoNow(): string {
+  const ms = Date.now()
+  if (ms !== lastMs) {
+    lastMs = ms
+    lastIso = new Date(ms).toISOString()
+  }
+  return lastIso
+}
+
 /** Structured logs: one JSON object per line, written through a buffered sink. */
 export function createLogger(level: LogLevel, sink: LogSink = stdoutSink()): Logger {
   const threshold = RANK[level]
   const emit = (at: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields) => {
     if (RANK[at] < threshold) return
-    sink.write(`${JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields })}\n`)
+    sink.write(`${JSON.stringify({ time: isoNow(), level: at, msg, ...fields })}\n`)
   }
   return {
     debug: (msg, fields) => emit('debug', msg, fields),
@@ -30,21 +43,30 @@ export function createLogger(level: LogLevel, sink: LogSink = stdoutSink()): Log
   }
 }
 
-/** Batches writes so that a busy server does not make one system call per log line. */
+/**
+ * Batches lines in memory and writes them at most every 50 ms (or at 64 KB), so that a busy
+ * server makes one system call per batch instead of one per log line.
+ */
 function stdoutSink(): LogSink {
   const writer = Bun.stdout.writer()
-  let scheduled = false
+  let pending: string[] = []
+  let size = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
   const flush = () => {
-    scheduled = false
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    if (pending.length === 0) return
+    writer.write(pending.join(''))
     writer.flush()
+    pending = []
+    size = 0
   }
   return {
     write(line) {
-      writer.write(line)
-      if (!scheduled) {
-        scheduled = true
-        setTimeout(flush, 50).unref?.()
-      }
+      pending.push(line)
+      size += line.length
+      if (size >= 64 * 1024) flush()
+      else timer ??= setTimeout(flush, 50)
     },
     flush,
   }

@@ -45,7 +45,7 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
       body = JSON.stringify(options.body)
       headers['content-type'] ??= 'application/json'
     }
-    const response = await app.http.handle(new Request(`http://localhost${path}`, { method, headers, body }))
+    const response = await app.fetch(new Request(`http://localhost${path}`, { method, headers, body }))
     const text = await response.text()
     let parsed: unknown = text
     try {

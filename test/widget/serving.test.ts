@@ -13,7 +13,7 @@ const built = await Bun.file(join(import.meta.dir, '../../dist/widget/widget.js'
 describe('GET /widget.js', () => {
   const app = testApp()
   afterAll(() => app.close())
-  const get = (headers: Record<string, string> = {}) => app.http.handle(new Request('http://localhost/widget.js', { headers }))
+  const get = (headers: Record<string, string> = {}) => app.fetch(new Request('http://localhost/widget.js', { headers }))
 
   test('serves the built widget as JavaScript that any site may load, cached five minutes', async () => {
     const response = await get()

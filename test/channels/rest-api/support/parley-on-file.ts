@@ -20,7 +20,7 @@ export function parleyOnFile(dir: string, env: Record<string, string>, tuning: A
     if (options.key) headers.authorization = `Bearer ${options.key}`
     if (options.body !== undefined) headers['content-type'] = 'application/json'
     const body = options.body === undefined ? undefined : JSON.stringify(options.body)
-    const response = await app.http.handle(new Request(`http://localhost${path}`, { method, headers, body }))
+    const response = await app.fetch(new Request(`http://localhost${path}`, { method, headers, body }))
     const text = await response.text()
     return { status: response.status, body: text ? JSON.parse(text) : undefined, text }
   }
