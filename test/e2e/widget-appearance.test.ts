@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
+import { describe, expect, test } from 'bun:test'
 import { setUpWebChat } from '../support/web-chat.ts'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
-import { type ParleyServer, startParley } from './support/parley-server.ts'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { browserSuite } from './support/browser-suite.ts'
+import { embedPage } from './support/host-pages.ts'
 import { WidgetPage } from './support/widget-page.ts'
 
 /** A page whose own CSS tries hard to restyle everything, the widget included. */
@@ -14,32 +13,17 @@ const HOSTILE_CSS = `<style>
 </style>`
 
 describe('widget_config applied, read back from computed styles in Chromium', () => {
-  let browser: Browser
-  let parley: ParleyServer
-  let host: HostPages
-  const opened: WidgetPage[] = []
-
-  beforeAll(async () => {
-    ;[browser, parley] = await Promise.all([launchBrowser(), startParley()])
-    host = startHostPages()
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await parley?.stop()
-  })
+  const suite = browserSuite()
+  const { opened } = suite
 
   async function visitChat(widgetConfig: Record<string, unknown>, viewport: { width: number; height: number }, head = '') {
-    const chat = await setUpWebChat(parley.app, { web: { widget_config: widgetConfig } })
+    const chat = await setUpWebChat(suite.parley.app, { web: { widget_config: widgetConfig } })
     const path = `/${chat.chatbotId}`
-    host.page(path, embedPage({ serverUrl: parley.url, widgetKey: chat.widgetKey, head }))
+    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey, head }))
     // Reduced motion: no opening animation, so boxes are measured where they come to rest.
-    const visitor = await WidgetPage.open(browser, { viewport, reducedMotion: 'reduce' })
+    const visitor = await WidgetPage.open(suite.browser, { viewport, reducedMotion: 'reduce' })
     opened.push(visitor)
-    await visitor.goto(host.url('shop.test', path))
+    await visitor.goto(suite.host.url('shop.test', path))
     await visitor.launcher.waitFor({ state: 'visible' })
     return visitor
   }

@@ -1,41 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
+import { describe, expect, test } from 'bun:test'
 import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
 import { SALES_FLOW, setUpWebChat } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
-import { type ParleyServer, startParley } from './support/parley-server.ts'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { browserSuite } from './support/browser-suite.ts'
+import { embedPage } from './support/host-pages.ts'
 import { texts, WidgetPage, waitUntil } from './support/widget-page.ts'
 
 describe('talking to a chatbot through the widget in Chromium', () => {
-  let browser: Browser
-  let parley: ParleyServer
-  let host: HostPages
-  const opened: WidgetPage[] = []
-
-  beforeAll(async () => {
-    ;[browser, parley] = await Promise.all([launchBrowser(), startParley()])
-    host = startHostPages()
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await parley?.stop()
-  })
+  const suite = browserSuite()
+  const { opened } = suite
 
   /** A fresh chatbot (SALES_FLOW unless told) embedded on its own page of shop.test. */
   async function chatPage(options: Parameters<typeof setUpWebChat>[1] = {}) {
-    const chat = await setUpWebChat(parley.app, options)
+    const chat = await setUpWebChat(suite.parley.app, options)
     const path = `/${chat.chatbotId}`
-    host.page(path, embedPage({ serverUrl: parley.url, widgetKey: chat.widgetKey }))
-    const visitor = await WidgetPage.open(browser)
+    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
+    const visitor = await WidgetPage.open(suite.browser)
     opened.push(visitor)
-    await visitor.goto(host.url('shop.test', path))
-    return { chat, visitor, url: host.url('shop.test', path) }
+    await visitor.goto(suite.host.url('shop.test', path))
+    return { chat, visitor, url: suite.host.url('shop.test', path) }
   }
 
   test('embedded with async, the bubble shows; opening it greets, then the flow speaks', async () => {
@@ -63,13 +47,13 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     ])
     expect(await visitor.page.locator('#parley-widget button.choice:not([disabled])').count()).toBe(0)
     // The server stored the pick once, as a reply to the button.
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const stored = await desk.messages((await desk.onlyConversation()).id)
     expect(stored.filter((m) => m.role === 'visitor').map((m) => m.content)).toEqual([{ kind: 'reply', reply_to: 'button', id: 'sales', title: 'Sales' }])
   }, E2E_TIMEOUT)
 
   test('lists, images, video, audio, files and links are drawn from the flow; a list row answers like a button', async () => {
-    const media = (path: string) => host.url('shop.test', `/media/${path}`)
+    const media = (path: string) => suite.host.url('shop.test', `/media/${path}`)
     const flow: ConversationFlow = {
       version: 1,
       start: 'menu',
@@ -114,7 +98,7 @@ describe('talking to a chatbot through the widget in Chromium', () => {
       media('sizes.pdf'),
       'sizes.pdf',
     ])
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const stored = await desk.messages((await desk.onlyConversation()).id)
     expect(stored.filter((m) => m.role === 'visitor').map((m) => m.content)).toEqual([{ kind: 'reply', reply_to: 'row', id: 'm', title: 'Medium' }])
   }, E2E_TIMEOUT)
@@ -127,7 +111,7 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     await visitor.shownText('Pick one')
     await visitor.sendText(html)
     await visitor.shownText(`Flow says ${html}`, 'bot')
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     await desk.say((await desk.onlyConversation()).id, `Agent says ${html}`, '<i>Sam</i>')
     const shown = await visitor.shownText(`Agent says ${html}`, 'agent')
     expect(shown.find((m) => m.role === 'visitor')?.text).toBe(html)
@@ -147,7 +131,7 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     const { visitor, chat } = await chatPage()
     await visitor.openChat()
     await visitor.shownText('Pick one')
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const conversation = await desk.onlyConversation()
     await desk.say(conversation.id, 'Hi, Sam here. How can I help?', 'Sam')
     const shown = await visitor.shownText('Hi, Sam here. How can I help?', 'agent')
@@ -165,7 +149,7 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     const { visitor, chat } = await chatPage({ web: { greeting_message: 'Welcome back!' } })
     await visitor.openChat()
     await visitor.shownText('Pick one')
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const first = await desk.onlyConversation()
     await desk.setStatus(first.id, 'closed')
     await waitUntil(() => visitor.received('status').some((frame) => frame.status === 'closed'), 'the widget is told')
@@ -182,7 +166,7 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     const { visitor, chat } = await chatPage()
     await visitor.openChat()
     await visitor.shownText('Pick one')
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const { id } = await desk.onlyConversation()
     const indicator = visitor.page.locator('#parley-widget .log .typing')
     expect(await indicator.count()).toBe(0)
@@ -207,7 +191,7 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     await visitor.window.waitFor({ state: 'detached' })
     const badge = visitor.page.locator('#parley-widget .launcher .badge')
     expect(await badge.count()).toBe(0)
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const { id } = await desk.onlyConversation()
     await desk.say(id, 'Are you still there?')
     await badge.waitFor({ state: 'visible' })

@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
+import { describe, expect, test } from 'bun:test'
 import { QUEUE_STUB } from '../../widget/src/queue-stub.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
-import { type ParleyServer, startParley } from './support/parley-server.ts'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { browserSuite } from './support/browser-suite.ts'
+import { embedPage } from './support/host-pages.ts'
 import { WidgetPage, waitUntil } from './support/widget-page.ts'
 
 /** Well-formed, but no web integration has it. */
@@ -20,34 +19,19 @@ const documentedInjection = async () => {
 }
 
 describe('embedding the widget script in Chromium', () => {
-  let browser: Browser
-  let parley: ParleyServer
-  let host: HostPages
-  const opened: WidgetPage[] = []
-
-  beforeAll(async () => {
-    ;[browser, parley] = await Promise.all([launchBrowser(), startParley()])
-    host = startHostPages()
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await parley?.stop()
-  })
+  const suite = browserSuite()
+  const { opened } = suite
 
   async function visit(url: string): Promise<WidgetPage> {
-    const visitor = await WidgetPage.open(browser)
+    const visitor = await WidgetPage.open(suite.browser)
     opened.push(visitor)
     await visitor.goto(url)
     return visitor
   }
 
   test('an unknown key: window.ParleyWidget is defined, nothing is drawn, and the console says why', async () => {
-    host.page('/unknown', embedPage({ serverUrl: parley.url, widgetKey: UNKNOWN_KEY }))
-    const visitor = await visit(host.url('shop.test', '/unknown'))
+    suite.host.page('/unknown', embedPage({ serverUrl: suite.parley.url, widgetKey: UNKNOWN_KEY }))
+    const visitor = await visit(suite.host.url('shop.test', '/unknown'))
     await visitor.page.waitForFunction(() => (window as any).ParleyWidget?.loaded === true)
     expect(await visitor.page.evaluate(() => [typeof (window as any).ParleyWidget.identify, typeof (window as any).ParleyWidget.setContactDetails])).toEqual([
       'function',
@@ -61,8 +45,8 @@ describe('embedding the widget script in Chromium', () => {
   }, E2E_TIMEOUT)
 
   test('a malformed key is explained in the console and installs nothing', async () => {
-    host.page('/malformed', embedPage({ serverUrl: parley.url, widgetKey: 'pk_not_a_widget_key' }))
-    const visitor = await visit(host.url('shop.test', '/malformed'))
+    suite.host.page('/malformed', embedPage({ serverUrl: suite.parley.url, widgetKey: 'pk_not_a_widget_key' }))
+    const visitor = await visit(suite.host.url('shop.test', '/malformed'))
     await waitUntil(() => visitor.warnings().length > 0, 'the widget warns', { seen: () => visitor.console })
     expect(visitor.warnings()).toEqual([
       'ParleyWidget: data-widget-key must be the wk_... key of a web integration, got "pk_not_a_widget_key"; the widget is not shown',
@@ -75,20 +59,20 @@ describe('embedding the widget script in Chromium', () => {
 ParleyWidget.identify('ada@lovelace.dev');
 ParleyWidget.setContactDetails({ plan: { nested: true } });
 </script>`
-    host.page('/stub', embedPage({ serverUrl: parley.url, widgetKey: UNKNOWN_KEY, head: stubbed }))
-    const visitor = await visit(host.url('shop.test', '/stub'))
+    suite.host.page('/stub', embedPage({ serverUrl: suite.parley.url, widgetKey: UNKNOWN_KEY, head: stubbed }))
+    const visitor = await visit(suite.host.url('shop.test', '/stub'))
     await visitor.page.waitForFunction(() => (window as any).ParleyWidget?.loaded === true)
     expect(await visitor.page.evaluate(() => (window as any).ParleyWidget.q)).toBeUndefined()
     expect(visitor.warnings()[0]).toBe('ParleyWidget: setContactDetails(): "plan" is not a string, number or boolean; dropped')
   }, E2E_TIMEOUT)
 
   test('injected at runtime with the documented snippet, as often as the app likes: one script, one widget, one socket', async () => {
-    const chat = await setUpWebChat(parley.app)
-    const injection = (await documentedInjection()).replace('https://chat.example.org', parley.url).replace('wk_...', chat.widgetKey)
+    const chat = await setUpWebChat(suite.parley.app)
+    const injection = (await documentedInjection()).replace('https://chat.example.org', suite.parley.url).replace('wk_...', chat.widgetKey)
     // A single-page app whose router runs its "add the chat" code on every view.
-    host.page(`/spa/${chat.chatbotId}`, `<!doctype html><html><head><meta charset="utf-8"><title>SPA</title></head><body><h1>App</h1>
+    suite.host.page(`/spa/${chat.chatbotId}`, `<!doctype html><html><head><meta charset="utf-8"><title>SPA</title></head><body><h1>App</h1>
 <script>function addChat() {\n${injection}\n}</script></body></html>`)
-    const visitor = await visit(host.url('shop.test', `/spa/${chat.chatbotId}`))
+    const visitor = await visit(suite.host.url('shop.test', `/spa/${chat.chatbotId}`))
     await visitor.page.evaluate(() => {
       ;(window as any).addChat()
       ;(window as any).addChat()
@@ -105,10 +89,10 @@ ParleyWidget.setContactDetails({ plan: { nested: true } });
   }, E2E_TIMEOUT)
 
   test('loaded twice anyway (two tags, or an injection without the check): only the first copy runs, and it says so', async () => {
-    const chat = await setUpWebChat(parley.app)
-    const second = `<script src="${parley.url}/widget.js" data-widget-key="${chat.widgetKey}"></script>`
-    host.page(`/twice/${chat.chatbotId}`, embedPage({ serverUrl: parley.url, widgetKey: chat.widgetKey, attributes: '' }).replace('</body>', `${second}\n</body>`))
-    const visitor = await visit(host.url('shop.test', `/twice/${chat.chatbotId}`))
+    const chat = await setUpWebChat(suite.parley.app)
+    const second = `<script src="${suite.parley.url}/widget.js" data-widget-key="${chat.widgetKey}"></script>`
+    suite.host.page(`/twice/${chat.chatbotId}`, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey, attributes: '' }).replace('</body>', `${second}\n</body>`))
+    const visitor = await visit(suite.host.url('shop.test', `/twice/${chat.chatbotId}`))
     await visitor.connected()
     // A third copy added later, without the documented check.
     await visitor.page.evaluate(
@@ -118,7 +102,7 @@ ParleyWidget.setContactDetails({ plan: { nested: true } });
         script.dataset.widgetKey = key
         document.body.appendChild(script)
       },
-      { src: `${parley.url}/widget.js`, key: chat.widgetKey },
+      { src: `${suite.parley.url}/widget.js`, key: chat.widgetKey },
     )
     const once = 'ParleyWidget: the widget script is included more than once; only the first copy runs'
     await waitUntil(() => visitor.warnings().filter((warning) => warning === once).length === 2, 'both extra copies warned', {
@@ -132,21 +116,21 @@ ParleyWidget.setContactDetails({ plan: { nested: true } });
   }, E2E_TIMEOUT)
 
   test('a page on a host outside allowed_domains is refused: no widget, no socket, and a console warning with the reason', async () => {
-    const chat = await setUpWebChat(parley.app, { web: { allowed_domains: ['shop.test'] } })
+    const chat = await setUpWebChat(suite.parley.app, { web: { allowed_domains: ['shop.test'] } })
     const path = `/origins/${chat.chatbotId}`
-    host.page(path, embedPage({ serverUrl: parley.url, widgetKey: chat.widgetKey }))
+    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
 
-    const evil = await visit(host.url('evil.test', path))
+    const evil = await visit(suite.host.url('evil.test', path))
     await waitUntil(() => evil.warnings().length > 0, 'the widget warns', { seen: () => evil.console })
     expect(evil.warnings()).toEqual([
-      `ParleyWidget: the server refused this widget: origin http://evil.test:${host.port} may not load this widget (HTTP 403)`,
+      `ParleyWidget: the server refused this widget: origin http://evil.test:${suite.host.port} may not load this widget (HTTP 403)`,
     ])
     expect(await evil.host.count()).toBe(0)
     expect(evil.sockets).toEqual([])
     expect(evil.pageErrors()).toEqual([])
 
     // The same page on an allowed host works.
-    const shop = await visit(host.url('shop.test', path))
+    const shop = await visit(suite.host.url('shop.test', path))
     await shop.connected()
     await shop.openChat()
     await shop.shownText('Pick one')

@@ -1,49 +1,33 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { createHmac } from 'node:crypto'
-import type { Browser } from 'playwright-core'
 import { QUEUE_STUB } from '../../widget/src/queue-stub.ts'
 import { setUpWebChat, type WebChat } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
-import { type ParleyServer, startParley } from './support/parley-server.ts'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { browserSuite } from './support/browser-suite.ts'
+import { embedPage } from './support/host-pages.ts'
 import { texts, WidgetPage, waitUntil } from './support/widget-page.ts'
 
 describe('who the visitor is: identify() and setContactDetails() in Chromium', () => {
-  let browser: Browser
-  let parley: ParleyServer
-  let host: HostPages
-  const opened: WidgetPage[] = []
-
-  beforeAll(async () => {
-    ;[browser, parley] = await Promise.all([launchBrowser(), startParley()])
-    host = startHostPages()
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await parley?.stop()
-  })
+  const suite = browserSuite()
+  const { opened } = suite
 
   /** Serves a page of shop.test embedding `chat`, with `calls` run through the queue stub before the script. */
   function pageFor(chat: WebChat, name: string, calls = ''): string {
     const path = `/${chat.chatbotId}/${name}`
-    host.page(path, embedPage({ serverUrl: parley.url, widgetKey: chat.widgetKey, head: `<script>${QUEUE_STUB}\n${calls}</script>` }))
-    return host.url('shop.test', path)
+    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey, head: `<script>${QUEUE_STUB}\n${calls}</script>` }))
+    return suite.host.url('shop.test', path)
   }
 
   async function visit(url: string): Promise<WidgetPage> {
-    const visitor = await WidgetPage.open(browser)
+    const visitor = await WidgetPage.open(suite.browser)
     opened.push(visitor)
     await visitor.goto(url)
     return visitor
   }
 
   test('an identified visitor who reloads, or comes back on another device, sees the conversation resumed', async () => {
-    const chat = await setUpWebChat(parley.app, { web: { greeting_message: 'Welcome!' } })
+    const chat = await setUpWebChat(suite.parley.app, { web: { greeting_message: 'Welcome!' } })
     const identified = pageFor(chat, 'ada', "ParleyWidget.identify('ada@lovelace.dev')")
     const visitor = await visit(identified)
     await visitor.connected()
@@ -73,18 +57,18 @@ describe('who the visitor is: identify() and setContactDetails() in Chromium', (
     await elsewhere.shownText('Thanks, we will write to ada@lovelace.dev.', 'bot')
     // The first tab, still open, follows live.
     await visitor.shownText('Thanks, we will write to ada@lovelace.dev.', 'bot')
-    expect(await agentDesk(parley.app, chat.chatbotId).conversations()).toHaveLength(1)
+    expect(await agentDesk(suite.parley.app, chat.chatbotId).conversations()).toHaveLength(1)
 
     // An anonymous visitor on a fresh device gets a conversation of their own.
     const stranger = await visit(pageFor(chat, 'anonymous'))
     await stranger.openChat()
     expect(texts(await stranger.shownText('Pick one'))).toEqual(['Welcome!', 'Hi! How can I help?', 'Pick one'])
-    expect(await agentDesk(parley.app, chat.chatbotId).conversations()).toHaveLength(2)
+    expect(await agentDesk(suite.parley.app, chat.chatbotId).conversations()).toHaveLength(2)
   }, E2E_TIMEOUT)
 
   test('setContactDetails() before and after loading, and after a reload, are merged and visible through the conversations API', async () => {
-    const chat = await setUpWebChat(parley.app)
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const chat = await setUpWebChat(suite.parley.app)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const first = pageFor(chat, 'details', "ParleyWidget.setContactDetails({ firstName: 'Ada', plan: 'pro', profile: { nested: true } })")
     const visitor = await visit(first)
     await visitor.connected()
@@ -118,7 +102,7 @@ describe('who the visitor is: identify() and setContactDetails() in Chromium', (
 
   test('with identity verification, a wrong hash is refused for good: the chat says so, the console says why, and no retry follows', async () => {
     const secret = 'idsec_for_the_e2e_test_0123456789'
-    const chat = await setUpWebChat(parley.app, { web: { identity_secret: secret } })
+    const chat = await setUpWebChat(suite.parley.app, { web: { identity_secret: secret } })
     const good = createHmac('sha256', secret).update('grace@hopper.dev').digest('hex')
     const verified = await visit(pageFor(chat, 'verified', `ParleyWidget.identify('grace@hopper.dev', { hash: '${good}' })`))
     await verified.connected()

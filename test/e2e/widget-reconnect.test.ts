@@ -1,45 +1,28 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
+import { describe, expect, test } from 'bun:test'
 import { CloseCode } from '../../server/protocol/close-codes.ts'
 import { setUpWebChat, textOf } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
-import { type ParleyServer, startParley } from './support/parley-server.ts'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { browserSuite } from './support/browser-suite.ts'
+import { embedPage } from './support/host-pages.ts'
 import { texts, WidgetPage, waitUntil } from './support/widget-page.ts'
 
 describe('the widget survives a dropped connection in Chromium', () => {
-  let browser: Browser
-  let parley: ParleyServer
-  let host: HostPages
-  const opened: WidgetPage[] = []
-
-  beforeAll(async () => {
-    ;[browser, parley] = await Promise.all([launchBrowser(), startParley()])
-    host = startHostPages()
-  }, 60_000)
-  afterEach(async () => {
-    parley.resume()
-    for (const page of opened.splice(0)) await page.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await parley?.stop()
-  })
+  const suite = browserSuite((s) => s.parley.resume())
+  const { opened } = suite
 
   /** A visitor with the chat open and the flow's first messages shown. */
   async function talking() {
-    const chat = await setUpWebChat(parley.app, { web: { greeting_message: 'Welcome!' } })
+    const chat = await setUpWebChat(suite.parley.app, { web: { greeting_message: 'Welcome!' } })
     const path = `/${chat.chatbotId}`
-    host.page(path, embedPage({ serverUrl: parley.url, widgetKey: chat.widgetKey }))
-    const visitor = await WidgetPage.open(browser)
+    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
+    const visitor = await WidgetPage.open(suite.browser)
     opened.push(visitor)
-    await visitor.goto(host.url('shop.test', path))
+    await visitor.goto(suite.host.url('shop.test', path))
     await visitor.connected()
     await visitor.openChat()
     await visitor.shownText('Pick one')
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const { id } = await desk.onlyConversation()
     /** What the server stored, as the widget should show it: each message once, in order. */
     const stored = async () => (await desk.messages(id)).map((message) => textOf(message.content as Parameters<typeof textOf>[0]))
@@ -50,7 +33,7 @@ describe('the widget survives a dropped connection in Chromium', () => {
     const { visitor, desk, id, stored } = await talking()
     const offline = visitor.page.locator('#parley-widget .notice.offline')
 
-    await parley.pause()
+    await suite.parley.pause()
     await offline.waitFor({ state: 'attached' })
     expect(await offline.textContent()).toBe('You are offline. Reconnecting…')
 
@@ -60,7 +43,7 @@ describe('the widget survives a dropped connection in Chromium', () => {
     const waiting = await visitor.shownText('Pick one')
     expect(waiting.at(-1)).toMatchObject({ role: 'visitor', text: 'Hello? Anyone?', pending: true })
 
-    parley.resume()
+    suite.parley.resume()
     await visitor.connected(2)
     await offline.waitFor({ state: 'detached' })
     const lastBefore = visitor.received('message').filter((frame) => frame.message.role === 'bot').at(-1)?.message.id
@@ -80,7 +63,7 @@ describe('the widget survives a dropped connection in Chromium', () => {
     await visitor.page.locator('#parley-widget button.choice', { hasText: 'Sales' }).click()
     await visitor.shownText('What is your email?', 'bot')
 
-    parley.app.hub.closeAll(CloseCode.goingAway, 'server shutting down')
+    suite.parley.app.hub.closeAll(CloseCode.goingAway, 'server shutting down')
     await desk.say(id, 'Missed this one?')
     await visitor.connected(2)
     await visitor.shownText('Missed this one?', 'agent')
@@ -93,9 +76,9 @@ describe('the widget survives a dropped connection in Chromium', () => {
 
   test('more was missed than one resync carries: the widget shows the newest messages, and the older ones on request', async () => {
     const { visitor, desk, id, stored } = await talking()
-    await parley.pause()
+    await suite.parley.pause()
     for (let n = 1; n <= 60; n++) await desk.say(id, `Note ${n}`)
-    parley.resume()
+    suite.parley.resume()
     await visitor.connected(2)
     // Nothing in between is lost: the newest 50 stored messages, in order, then the rest on request.
     const newest = (await stored()).slice(-50)
@@ -111,7 +94,7 @@ describe('the widget survives a dropped connection in Chromium', () => {
 
   test('a refusal that retrying cannot fix (the integration is deleted) ends the chat without retrying', async () => {
     const { chat, visitor } = await talking()
-    const removed = await parley.app.call('DELETE', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/${chat.integrationId}`)
+    const removed = await suite.parley.app.call('DELETE', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/${chat.integrationId}`)
     expect(removed.status).toBe(204)
     await visitor.page.locator('#parley-widget .notice', { hasText: 'Chat is unavailable right now.' }).waitFor()
     expect(visitor.warnings().some((warning) => warning.includes(`(${CloseCode.integrationRemoved}`))).toBe(true)

@@ -1,45 +1,29 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
+import { describe, expect, test } from 'bun:test'
 import { setUpWebChat } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
-import { type ParleyServer, startParley } from './support/parley-server.ts'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { browserSuite } from './support/browser-suite.ts'
+import { embedPage } from './support/host-pages.ts'
 import { texts, WidgetPage, waitUntil } from './support/widget-page.ts'
 
 describe('allowed_paths in Chromium: shown and connected only on matching pages', () => {
-  let browser: Browser
-  let parley: ParleyServer
-  let host: HostPages
-  const opened: WidgetPage[] = []
-
-  beforeAll(async () => {
-    ;[browser, parley] = await Promise.all([launchBrowser(), startParley()])
-    host = startHostPages()
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await parley?.stop()
-  })
+  const suite = browserSuite()
+  const { opened } = suite
 
   /**
    * A chatbot shown on /{id}/shop/* and /{id}/contact only (its own path prefix keeps tests
    * apart), and a visitor on `path` of a site that embeds it on every page.
    */
   async function siteWithPaths(path: string) {
-    const chat = await setUpWebChat(parley.app)
+    const chat = await setUpWebChat(suite.parley.app)
     const prefix = `/${chat.chatbotId}`
-    await parley.app.call('PATCH', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/web`, {
+    await suite.parley.app.call('PATCH', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/web`, {
       body: { widget_config: { allowed_paths: [`${prefix}/shop/*`, `${prefix}/contact`] } },
     })
-    host.page(`${prefix}${path}`, embedPage({ serverUrl: parley.url, widgetKey: chat.widgetKey }))
-    const visitor = await WidgetPage.open(browser)
+    suite.host.page(`${prefix}${path}`, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
+    const visitor = await WidgetPage.open(suite.browser)
     opened.push(visitor)
-    await visitor.goto(host.url('shop.test', `${prefix}${path}`))
+    await visitor.goto(suite.host.url('shop.test', `${prefix}${path}`))
     /** Client-side navigation as a single-page app does it. */
     const navigate = async (how: 'pushState' | 'replaceState', to: string) =>
       await visitor.page.evaluate(({ how, to }) => history[how]({}, '', to), { how, to: `${prefix}${to}` })
@@ -72,7 +56,7 @@ describe('allowed_paths in Chromium: shown and connected only on matching pages'
     await becomes(visitor, hidden, 'hidden and disconnected on /about')
 
     // Meanwhile an agent writes: nothing can arrive while disconnected...
-    const desk = agentDesk(parley.app, chat.chatbotId)
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const { id } = await desk.onlyConversation()
     await desk.say(id, 'Still looking for shoes?', 'Sam')
 
