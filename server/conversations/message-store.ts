@@ -3,7 +3,8 @@ import type { Page, PageOf } from '../http/common-model.ts'
 import type { Content, Role } from '../protocol/widget-protocol.ts'
 import type { Message } from './model.ts'
 
-interface MessageRow {
+/** A `messages` row as SQLite gives it. */
+export interface MessageRow {
   id: string
   conversation_id: string
   role: Role
@@ -69,7 +70,8 @@ export function messageStore(db: Database) {
   }
 }
 
-function toMessage(row: MessageRow | null): Message | undefined {
+/** A stored row as the message the API and the widget show. */
+export function toMessage(row: MessageRow | null): Message | undefined {
   if (!row) return undefined
   const message: Message = {
     id: row.id,

@@ -1,17 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import type { StoredConversation } from '../../conversations/conversation-store.ts'
+import { type MessageRow, toMessage } from '../../conversations/message-store.ts'
 import type { Message } from '../../conversations/model.ts'
-import type { Content, Role } from '../../protocol/widget-protocol.ts'
-
-interface MessageRow {
-  id: string
-  conversation_id: string
-  role: Role
-  client_id: string | null
-  author: string | null
-  content: string
-  created_at: string
-}
 
 export type InboundStore = ReturnType<typeof inboundStore>
 
@@ -31,12 +21,6 @@ export function inboundStore(db: Database) {
     latestOpenConversation: (contactId: string, integrationId: string) => latestOpen.get(contactId, integrationId) ?? undefined,
 
     /** The user's message with this client_id in any of their rest-api conversations (a retry may come after a close). */
-    findUserMessage(contactId: string, clientId: string): Message | undefined {
-      const row = userMessage.get(contactId, clientId)
-      if (!row) return undefined
-      const message: Message = { id: row.id, conversation_id: row.conversation_id, role: row.role, content: JSON.parse(row.content) as Content, created_at: row.created_at }
-      if (row.client_id !== null) message.client_id = row.client_id
-      return message
-    },
+    findUserMessage: (contactId: string, clientId: string): Message | undefined => toMessage(userMessage.get(contactId, clientId)),
   }
 }
