@@ -44,8 +44,9 @@ async function readUntil(proc: Subprocess<'ignore' | 'pipe', 'pipe', 'inherit'>,
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
 
 // --- Parley with a published echo flow and a web integration, set up through its API ---
-// BENCH_PROFILE=DIR writes a CPU profile of the Parley server (markdown) into DIR at exit.
-const profile = process.env.BENCH_PROFILE ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+// BENCH_PROFILE=DIR writes a CPU profile of the Parley server into DIR at exit: markdown, or a
+// Chrome .cpuprofile with BENCH_PROFILE_JSON=1 (count samples: idle gaps inflate the markdown's times).
+const profile = process.env.BENCH_PROFILE ? [process.env.BENCH_PROFILE_JSON ? '--cpu-prof' : '--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
 const parley = spawn([process.execPath, ...profile, 'server/main.ts', 'serve'], {
   cwd: root,
   env: { ...process.env, PARLEY_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT: '0', PARLEY_SOCKET_RATE_LIMIT: '0' },

@@ -5,6 +5,8 @@ import type { Channel, Conversation } from './model.ts'
 
 const COLUMNS =
   'id, chatbot_id, contact_id, channel, integration_id, flow_id, flow_version, status, created_at, updated_at, last_message_at'
+/** What a `StoredConversation` is read from; other stores that read conversations select these. */
+export const STORED_CONVERSATION_COLUMNS = `${COLUMNS}, state`
 
 /** A conversation with the engine's saved state, which only the service reads. */
 export type StoredConversation = Conversation & { state: string | null }
@@ -19,16 +21,16 @@ export type ConversationStore = ReturnType<typeof conversationStore>
 
 export function conversationStore(db: Database) {
   const insert = db.query(
-    `INSERT INTO conversations (${COLUMNS}, state)
+    `INSERT INTO conversations (${COLUMNS}, state, seq)
      VALUES ($id, $chatbot_id, $contact_id, $channel, $integration_id, $flow_id, $flow_version, $status,
-             $created_at, $updated_at, $last_message_at, $state)`,
+             $created_at, $updated_at, $last_message_at, $state, (SELECT coalesce(max(seq), 0) + 1 FROM conversations))`,
   )
-  const byId = db.query<StoredConversation, [string]>(`SELECT ${COLUMNS}, state FROM conversations WHERE id = ?`)
+  const byId = db.query<StoredConversation, [string]>(`SELECT ${STORED_CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`)
   const inChatbot = db.query<StoredConversation, [string, string]>(
-    `SELECT ${COLUMNS}, state FROM conversations WHERE id = ? AND chatbot_id = ?`,
+    `SELECT ${STORED_CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND chatbot_id = ?`,
   )
   const latestOfContact = db.query<StoredConversation, [string, string]>(
-    `SELECT ${COLUMNS}, state FROM conversations WHERE contact_id = ? AND channel = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
+    `SELECT ${STORED_CONVERSATION_COLUMNS} FROM conversations WHERE contact_id = ? AND channel = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
   )
   const saveTurn = db.query(
     'UPDATE conversations SET state = coalesce(?, state), status = ?, updated_at = ?, last_message_at = ? WHERE id = ?',

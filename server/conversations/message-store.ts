@@ -14,29 +14,32 @@ export interface MessageRow {
   created_at: string
 }
 
+/** Messages are indexed by their conversation's small integer `seq` (migration 8). */
+const SEQ_OF = (idParameter: string) => `SELECT seq FROM conversations WHERE id = ${idParameter}`
+
 export type MessageStore = ReturnType<typeof messageStore>
 
 export function messageStore(db: Database) {
   const insert = db.query(
-    `INSERT INTO messages (id, conversation_id, role, client_id, author, content, created_at)
-     VALUES ($id, $conversation_id, $role, $client_id, $author, $content, $created_at)`,
+    `INSERT INTO messages (id, conversation_id, conversation_seq, role, client_id, author, content, created_at)
+     VALUES ($id, $conversation_id, (${SEQ_OF('$conversation_id')}), $role, $client_id, $author, $content, $created_at)`,
   )
   const byClientId = db.query<MessageRow, [string, string]>(
-    'SELECT * FROM messages WHERE conversation_id = ? AND client_id = ?',
+    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND client_id = ?`,
   )
   const latest = db.query<MessageRow, [string, number]>(
-    'SELECT * FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?',
+    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) ORDER BY id DESC LIMIT ?`,
   )
   const after = db.query<MessageRow, [string, string, number]>(
-    'SELECT * FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?',
+    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND id > ? ORDER BY id LIMIT ?`,
   )
   const before = db.query<MessageRow, [string, string, number]>(
-    'SELECT * FROM messages WHERE conversation_id = ? AND id < ? ORDER BY id DESC LIMIT ?',
+    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND id < ? ORDER BY id DESC LIMIT ?`,
   )
   const page = db.query<MessageRow, [string, number, number]>(
-    'SELECT * FROM messages WHERE conversation_id = ? ORDER BY id LIMIT ? OFFSET ?',
+    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) ORDER BY id LIMIT ? OFFSET ?`,
   )
-  const count = db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM messages WHERE conversation_id = ?')
+  const count = db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM messages WHERE conversation_seq = (${SEQ_OF('?')})`)
 
   return {
     insert(message: Message): void {

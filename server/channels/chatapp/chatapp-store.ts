@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import type { StoredConversation } from '../../conversations/conversation-store.ts'
+import { STORED_CONVERSATION_COLUMNS, type StoredConversation } from '../../conversations/conversation-store.ts'
 import type { Page, PageOf } from '../../http/common-model.ts'
 import type { StoredDelivery } from '../../outbox/outbox-store.ts'
 import type { Content } from '../../protocol/widget-protocol.ts'
@@ -71,14 +71,14 @@ export function chatappStore(db: Database) {
      WHERE o.receipt = ? AND o.integration_id = ? AND o.kind = 'chatapp'`,
   )
   const latestConversation = db.query<StoredConversation, [string, string]>(
-    `SELECT * FROM conversations WHERE contact_id = ? AND channel = 'chatapp' AND integration_id = ?
+    `SELECT ${STORED_CONVERSATION_COLUMNS} FROM conversations WHERE contact_id = ? AND channel = 'chatapp' AND integration_id = ?
      ORDER BY created_at DESC, id DESC LIMIT 1`,
   )
   const latestOpenConversation = db.query<StoredConversation, [string, string]>(
-    `SELECT * FROM conversations WHERE contact_id = ? AND channel = 'chatapp' AND integration_id = ? AND status != 'closed'
+    `SELECT ${STORED_CONVERSATION_COLUMNS} FROM conversations WHERE contact_id = ? AND channel = 'chatapp' AND integration_id = ? AND status != 'closed'
      ORDER BY created_at DESC, id DESC LIMIT 1`,
   )
-  const conversationById = db.query<StoredConversation, [string]>('SELECT * FROM conversations WHERE id = ?')
+  const conversationById = db.query<StoredConversation, [string]>(`SELECT ${STORED_CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`)
 
   return {
     insertSend: (row: SendRow) => void insertSend.run({ ...row }),

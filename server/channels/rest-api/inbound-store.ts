@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import type { StoredConversation } from '../../conversations/conversation-store.ts'
+import { STORED_CONVERSATION_COLUMNS, type StoredConversation } from '../../conversations/conversation-store.ts'
 import { type MessageRow, toMessage } from '../../conversations/message-store.ts'
 import type { Message } from '../../conversations/model.ts'
 
@@ -8,11 +8,11 @@ export type InboundStore = ReturnType<typeof inboundStore>
 /** The two reads the inbound endpoint needs beyond the conversation service: where to resume, and what was already said. */
 export function inboundStore(db: Database) {
   const latestOpen = db.query<StoredConversation, [string, string]>(
-    `SELECT * FROM conversations WHERE contact_id = ? AND channel = 'rest-api' AND integration_id = ? AND status != 'closed'
+    `SELECT ${STORED_CONVERSATION_COLUMNS} FROM conversations WHERE contact_id = ? AND channel = 'rest-api' AND integration_id = ? AND status != 'closed'
      ORDER BY created_at DESC, id DESC LIMIT 1`,
   )
   const userMessage = db.query<MessageRow, [string, string]>(
-    `SELECT m.* FROM messages m JOIN conversations c ON c.id = m.conversation_id
+    `SELECT m.* FROM messages m JOIN conversations c ON c.seq = m.conversation_seq
      WHERE c.contact_id = ? AND c.channel = 'rest-api' AND m.role = 'visitor' AND m.client_id = ? ORDER BY m.id LIMIT 1`,
   )
 

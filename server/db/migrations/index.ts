@@ -6,6 +6,7 @@ import { conversations } from './0004_conversations.ts'
 import { instanceSettings } from './0005_instance_settings.ts'
 import { outbox } from './0006_outbox.ts'
 import { chatapp } from './0007_chatapp.ts'
+import { compactMessageKeys } from './0008_compact_message_keys.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys]
