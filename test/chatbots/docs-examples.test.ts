@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { curlExamples, parseCurl, shapeDifferences } from '../support/curl-examples.ts'
+import { curlExamples } from '../support/curl-examples.ts'
 import { type TestApp, testApp } from '../support/test-app.ts'
+import { DOCS_ORIGIN, runCurlExample } from '../support/run-curl-example.ts'
 
 const page = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8')
 const examples = curlExamples(page)
 
 describe('docs/api.md: every curl example answers as documented, in order', () => {
   let app: TestApp
-  const vars: Record<string, string> = { PARLEY_URL: 'http://localhost:3000' }
+  const vars: Record<string, string> = { PARLEY_URL: DOCS_ORIGIN }
   beforeAll(() => {
     app = testApp()
     vars.PARLEY_KEY = app.key
@@ -21,15 +22,7 @@ describe('docs/api.md: every curl example answers as documented, in order', () =
 
   for (const example of examples) {
     test(`line ${example.line}: answers ${example.status}`, async () => {
-      const request = parseCurl(example.command, vars)
-      const url = new URL(request.url)
-      const result = await app.call(request.method || (request.body ? 'POST' : 'GET'), url.pathname + url.search, {
-        key: null,
-        headers: request.headers,
-        rawBody: request.body,
-      })
-      expect({ status: result.status, body: result.body }).toMatchObject({ status: example.status })
-      if (example.response !== undefined) expect(shapeDifferences(example.response, result.body)).toEqual([])
+      const result = await runCurlExample(app, example, vars)
       if (result.status === 201) vars.CHATBOT_ID = result.body.id
     })
   }

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { curlExamples, parseCurl, shapeDifferences } from '../support/curl-examples.ts'
+import { curlExamples, parseCurl } from '../support/curl-examples.ts'
 import { type TestApp, testApp } from '../support/test-app.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
+import { DOCS_ORIGIN, runCurlExample } from '../support/run-curl-example.ts'
 
 const page = readFileSync(new URL('../../docs/conversations.md', import.meta.url), 'utf8')
 const examples = curlExamples(page)
-const ORIGIN = 'http://localhost:3000'
 
 describe('docs/conversations.md: every curl example answers as documented', () => {
   let app: TestApp
-  const vars: Record<string, string> = { PARLEY_URL: ORIGIN }
+  const vars: Record<string, string> = { PARLEY_URL: DOCS_ORIGIN }
   beforeAll(async () => {
     app = testApp()
     vars.PARLEY_KEY = app.key
@@ -25,20 +25,12 @@ describe('docs/conversations.md: every curl example answers as documented', () =
 
   for (const example of examples) {
     test(`line ${example.line} (${example.heading}): answers ${example.status}`, async () => {
-      const request = parseCurl(example.command, vars)
-      const url = new URL(request.url)
-      const result = await app.call(request.method || (request.body ? 'POST' : 'GET'), url.pathname + url.search, {
-        key: null,
-        headers: request.headers,
-        rawBody: request.body,
-      })
-      expect({ status: result.status, body: result.body }).toMatchObject({ status: example.status })
-      if (example.response !== undefined) expect(shapeDifferences(example.response, result.body)).toEqual([])
+      await runCurlExample(app, example, vars)
     })
   }
 
   test('together they cover every conversations route', () => {
-    const template = { PARLEY_URL: ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}', CONVERSATION_ID: '{conversation_id}' }
+    const template = { PARLEY_URL: DOCS_ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}', CONVERSATION_ID: '{conversation_id}' }
     const shown = new Set(
       examples.map((example) => {
         const request = parseCurl(example.command, template)

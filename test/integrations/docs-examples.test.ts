@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { type TestApp, testApp } from '../support/test-app.ts'
 import { curlExamples, parseCurl, shapeDifferences, shellWords } from '../support/curl-examples.ts'
+import { DOCS_ORIGIN, runCurlExample } from '../support/run-curl-example.ts'
 
 const page = readFileSync(new URL('../../docs/integrations.md', import.meta.url), 'utf8')
 const examples = curlExamples(page)
-const ORIGIN = 'http://localhost:3000'
 
 describe('docs/integrations.md: every curl example answers as documented', () => {
   let app: TestApp
-  const vars: Record<string, string> = { PARLEY_URL: ORIGIN }
+  const vars: Record<string, string> = { PARLEY_URL: DOCS_ORIGIN }
   beforeAll(async () => {
     app = testApp()
     vars.PARLEY_KEY = app.key
@@ -23,18 +23,13 @@ describe('docs/integrations.md: every curl example answers as documented', () =>
 
   for (const example of examples) {
     test(`line ${example.line} (${example.heading}): answers ${example.status}`, async () => {
-      const request = parseCurl(example.command, vars)
-      const url = new URL(request.url)
-      expect(url.origin).toBe(ORIGIN)
-      const result = await app.call(request.method, url.pathname + url.search, { key: null, headers: request.headers, rawBody: request.body })
-      expect({ status: result.status, body: result.body }).toMatchObject({ status: example.status })
-      if (example.response !== undefined) expect(shapeDifferences(example.response, result.body)).toEqual([])
+      const result = await runCurlExample(app, example, vars)
       if (result.status === 201 && typeof result.body?.id === 'string') vars.INTEGRATION_ID = result.body.id
     })
   }
 
   test('together they cover every integrations route and the chatapp verify handshake', () => {
-    const template = { PARLEY_URL: ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}', INTEGRATION_ID: '{integration_id}' }
+    const template = { PARLEY_URL: DOCS_ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}', INTEGRATION_ID: '{integration_id}' }
     const shown = new Set(
       examples.map((example) => {
         const request = parseCurl(example.command, template)
@@ -50,11 +45,11 @@ describe('docs/integrations.md: every curl example answers as documented', () =>
 })
 
 describe('the docs runner refuses what it does not understand', () => {
-  const vars = { PARLEY_URL: ORIGIN, KEY: 'pk_x' }
+  const vars = { PARLEY_URL: DOCS_ORIGIN, KEY: 'pk_x' }
 
   test('splits words like a shell: quotes, escapes, variables and line continuations', () => {
     expect(shellWords(`curl -s "$PARLEY_URL/a b" \\\n  -H "X: \\"$KEY\\"" -d '{"a": "$KEY"}'`, vars)).toEqual([
-      'curl', '-s', `${ORIGIN}/a b`, '-H', 'X: "pk_x"', '-d', '{"a": "$KEY"}',
+      'curl', '-s', `${DOCS_ORIGIN}/a b`, '-H', 'X: "pk_x"', '-d', '{"a": "$KEY"}',
     ])
     expect(shellWords('echo ${KEY}x', vars)).toEqual(['echo', 'pk_xx'])
   })
@@ -70,7 +65,7 @@ describe('the docs runner refuses what it does not understand', () => {
 
   test('reads method, headers and body, with curl\'s default methods', () => {
     expect(parseCurl(`curl -s -X PATCH "$PARLEY_URL/x" -H "Content-Type: application/json" -d '{}'`, vars)).toEqual({
-      method: 'PATCH', url: `${ORIGIN}/x`, headers: { 'content-type': 'application/json' }, body: '{}',
+      method: 'PATCH', url: `${DOCS_ORIGIN}/x`, headers: { 'content-type': 'application/json' }, body: '{}',
     })
     expect(parseCurl(`curl "$PARLEY_URL/x" -d '{}'`, vars).method).toBe('POST')
     expect(parseCurl(`curl "$PARLEY_URL/x"`, vars).method).toBe('GET')

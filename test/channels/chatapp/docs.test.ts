@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
 import { readFileSync } from 'node:fs'
 import { ChatappDelivery, ChatappInbound, WebhookSummary } from '../../../server/channels/chatapp/model.ts'
-import { curlExamples, parseCurl, shapeDifferences } from '../../support/curl-examples.ts'
+import { curlExamples, parseCurl } from '../../support/curl-examples.ts'
 import { type TestApp, testApp } from '../../support/test-app.ts'
 import { SALES_FLOW } from '../../support/web-chat.ts'
 import { fakeGraphApi, type FakeGraphApi } from './support/fake-graph-api.ts'
+import { DOCS_ORIGIN, runCurlExample } from '../../support/run-curl-example.ts'
 
 const page = readFileSync(new URL('../../../docs/chatapp-channel.md', import.meta.url), 'utf8')
 const examples = curlExamples(page)
-const ORIGIN = 'http://localhost:3000'
 
 /** Every fenced block of a language. */
 const blocks = (language: string) => [...page.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)\\n```', 'g'))].map((match) => match[1] as string)
@@ -17,7 +17,7 @@ const blocks = (language: string) => [...page.matchAll(new RegExp('```' + langua
 describe('docs/chatapp-channel.md: every curl example answers as documented, in order', () => {
   let app: TestApp
   let graph: FakeGraphApi
-  const vars: Record<string, string> = { PARLEY_URL: ORIGIN }
+  const vars: Record<string, string> = { PARLEY_URL: DOCS_ORIGIN }
   beforeAll(async () => {
     graph = fakeGraphApi()
     // The number and token of the page's examples, known to the fake provider.
@@ -35,7 +35,7 @@ describe('docs/chatapp-channel.md: every curl example answers as documented, in 
   })
 
   test('the page has examples for every route of the channel', () => {
-    const template = { PARLEY_URL: ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}', INTEGRATION_ID: '{integration_id}' }
+    const template = { PARLEY_URL: DOCS_ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}', INTEGRATION_ID: '{integration_id}' }
     const shown = new Set(examples.map((example) => {
       const request = parseCurl(example.command, template)
       return `${request.method} ${decodeURIComponent(new URL(request.url).pathname)}`
@@ -51,14 +51,11 @@ describe('docs/chatapp-channel.md: every curl example answers as documented, in 
     test(`line ${example.line} (${example.heading}): answers ${example.status}`, async () => {
       // What the bot said before this example has reached the provider, as it would have by then.
       await app.chatappOutbox.drain()
-      const request = parseCurl(example.command, vars)
-      const url = new URL(request.url)
-      expect(url.origin).toBe(ORIGIN)
-      const result = await app.call(request.method, url.pathname + url.search, { key: null, headers: request.headers, rawBody: request.body })
-      expect({ status: result.status, body: result.body }).toMatchObject({ status: example.status })
-      if (example.response !== undefined) expect(shapeDifferences(example.response, result.body)).toEqual([])
+      const result = await runCurlExample(app, example, vars)
       // The webhook's summary is shown exactly.
-      if (request.method === 'POST' && url.pathname.startsWith('/hooks/') && result.status === 200) expect(result.body).toEqual(example.response as object)
+      const request = parseCurl(example.command, vars)
+      const isWebhook = request.method === 'POST' && new URL(request.url).pathname.startsWith('/hooks/')
+      if (isWebhook && result.status === 200) expect(result.body).toEqual(example.response as object)
       if (result.status === 201 && typeof result.body?.id === 'string') vars.INTEGRATION_ID = result.body.id
     })
   }

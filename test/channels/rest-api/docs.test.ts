@@ -11,10 +11,10 @@ import { webhookReceiver } from '../../outbox/support/webhook-receiver.ts'
 import { type TestApp, testApp } from '../../support/test-app.ts'
 import { SALES_FLOW } from '../../support/web-chat.ts'
 import { setUpRestApiChat } from './support/rest-api-chat.ts'
+import { DOCS_ORIGIN, runCurlExample } from '../../support/run-curl-example.ts'
 
 const page = readFileSync(new URL('../../../docs/rest-api-channel.md', import.meta.url), 'utf8')
 const examples = curlExamples(page)
-const ORIGIN = 'http://localhost:3000'
 
 /** Every fenced block of a language, parsed or as text. */
 function blocks(language: string): string[] {
@@ -41,7 +41,7 @@ function differences(documented: unknown, actual: unknown, at = ''): string[] {
 
 describe('docs/rest-api-channel.md: every curl example answers as documented', () => {
   let app: TestApp
-  const vars: Record<string, string> = { PARLEY_URL: ORIGIN }
+  const vars: Record<string, string> = { PARLEY_URL: DOCS_ORIGIN }
   // example.com must not be reached from the tests: it resolves to nothing here.
   const nowhere: Lookup = async () => {
     throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' })
@@ -58,18 +58,13 @@ describe('docs/rest-api-channel.md: every curl example answers as documented', (
 
   for (const example of examples) {
     test(`line ${example.line} (${example.heading}): answers ${example.status}`, async () => {
-      const request = parseCurl(example.command, vars)
-      const url = new URL(request.url)
-      expect(url.origin).toBe(ORIGIN)
-      const result = await app.call(request.method, url.pathname + url.search, { key: null, headers: request.headers, rawBody: request.body })
-      expect({ status: result.status, body: result.body }).toMatchObject({ status: example.status })
-      if (example.response !== undefined) expect(differences(example.response, result.body)).toEqual([])
+      await runCurlExample(app, example, vars, differences)
     })
   }
 
   test('they show both routes of the channel', () => {
     const shown = examples.map((example) => {
-      const request = parseCurl(example.command, { PARLEY_URL: ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}' })
+      const request = parseCurl(example.command, { PARLEY_URL: DOCS_ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}' })
       return `${request.method} ${decodeURIComponent(new URL(request.url).pathname)}`
     })
     expect(shown).toContain('POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api/messages')
