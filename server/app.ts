@@ -179,7 +179,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey() }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => batch.flush(), () => web.close(), () => restApiOut.close(), () => chatappOut.close()]
+  const closers: (() => void | Promise<void>)[] = [() => chatappOut.close(), () => restApiOut.close(), () => web.close()]
 
   return {
     http,
@@ -191,8 +191,15 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     hub: web.hub,
     outbox: restApiOut.worker,
     chatappOutbox: chatappOut.worker,
+    /**
+     * The open batch is committed first, so that what it announces (deliveries claimed, messages
+     * to send) happens while the domains still run and they can finish it in their grace time;
+     * what they write while closing is committed last, before the database may be closed.
+     */
     async close() {
-      for (const close of closers.reverse()) await close()
+      batch.flush()
+      for (const close of closers) await close()
+      batch.flush()
     },
   }
 }

@@ -7,7 +7,7 @@ export interface WriteBatcher {
    * itself is worked out before, because a write that throws rolls the whole batch back.
    */
   run(work: () => void, afterCommit?: () => void): void
-  /** Commits the open batch now (at shutdown). */
+  /** Commits the open batch now, and any batch its callbacks open, until none is open (at shutdown). */
   flush(): void
 }
 
@@ -67,6 +67,9 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
       }
       if (afterCommit) waiting.push(afterCommit)
     },
-    flush: commit,
+    flush() {
+      // A callback may write again (a delivery recording its outcome): bounded, since each round must be new work.
+      for (let round = 0; open && round < 100; round++) commit()
+    },
   }
 }

@@ -64,6 +64,8 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
     call,
     /** An API key for a second, separate workspace. */
     otherWorkspaceKey: () => app.services.workspaces.createKey({ name: 'other', newWorkspace: true }).key,
+    /** Releases what the app holds open (sockets, workers) and keeps its database open. */
+    stopApp: () => app.close(),
     /** Releases what the app holds open (sockets, workers), then removes its database. */
     async close() {
       await app.close()
