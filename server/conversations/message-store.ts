@@ -16,42 +16,44 @@ export interface MessageRow {
 
 /** Messages are indexed by their conversation's small integer `seq` (migration 8). */
 const SEQ_OF = (idParameter: string) => `SELECT seq FROM conversations WHERE id = ${idParameter}`
+/**
+ * A conversation's messages are read in rowid order, which is id order (migration 9). A
+ * cursor id becomes the rowid of the first message at or past it, so an id that is not stored
+ * still cuts where it would sort.
+ */
+const FIRST_ROWID_AFTER = 'SELECT rowid FROM messages WHERE id > ? ORDER BY id LIMIT 1'
+const FIRST_ROWID_FROM = 'SELECT rowid FROM messages WHERE id >= ? ORDER BY id LIMIT 1'
+const BEYOND_EVERY_ROWID = '9223372036854775807'
 
 export type MessageStore = ReturnType<typeof messageStore>
 
 export function messageStore(db: Database) {
-  const insert = db.query(
+  const insert = db.query<unknown, [string, string, string, Role, string | null, string | null, string, string]>(
     `INSERT INTO messages (id, conversation_id, conversation_seq, role, client_id, author, content, created_at)
-     VALUES ($id, $conversation_id, (${SEQ_OF('$conversation_id')}), $role, $client_id, $author, $content, $created_at)`,
+     VALUES (?, ?, (${SEQ_OF('?')}), ?, ?, ?, ?, ?)`,
   )
   const byClientId = db.query<MessageRow, [string, string]>(
     `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND client_id = ?`,
   )
   const latest = db.query<MessageRow, [string, number]>(
-    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) ORDER BY id DESC LIMIT ?`,
+    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) ORDER BY rowid DESC LIMIT ?`,
   )
   const after = db.query<MessageRow, [string, string, number]>(
-    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND id > ? ORDER BY id LIMIT ?`,
+    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND rowid >= (${FIRST_ROWID_AFTER}) ORDER BY rowid LIMIT ?`,
   )
   const before = db.query<MessageRow, [string, string, number]>(
-    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND id < ? ORDER BY id DESC LIMIT ?`,
+    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')})
+       AND rowid < coalesce((${FIRST_ROWID_FROM}), ${BEYOND_EVERY_ROWID}) ORDER BY rowid DESC LIMIT ?`,
   )
   const page = db.query<MessageRow, [string, number, number]>(
-    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) ORDER BY id LIMIT ? OFFSET ?`,
+    `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) ORDER BY rowid LIMIT ? OFFSET ?`,
   )
   const count = db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM messages WHERE conversation_seq = (${SEQ_OF('?')})`)
 
   return {
     insert(message: Message): void {
-      insert.run({
-        id: message.id,
-        conversation_id: message.conversation_id,
-        role: message.role,
-        client_id: message.client_id ?? null,
-        author: message.author ?? null,
-        content: JSON.stringify(message.content),
-        created_at: message.created_at,
-      })
+      const { id, conversation_id, role } = message
+      insert.run(id, conversation_id, conversation_id, role, message.client_id ?? null, message.author ?? null, JSON.stringify(message.content), message.created_at)
     },
     findByClientId: (conversationId: string, clientId: string) => toMessage(byClientId.get(conversationId, clientId)),
     /** The newest `limit` messages, oldest first, and whether older ones exist. */

@@ -7,6 +7,7 @@ import { instanceSettings } from './0005_instance_settings.ts'
 import { outbox } from './0006_outbox.ts'
 import { chatapp } from './0007_chatapp.ts'
 import { compactMessageKeys } from './0008_compact_message_keys.ts'
+import { messagesInInsertionOrder } from './0009_messages_in_insertion_order.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder]
