@@ -87,10 +87,19 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
   const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
-  const batch = writeBatcher(db, (error) => logger.error('batch commit failed', { error: String(error) }))
-
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
+  // The stores' cached rows must match the database: a rolled-back batch or a chatbot's
+  // cascading delete changes rows behind them.
+  const forgetCachedRows = () => {
+    contacts.forgetCached()
+    conversationRows.forgetCached()
+  }
+  events.on('chatbot.removed', forgetCachedRows)
+  const batch = writeBatcher(db, (error) => {
+    forgetCachedRows()
+    logger.error('batch commit failed', { error: String(error) })
+  })
   const messages = messageStore(db)
   const restApiOut = restApiDeliveries({
     store: outboxStore(db),

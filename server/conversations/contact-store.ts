@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { RowCache } from '../db/row-cache.ts'
 import type { Contact, ContactDetails } from './model.ts'
 
 interface ContactRow {
@@ -15,7 +16,11 @@ export type StoredContact = Contact & { chatbot_id: string; first_message_at: st
 
 export type ContactStore = ReturnType<typeof contactStore>
 
+/** Contacts kept in memory: every message of a chat reads its contact's details. */
+const CACHED_CONTACTS = 10_000
+
 export function contactStore(db: Database) {
+  const cache = new RowCache<ContactRow>(CACHED_CONTACTS)
   const insert = db.query(
     `INSERT INTO contacts (id, chatbot_id, external_id, visitor_token_hash, details, created_at)
      VALUES ($id, $chatbot_id, $external_id, $visitor_token_hash, $details, $created_at)`,
@@ -35,13 +40,31 @@ export function contactStore(db: Database) {
     insert(row: { id: string; chatbot_id: string; external_id: string | null; visitor_token_hash: string | null; created_at: string }) {
       insert.run({ ...row, details: '{}' })
     },
-    get: (id: string) => toContact(byId.get(id)),
+    get(id: string): StoredContact | undefined {
+      let row = cache.get(id)
+      if (!row) {
+        row = byId.get(id) ?? undefined
+        if (row) cache.set(id, row)
+      }
+      return toContact(row ?? null)
+    },
     findByExternalId: (chatbotId: string, externalId: string) => toContact(byExternalId.get(chatbotId, externalId)),
     findByVisitorToken: (chatbotId: string, tokenHash: string) => toContact(byVisitorToken.get(chatbotId, tokenHash)),
-    setDetails: (id: string, details: ContactDetails, at: string) => void setDetails.run(JSON.stringify(details), at, id),
-    markFirstMessage: (id: string, at: string) => void markFirstMessage.run(at, id),
+    setDetails(id: string, details: ContactDetails, at: string): void {
+      cache.delete(id)
+      setDetails.run(JSON.stringify(details), at, id)
+    },
+    markFirstMessage(id: string, at: string): void {
+      cache.delete(id)
+      markFirstMessage.run(at, id)
+    },
     /** An anonymous visitor who identifies becomes that identified contact. */
-    identify: (id: string, externalId: string, at: string) => void identify.run(externalId, at, id),
+    identify(id: string, externalId: string, at: string): void {
+      cache.delete(id)
+      identify.run(externalId, at, id)
+    },
+    /** After a rollback or a cascading delete: the next reads go to the database. */
+    forgetCached: () => cache.clear(),
   }
 }
 

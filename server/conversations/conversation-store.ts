@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { RowCache } from '../db/row-cache.ts'
 import type { Page, PageOf } from '../http/common-model.ts'
 import type { ConversationStatus } from '../protocol/widget-protocol.ts'
 import type { Channel, Conversation } from './model.ts'
@@ -19,7 +20,11 @@ export interface ConversationFilter {
 
 export type ConversationStore = ReturnType<typeof conversationStore>
 
+/** Conversations kept in memory: every message of a chat reads its conversation. */
+const CACHED_CONVERSATIONS = 10_000
+
 export function conversationStore(db: Database) {
+  const cache = new RowCache<StoredConversation>(CACHED_CONVERSATIONS)
   const insert = db.query(
     `INSERT INTO conversations (${COLUMNS}, state, seq)
      VALUES ($id, $chatbot_id, $contact_id, $channel, $integration_id, $flow_id, $flow_version, $status,
@@ -37,14 +42,33 @@ export function conversationStore(db: Database) {
   )
 
   return {
-    insert: (row: StoredConversation) => void insert.run(row),
-    get: (id: string) => byId.get(id) ?? undefined,
+    insert(row: StoredConversation): void {
+      insert.run(row)
+      cache.set(row.id, { ...row })
+    },
+    get(id: string): StoredConversation | undefined {
+      let row = cache.get(id)
+      if (!row) {
+        row = byId.get(id) ?? undefined
+        if (row) cache.set(id, row)
+      }
+      return row && { ...row }
+    },
     getInChatbot: (chatbotId: string, id: string) => inChatbot.get(id, chatbotId) ?? undefined,
     /** A contact's latest conversation on one channel: each channel resumes its own. */
     latestOfContact: (contactId: string, channel: Channel) => latestOfContact.get(contactId, channel) ?? undefined,
     /** One statement per turn: the engine's state (unchanged when null), status and times. */
-    saveTurn: (id: string, state: string | null, status: ConversationStatus, at: string, lastMessageAt: string) =>
-      void saveTurn.run(state, status, at, lastMessageAt, id),
+    saveTurn(id: string, state: string | null, status: ConversationStatus, at: string, lastMessageAt: string): void {
+      saveTurn.run(state, status, at, lastMessageAt, id)
+      cache.update(id, (row) => {
+        if (state !== null) row.state = state
+        row.status = status
+        row.updated_at = at
+        row.last_message_at = lastMessageAt
+      })
+    },
+    /** After a rollback or a cascading delete: the next reads go to the database. */
+    forgetCached: () => cache.clear(),
 
     list(chatbotId: string, filter: ConversationFilter, page: Page): PageOf<Conversation> {
       const where = ['chatbot_id = $chatbot_id']

@@ -1,0 +1,44 @@
+/**
+ * Rows a store keeps in memory after reading them, newest use last, the oldest dropped past
+ * `limit`. Only the store that owns the table fills and updates it, and it is forgotten
+ * whenever its rows may have changed behind the store's back (a rolled-back batch, a
+ * cascading delete), so a hit is always what SQLite would answer.
+ */
+export class RowCache<Row> {
+  private readonly rows = new Map<string, Row>()
+
+  constructor(private readonly limit: number) {}
+
+  get(key: string): Row | undefined {
+    const row = this.rows.get(key)
+    if (row !== undefined) {
+      this.rows.delete(key)
+      this.rows.set(key, row)
+    }
+    return row
+  }
+
+  set(key: string, row: Row): void {
+    this.rows.delete(key)
+    this.rows.set(key, row)
+    if (this.rows.size > this.limit) this.rows.delete(this.rows.keys().next().value as string)
+  }
+
+  /** Changes a cached row in place; nothing when the row is not cached. */
+  update(key: string, change: (row: Row) => void): void {
+    const row = this.rows.get(key)
+    if (row !== undefined) change(row)
+  }
+
+  delete(key: string): void {
+    this.rows.delete(key)
+  }
+
+  clear(): void {
+    this.rows.clear()
+  }
+
+  get size(): number {
+    return this.rows.size
+  }
+}
