@@ -48,7 +48,7 @@ function compact(db: Database): Writer {
   migrate(db)
   const conversations = conversationStore(db)
   const messages = messageStore(db)
-  return { saveTurn: (id, state, at) => conversations.saveTurn(id, state, 'bot', at, at), insert: messages.insert }
+  return { saveTurn: (id, state, at) => conversations.saveTurn(id, state, null, at, at), insert: messages.insert }
 }
 
 function run(name: string, layout: (db: Database) => Writer): number {

@@ -37,7 +37,11 @@ export function conversationStore(db: Database) {
   const latestOfContact = db.query<StoredConversation, [string, string]>(
     `SELECT ${STORED_CONVERSATION_COLUMNS} FROM conversations WHERE contact_id = ? AND channel = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
   )
-  const saveTurn = db.query(
+  // Status is indexed (the list's filter), so a turn that keeps it does not name it.
+  const saveTurn = db.query<unknown, [string | null, string, string, string]>(
+    'UPDATE conversations SET state = coalesce(?, state), updated_at = ?, last_message_at = ? WHERE id = ?',
+  )
+  const saveTurnAndStatus = db.query<unknown, [string | null, ConversationStatus, string, string, string]>(
     'UPDATE conversations SET state = coalesce(?, state), status = ?, updated_at = ?, last_message_at = ? WHERE id = ?',
   )
 
@@ -57,12 +61,13 @@ export function conversationStore(db: Database) {
     getInChatbot: (chatbotId: string, id: string) => inChatbot.get(id, chatbotId) ?? undefined,
     /** A contact's latest conversation on one channel: each channel resumes its own. */
     latestOfContact: (contactId: string, channel: Channel) => latestOfContact.get(contactId, channel) ?? undefined,
-    /** One statement per turn: the engine's state (unchanged when null), status and times. */
-    saveTurn(id: string, state: string | null, status: ConversationStatus, at: string, lastMessageAt: string): void {
-      saveTurn.run(state, status, at, lastMessageAt, id)
+    /** One statement per turn: the engine's state and the status (each unchanged when null), and times. */
+    saveTurn(id: string, state: string | null, status: ConversationStatus | null, at: string, lastMessageAt: string): void {
+      if (status === null) saveTurn.run(state, at, lastMessageAt, id)
+      else saveTurnAndStatus.run(state, status, at, lastMessageAt, id)
       cache.update(id, (row) => {
         if (state !== null) row.state = state
-        row.status = status
+        if (status !== null) row.status = status
         row.updated_at = at
         row.last_message_at = lastMessageAt
       })

@@ -135,7 +135,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     batch.run(
       () => {
         if (isNew) conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
-        else conversations.saveTurn(conversation.id, state, turn.status, now(), lastAt)
+        else conversations.saveTurn(conversation.id, state, turn.status === before ? null : turn.status, now(), lastAt)
         for (const stored of turn.messages) messages.insert(stored)
         for (const write of channelWrites) write()
       },
