@@ -14,7 +14,8 @@ const started = performance.now()
 const widget = await buildWidget()
 console.log(`dist/widget/widget.js built (${(widget.gzipped / 1024).toFixed(1)} KB gzipped)`)
 const result = await Bun.build({
-  entrypoints: [`${root}server/main.ts`],
+  // The checkpoint worker runs in a thread of its own, so it is an entrypoint of its own.
+  entrypoints: [`${root}server/main.ts`, `${root}server/db/checkpoint-worker.ts`],
   compile: { outfile: `${root}dist/parley` },
   minify: true,
   sourcemap: 'none',

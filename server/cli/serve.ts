@@ -1,19 +1,23 @@
 import { join } from 'node:path'
 import { createApp } from '../app.ts'
 import type { Config } from '../config.ts'
+import { backgroundCheckpoints } from '../db/background-checkpoints.ts'
 import { migrate } from '../db/migrate.ts'
 import { closeDatabase, openDatabase } from '../db/open-database.ts'
 import { createLogger } from '../support/logger.ts'
 import { VERSION } from '../version.ts'
 import { listen } from '../listen.ts'
+import { CHECKPOINT_WORKER_URL } from '../threads.ts'
 import { firstStart } from './first-start.ts'
 
 /** `parley serve`: migrate, listen, and on SIGTERM/SIGINT finish in-flight work and close cleanly. */
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel)
-  const db = openDatabase(join(config.dataDir, 'parley.db'))
+  const file = join(config.dataDir, 'parley.db')
+  const db = openDatabase(file)
   const { applied } = migrate(db)
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied })
+  const checkpoints = backgroundCheckpoints(db, { file, workerUrl: CHECKPOINT_WORKER_URL, logger })
   const app = createApp({ db, config, logger })
   firstStart(app, config.publicUrl, (line) => console.log(line))
 
@@ -34,6 +38,7 @@ export async function serve(config: Config): Promise<void> {
       const drained = server.stop(false)
       await app.close()
       await drained
+      await checkpoints.stop()
       closeDatabase(db)
       logger.info('stopped')
     } catch (error) {

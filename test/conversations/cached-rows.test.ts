@@ -33,7 +33,7 @@ async function chattingApp() {
   const conversation = conversations.open(ctx, contact.id, null)
   const say = (text: string) => conversations.visitorSays(conversations.get(conversation.id)!, { content: { kind: 'text', text } }, ctx)
   const stored = () =>
-    app.db.query<{ state: string; status: string; last_message_at: string }, [string]>('SELECT state, status, last_message_at FROM conversations WHERE id = ?').get(conversation.id)
+    app.db.query<{ state: string | null; status: 'bot' | 'handoff' | 'closed'; last_message_at: string }, [string]>('SELECT state, status, last_message_at FROM conversations WHERE id = ?').get(conversation.id)
   const committed = () => new Promise((resolve) => setImmediate(resolve))
   const lastBotText = () =>
     JSON.parse(app.db.query<{ content: string }, []>("SELECT content FROM messages WHERE role = 'bot' ORDER BY rowid DESC LIMIT 1").get()!.content).text

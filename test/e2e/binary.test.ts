@@ -60,6 +60,8 @@ describe('the compiled executable', () => {
     expect(backedUp.code).toBe(0)
     expect(cli('backup', backupFile).stderr).toContain('already exists')
 
+    // The WAL is folded back by a worker thread, whose module the binary carries.
+    expect(server.output()).toContain('"msg":"background checkpoints on"')
     expect(cli('keys', 'list').stdout).toContain('e2e')
     expect(cli('keys', 'list').stdout).not.toContain(key)
 

@@ -1,0 +1,36 @@
+/**
+ * The background checkpointer's thread (see background-checkpoints.ts): its own connection
+ * to the database file, folding the WAL back into it when asked. Messages in: `{ file }` to
+ * open, `'checkpoint'`, `'stop'`. Out: `'ready'`; `{ log, checkpointed }` (WAL frames, and
+ * how many of them are in the database file now) or `{ error }` after each checkpoint;
+ * `'stopped'`.
+ */
+import { Database } from 'bun:sqlite'
+
+declare const self: Worker
+
+let db: Database | null = null
+let checkpoint: ReturnType<Database['query']> | null = null
+
+self.onmessage = (event: MessageEvent<{ file: string } | 'checkpoint' | 'stop'>) => {
+  if (event.data === 'checkpoint') {
+    try {
+      const row = checkpoint?.get() as { log: number; checkpointed: number } | null
+      self.postMessage({ log: row?.log ?? 0, checkpointed: row?.checkpointed ?? 0 })
+    } catch (error) {
+      self.postMessage({ error: String(error) })
+    }
+    return
+  }
+  if (event.data === 'stop') {
+    checkpoint = null
+    db?.close()
+    db = null
+    self.postMessage('stopped')
+    return
+  }
+  db = new Database(event.data.file, { strict: true })
+  db.exec('PRAGMA busy_timeout = 5000')
+  checkpoint = db.query('PRAGMA wal_checkpoint(PASSIVE)')
+  self.postMessage('ready')
+}
