@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { RowCache } from '../db/row-cache.ts'
 import type { Page, PageOf } from '../http/common-model.ts'
 import type { Content, Role } from '../protocol/widget-protocol.ts'
 import type { Message } from './model.ts'
@@ -25,6 +26,9 @@ const FIRST_ROWID_AFTER = 'SELECT rowid FROM messages WHERE id > ? ORDER BY id L
 const FIRST_ROWID_FROM = 'SELECT rowid FROM messages WHERE id >= ? ORDER BY id LIMIT 1'
 const BEYOND_EVERY_ROWID = '9223372036854775807'
 
+/** Conversations whose client ids are kept in memory: every visitor message is checked for a resend. */
+const CONVERSATIONS_WITH_KNOWN_CLIENT_IDS = 5000
+
 export type MessageStore = ReturnType<typeof messageStore>
 
 export function messageStore(db: Database) {
@@ -49,13 +53,33 @@ export function messageStore(db: Database) {
     `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) ORDER BY rowid LIMIT ? OFFSET ?`,
   )
   const count = db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM messages WHERE conversation_seq = (${SEQ_OF('?')})`)
+  const clientIds = db.query<{ client_id: string }, [string]>(
+    `SELECT client_id FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND client_id IS NOT NULL`,
+  )
+  // A conversation's every stored client id, once read: a new message is told from a resend
+  // without a query. The set is only ever a superset of what is stored (an insert rolled back
+  // with its batch stays in it), so a hit is confirmed by the database.
+  const knownClientIds = new RowCache<Set<string>>(CONVERSATIONS_WITH_KNOWN_CLIENT_IDS)
+  function clientIdsOf(conversationId: string): Set<string> {
+    let known = knownClientIds.get(conversationId)
+    if (!known) {
+      known = new Set(clientIds.all(conversationId).map((row) => row.client_id))
+      knownClientIds.set(conversationId, known)
+    }
+    return known
+  }
 
   return {
     insert(message: Message): void {
       const { id, conversation_id, role } = message
-      insert.run(id, conversation_id, conversation_id, role, message.client_id ?? null, message.author ?? null, JSON.stringify(message.content), message.created_at)
+      const clientId = message.client_id ?? null
+      insert.run(id, conversation_id, conversation_id, role, clientId, message.author ?? null, JSON.stringify(message.content), message.created_at)
+      if (clientId !== null) knownClientIds.update(conversation_id, (known) => known.add(clientId))
     },
-    findByClientId: (conversationId: string, clientId: string) => toMessage(byClientId.get(conversationId, clientId)),
+    findByClientId(conversationId: string, clientId: string): Message | undefined {
+      if (!clientIdsOf(conversationId).has(clientId)) return undefined
+      return toMessage(byClientId.get(conversationId, clientId))
+    },
     /** The newest `limit` messages, oldest first, and whether older ones exist. */
     latest(conversationId: string, limit: number): { messages: Message[]; hasMore: boolean } {
       const rows = latest.all(conversationId, limit + 1)

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { messageStore } from '../../server/conversations/message-store.ts'
+import type { Message } from '../../server/conversations/model.ts'
+import { migrate } from '../../server/db/migrate.ts'
+import { openDatabase } from '../../server/db/open-database.ts'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+const at = '2026-01-01T00:00:00.000Z'
+
+function database() {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-messages-'))
+  dirs.push(dir)
+  const db = openDatabase(join(dir, 'parley.db'))
+  migrate(db)
+  db.exec(`
+    INSERT INTO workspaces VALUES ('W', 'w', '${at}');
+    INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES ('B', 'W', 'b', '${at}');
+    INSERT INTO contacts (id, chatbot_id, created_at) VALUES ('P', 'B', '${at}');
+    INSERT INTO conversations (id, chatbot_id, contact_id, channel, status, created_at, last_message_at, seq)
+      VALUES ('C1', 'B', 'P', 'web', 'bot', '${at}', '${at}', 1), ('C2', 'B', 'P', 'web', 'bot', '${at}', '${at}', 2);
+  `)
+  return db
+}
+
+const said = (id: string, conversation: string, clientId?: string): Message => ({
+  id,
+  conversation_id: conversation,
+  role: 'visitor',
+  content: { kind: 'text', text: id },
+  created_at: at,
+  ...(clientId ? { client_id: clientId } : {}),
+})
+
+describe('telling a resend from a new message by its client id', () => {
+  test('finds a message stored before the store first looked at its conversation', () => {
+    const db = database()
+    db.exec(`INSERT INTO messages (id, conversation_id, conversation_seq, role, client_id, content, created_at)
+             VALUES ('M1', 'C1', 1, 'visitor', 'k1', '{"kind":"text","text":"one"}', '${at}')`)
+    const messages = messageStore(db)
+    expect(messages.findByClientId('C1', 'k1')?.id).toBe('M1')
+    expect(messages.findByClientId('C1', 'k2')).toBeUndefined()
+    expect(messages.findByClientId('C2', 'k1')).toBeUndefined()
+  })
+
+  test('finds a message stored after the store looked, and keeps client ids apart per conversation', () => {
+    const db = database()
+    const messages = messageStore(db)
+    expect(messages.findByClientId('C1', 'k1')).toBeUndefined()
+    messages.insert(said('M1', 'C1', 'k1'))
+    messages.insert(said('M2', 'C2', 'k2'))
+    expect(messages.findByClientId('C1', 'k1')?.id).toBe('M1')
+    expect(messages.findByClientId('C2', 'k2')?.id).toBe('M2')
+    expect(messages.findByClientId('C1', 'k2')).toBeUndefined()
+  })
+
+  test('a message whose insert was rolled back is not taken for a resend', () => {
+    const db = database()
+    const messages = messageStore(db)
+    expect(messages.findByClientId('C1', 'k1')).toBeUndefined()
+    db.exec('BEGIN IMMEDIATE')
+    messages.insert(said('M1', 'C1', 'k1'))
+    db.exec('ROLLBACK')
+    expect(messages.findByClientId('C1', 'k1')).toBeUndefined()
+    messages.insert(said('M2', 'C1', 'k1'))
+    expect(messages.findByClientId('C1', 'k1')?.id).toBe('M2')
+  })
+})
