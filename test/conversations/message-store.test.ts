@@ -1,28 +1,15 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { messageStore } from '../../server/conversations/message-store.ts'
 import type { Message } from '../../server/conversations/model.ts'
-import { migrate } from '../../server/db/migrate.ts'
-import { openDatabase } from '../../server/db/open-database.ts'
+import { removeSeededDatabases, seededDatabase } from '../support/seeded-database.ts'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+afterEach(removeSeededDatabases)
 
 const at = '2026-01-01T00:00:00.000Z'
 
 function database() {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-messages-'))
-  dirs.push(dir)
-  const db = openDatabase(join(dir, 'parley.db'))
-  migrate(db)
+  const db = seededDatabase({ at })
   db.exec(`
-    INSERT INTO workspaces VALUES ('W', 'w', '${at}');
-    INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES ('B', 'W', 'b', '${at}');
-    INSERT INTO contacts (id, chatbot_id, created_at) VALUES ('P', 'B', '${at}');
     INSERT INTO conversations (id, chatbot_id, contact_id, channel, status, created_at, last_message_at, seq)
       VALUES ('C1', 'B', 'P', 'web', 'bot', '${at}', '${at}', 1), ('C2', 'B', 'P', 'web', 'bot', '${at}', '${at}', 2);
   `)

@@ -1,30 +1,17 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { messageStore } from '../../../server/conversations/message-store.ts'
 import { migrate } from '../../../server/db/migrate.ts'
-import { migrations } from '../../../server/db/migrations/index.ts'
-import { openDatabase } from '../../../server/db/open-database.ts'
+import { removeSeededDatabases, seededDatabase } from '../../support/seeded-database.ts'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+afterEach(removeSeededDatabases)
 
 const at = '2026-01-01T00:00:00.000Z'
 const text = (value: string) => `{"kind":"text","text":"${value}"}`
 
 /** A database as Parley 0008 left it: two conversations whose messages interleave. */
 function databaseBeforeMigration9() {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-m9-'))
-  dirs.push(dir)
-  const db = openDatabase(join(dir, 'parley.db'))
-  migrate(db, migrations.filter((m) => m.id < 9))
+  const db = seededDatabase({ before: 9, at })
   db.exec(`
-    INSERT INTO workspaces VALUES ('W', 'w', '${at}');
-    INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES ('B', 'W', 'b', '${at}');
-    INSERT INTO contacts (id, chatbot_id, created_at) VALUES ('P', 'B', '${at}');
     INSERT INTO conversations (id, chatbot_id, contact_id, channel, status, created_at, last_message_at, seq)
       VALUES ('C1', 'B', 'P', 'web', 'bot', '${at}', '${at}', 1), ('C2', 'B', 'P', 'web', 'bot', '${at}', '${at}', 2);
   `)

@@ -1,29 +1,17 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { conversationStore } from '../../../server/conversations/conversation-store.ts'
 import { migrate } from '../../../server/db/migrate.ts'
-import { migrations } from '../../../server/db/migrations/index.ts'
-import { openDatabase } from '../../../server/db/open-database.ts'
+import type { openDatabase } from '../../../server/db/open-database.ts'
+import { removeSeededDatabases, seededDatabase } from '../../support/seeded-database.ts'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+afterEach(removeSeededDatabases)
 
 const day = (n: number) => `2026-01-0${n}T00:00:00.000Z`
 
 /** A database as Parley 0009 left it: three conversations of one chatbot, active on different days. */
 function databaseBeforeMigration10() {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-m10-'))
-  dirs.push(dir)
-  const db = openDatabase(join(dir, 'parley.db'))
-  migrate(db, migrations.filter((m) => m.id < 10))
+  const db = seededDatabase({ before: 10, at: day(1) })
   db.exec(`
-    INSERT INTO workspaces VALUES ('W', 'w', '${day(1)}');
-    INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES ('B', 'W', 'b', '${day(1)}');
-    INSERT INTO contacts (id, chatbot_id, created_at) VALUES ('P', 'B', '${day(1)}');
     INSERT INTO conversations (id, chatbot_id, contact_id, channel, status, created_at, last_message_at, seq) VALUES
       ('C1', 'B', 'P', 'web', 'bot', '${day(1)}', '${day(5)}', 1),
       ('C2', 'B', 'P', 'web', 'handoff', '${day(2)}', '${day(3)}', 2),
