@@ -37,7 +37,7 @@ export interface BackgroundCheckpointOptions {
  * SQLite's default is back in place.
  */
 export function backgroundCheckpoints(db: Database, options: BackgroundCheckpointOptions): BackgroundCheckpoints {
-  const { file, workerUrl, logger, intervalMs = 20, restartFrames = 4000 } = options
+  const { file, workerUrl, logger, intervalMs = 50, restartFrames = 4000 } = options
   let worker: Worker
   try {
     worker = new Worker(workerUrl)
