@@ -40,14 +40,7 @@ export function contactStore(db: Database) {
     insert(row: { id: string; chatbot_id: string; external_id: string | null; visitor_token_hash: string | null; created_at: string }) {
       insert.run({ ...row, details: '{}' })
     },
-    get(id: string): StoredContact | undefined {
-      let row = cache.get(id)
-      if (!row) {
-        row = byId.get(id) ?? undefined
-        if (row) cache.set(id, row)
-      }
-      return toContact(row ?? null)
-    },
+    get: (id: string) => toContact(cache.through(id, () => byId.get(id) ?? undefined) ?? null),
     findByExternalId: (chatbotId: string, externalId: string) => toContact(byExternalId.get(chatbotId, externalId)),
     findByVisitorToken: (chatbotId: string, tokenHash: string) => toContact(byVisitorToken.get(chatbotId, tokenHash)),
     setDetails(id: string, details: ContactDetails, at: string): void {

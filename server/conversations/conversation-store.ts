@@ -51,11 +51,7 @@ export function conversationStore(db: Database) {
       cache.set(row.id, { ...row })
     },
     get(id: string): StoredConversation | undefined {
-      let row = cache.get(id)
-      if (!row) {
-        row = byId.get(id) ?? undefined
-        if (row) cache.set(id, row)
-      }
+      const row = cache.through(id, () => byId.get(id) ?? undefined)
       return row && { ...row }
     },
     getInChatbot: (chatbotId: string, id: string) => inChatbot.get(id, chatbotId) ?? undefined,

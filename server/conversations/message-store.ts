@@ -60,14 +60,8 @@ export function messageStore(db: Database) {
   // without a query. The set is only ever a superset of what is stored (an insert rolled back
   // with its batch stays in it), so a hit is confirmed by the database.
   const knownClientIds = new RowCache<Set<string>>(CONVERSATIONS_WITH_KNOWN_CLIENT_IDS)
-  function clientIdsOf(conversationId: string): Set<string> {
-    let known = knownClientIds.get(conversationId)
-    if (!known) {
-      known = new Set(clientIds.all(conversationId).map((row) => row.client_id))
-      knownClientIds.set(conversationId, known)
-    }
-    return known
-  }
+  const clientIdsOf = (conversationId: string) =>
+    knownClientIds.through(conversationId, () => new Set(clientIds.all(conversationId).map((row) => row.client_id))) as Set<string>
 
   return {
     insert(message: Message): void {

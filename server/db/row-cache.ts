@@ -18,6 +18,16 @@ export class RowCache<Row> {
     return row
   }
 
+  /** The cached row, or else what `read` finds (then cached; nothing cached when it finds nothing). */
+  through(key: string, read: () => Row | undefined): Row | undefined {
+    let row = this.get(key)
+    if (row === undefined) {
+      row = read()
+      if (row !== undefined) this.set(key, row)
+    }
+    return row
+  }
+
   set(key: string, row: Row): void {
     this.rows.delete(key)
     this.rows.set(key, row)

@@ -21,6 +21,20 @@ describe('RowCache', () => {
     expect(cache.get('b')).toBeUndefined()
   })
 
+  test('reads through: a cached row without reading, a missing one read once and kept, nothing kept when nothing is found', () => {
+    const cache = new RowCache<number>(5)
+    let reads = 0
+    const read = (value: number | undefined) => () => {
+      reads++
+      return value
+    }
+    expect(cache.through('a', read(1))).toBe(1)
+    expect(cache.through('a', read(2))).toBe(1)
+    expect(cache.through('b', read(undefined))).toBeUndefined()
+    expect(cache.through('b', read(3))).toBe(3)
+    expect(reads).toBe(3)
+  })
+
   test('forgets one row or all of them', () => {
     const cache = new RowCache<number>(5)
     cache.set('a', 1)
