@@ -89,6 +89,8 @@ interface Turn {
   /** The engine's new state, when the bot took part. */
   state?: ConversationState
   status: ConversationStatus
+  /** When the turn happens: its messages' time and the conversation's update time. */
+  at: string
 }
 
 export type ConversationService = ReturnType<typeof conversationService>
@@ -103,8 +105,9 @@ export type ConversationService = ReturnType<typeof conversationService>
 export function conversationService(deps: ConversationServiceDeps) {
   const { contacts, conversations, messages, snapshots, events, now, batch, turnWriters = [] } = deps
 
-  function message(conversation: StoredConversation, role: Role, content: Content, extra: Partial<Message> = {}): Message {
-    return { id: newId(), conversation_id: conversation.id, role, content, created_at: now(), ...extra }
+  /** A message of the turn, stamped with the turn's time (one clock read per turn). */
+  function message(turn: Turn, role: Role, content: Content, extra: Partial<Message> = {}): Message {
+    return { id: newId(), conversation_id: turn.conversation.id, role, content, created_at: turn.at, ...extra }
   }
 
   /** The bot's part of a turn: its messages and new state, or nothing once its flow is gone. */
@@ -116,7 +119,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     if (!snapshot) return
     const state = turn.state ?? (conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null)
     const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined })
-    for (const content of result.messages) turn.messages.push(message(conversation, 'bot', content))
+    for (const content of result.messages) turn.messages.push(message(turn, 'bot', content))
     turn.state = result.state
     turn.status = result.state.status
   }
@@ -135,7 +138,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     batch.run(
       () => {
         if (isNew) conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
-        else conversations.saveTurn(conversation.id, state, turn.status === before ? null : turn.status, now(), lastAt)
+        else conversations.saveTurn(conversation.id, state, turn.status === before ? null : turn.status, turn.at, lastAt)
         for (const stored of turn.messages) messages.insert(stored)
         for (const write of channelWrites) write()
       },
@@ -150,7 +153,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     if (state) conversation.state = state
   }
 
-  const startTurn = (conversation: StoredConversation): Turn => ({ conversation, messages: [], status: conversation.status })
+  const startTurn = (conversation: StoredConversation, at = now()): Turn => ({ conversation, messages: [], status: conversation.status, at })
 
   return {
     get: (id: string) => conversations.get(id),
@@ -174,8 +177,8 @@ export function conversationService(deps: ConversationServiceDeps) {
         updated_at: null,
         last_message_at: at,
       }
-      const turn = startTurn(conversation)
-      if (greeting) turn.messages.push(message(conversation, 'bot', { kind: 'text', text: greeting }))
+      const turn = startTurn(conversation, at)
+      if (greeting) turn.messages.push(message(turn, 'bot', { kind: 'text', text: greeting }))
       botStep(turn, { kind: 'start' }, ctx, contacts.get(contactId)?.details ?? {})
       write(turn, true)
       return conversation
@@ -193,7 +196,7 @@ export function conversationService(deps: ConversationServiceDeps) {
       }
       const contact = contacts.get(conversation.contact_id)
       const turn = startTurn(conversation)
-      const said = message(conversation, 'visitor', input.content, input.clientId ? { client_id: input.clientId } : {})
+      const said = message(turn, 'visitor', input.content, input.clientId ? { client_id: input.clientId } : {})
       turn.messages.push(said)
       if (conversation.status === 'bot' && !input.notAnAnswer) {
         const engineInput: EngineInput =
@@ -210,7 +213,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     /** A person writes: stored and delivered; the bot stops answering (status handoff). */
     agentSays(conversation: StoredConversation, text: string, author?: string): Message {
       const turn = startTurn(conversation)
-      const said = message(conversation, 'agent', { kind: 'text', text }, author ? { author } : {})
+      const said = message(turn, 'agent', { kind: 'text', text }, author ? { author } : {})
       turn.messages.push(said)
       turn.status = 'handoff'
       write(turn)
