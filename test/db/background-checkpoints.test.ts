@@ -93,6 +93,16 @@ describe('background checkpoints', () => {
     const setup = database()
     start(setup, { workerUrl: new URL('./no-such-worker.ts', import.meta.url).href })
     await until(logged(setup, 'background checkpoints stopped'), 'the failure to be logged')
+    expect(logged(setup, 'background checkpoints on')()).toBe(false)
+    expect(autocheckpoint(setup)).toBe(1000)
+  })
+
+  test('a thread that fails after it started hands checkpoints back to SQLite', async () => {
+    const setup = database()
+    start(setup, { workerUrl: new URL('../fixtures/checkpoint-worker-that-fails.ts', import.meta.url).href })
+    await until(logged(setup, 'background checkpoints on'), 'the thread')
+    expect(autocheckpoint(setup)).toBe(4000)
+    await until(logged(setup, 'background checkpoints stopped'), 'the failure to be logged')
     expect(autocheckpoint(setup)).toBe(1000)
   })
 })
