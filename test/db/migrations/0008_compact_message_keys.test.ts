@@ -1,29 +1,17 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { messageStore } from '../../../server/conversations/message-store.ts'
 import { conversationStore } from '../../../server/conversations/conversation-store.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { migrations } from '../../../server/db/migrations/index.ts'
-import { openDatabase } from '../../../server/db/open-database.ts'
+import { removeSeededDatabases, seededDatabase } from '../../support/seeded-database.ts'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+afterEach(removeSeededDatabases)
 
 /** A database as Parley 0007 left it: two conversations with messages, one of them with client ids. */
 function databaseBeforeMigration8() {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-m8-'))
-  dirs.push(dir)
-  const db = openDatabase(join(dir, 'parley.db'))
-  migrate(db, migrations.filter((m) => m.id < 8))
   const at = '2026-01-01T00:00:00.000Z'
+  const db = seededDatabase({ before: 8, at })
   db.exec(`
-    INSERT INTO workspaces VALUES ('W', 'w', '${at}');
-    INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES ('B', 'W', 'b', '${at}');
-    INSERT INTO contacts (id, chatbot_id, created_at) VALUES ('P', 'B', '${at}');
     INSERT INTO conversations (id, chatbot_id, contact_id, channel, status, created_at, last_message_at)
       VALUES ('C1', 'B', 'P', 'web', 'bot', '${at}', '${at}'), ('C2', 'B', 'P', 'web', 'bot', '${at}', '${at}');
     INSERT INTO messages (id, conversation_id, role, client_id, content, created_at) VALUES
