@@ -62,15 +62,15 @@ export function backgroundCheckpoints(db: Database, options: BackgroundCheckpoin
   }
 
   worker.onmessage = (event: MessageEvent) => {
-    const data = event.data as 'ready' | 'stopped' | { log: number } | { error: string }
+    const data = event.data as 'ready' | 'checkpointed' | 'stopped' | { error: string }
     if (data === 'ready') {
       db.exec(`PRAGMA wal_autocheckpoint = ${restartFrames}`)
       db.exec(`PRAGMA journal_size_limit = ${WAL_FILE_LIMIT_BYTES}`)
       timer = setInterval(tick, intervalMs)
       logger.info('background checkpoints on', { interval_ms: intervalMs })
-    } else if (typeof data === 'object' && 'log' in data) {
+    } else if (data === 'checkpointed') {
       working = false
-    } else if (typeof data === 'object' && 'error' in data) {
+    } else if (typeof data === 'object') {
       working = false
       logger.warn('background checkpoint failed', { error: data.error })
     }

@@ -1,9 +1,8 @@
 /**
  * The background checkpointer's thread (see background-checkpoints.ts): its own connection
  * to the database file, folding the WAL back into it when asked. Messages in: `{ file }` to
- * open, `'checkpoint'`, `'stop'`. Out: `'ready'`; `{ log, checkpointed }` (WAL frames, and
- * how many of them are in the database file now) or `{ error }` after each checkpoint;
- * `'stopped'`.
+ * open, `'checkpoint'`, `'stop'`. Out: `'ready'`; `'checkpointed'` or `{ error }` after each
+ * checkpoint; `'stopped'`.
  */
 import { Database } from 'bun:sqlite'
 
@@ -15,8 +14,8 @@ let checkpoint: ReturnType<Database['query']> | null = null
 self.onmessage = (event: MessageEvent<{ file: string } | 'checkpoint' | 'stop'>) => {
   if (event.data === 'checkpoint') {
     try {
-      const row = checkpoint?.get() as { log: number; checkpointed: number } | null
-      self.postMessage({ log: row?.log ?? 0, checkpointed: row?.checkpointed ?? 0 })
+      checkpoint?.get()
+      self.postMessage('checkpointed')
     } catch (error) {
       self.postMessage({ error: String(error) })
     }
