@@ -14,11 +14,18 @@ if ((await ready.exited) !== 0) {
   process.exit(1)
 }
 
+// The compiled binary is the product: build it once from these sources for every test that runs it.
+const build = spawn([process.execPath, `${root}scripts/build.ts`], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
+if ((await build.exited) !== 0) {
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+
 const child = spawn([process.execPath, 'test', ...process.argv.slice(2)], {
   cwd: root,
   stdout: 'inherit',
   stderr: 'pipe',
-  env: { ...process.env, FORCE_COLOR: '0' },
+  env: { ...process.env, FORCE_COLOR: '0', PARLEY_TEST_BINARY_BUILT: '1' },
 })
 // bun test reports on stderr; echo it while counting.
 let passed = 0

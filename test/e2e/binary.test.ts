@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { compiledParley } from '../support/compiled-parley.ts'
 import { type RunningParley, runParley } from '../support/run-parley.ts'
 
-const root = join(import.meta.dir, '../..')
-const binary = join(root, 'dist/parley')
+const binary = compiledParley()
 
 describe('the compiled executable', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'))
@@ -17,10 +17,6 @@ describe('the compiled executable', () => {
   }
   let server: RunningParley | undefined
 
-  beforeAll(() => {
-    const build = Bun.spawnSync([process.execPath, join(root, 'scripts/build.ts')], { cwd: root })
-    if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr}`)
-  }, 120_000)
   afterAll(async () => {
     await server?.stop('SIGKILL')
     rmSync(dataDir, { recursive: true, force: true })

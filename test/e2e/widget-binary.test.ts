@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { compiledParley } from '../support/compiled-parley.ts'
 import { type RunningParley, runParley } from '../support/run-parley.ts'
 
 const root = join(import.meta.dir, '../..')
@@ -12,9 +13,7 @@ describe('the compiled executable carries the widget', () => {
   let server: RunningParley | undefined
 
   beforeAll(() => {
-    const build = Bun.spawnSync([process.execPath, join(root, 'scripts/build.ts')], { cwd: root })
-    if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr}`)
-    copyFileSync(join(root, 'dist/parley'), binary)
+    copyFileSync(compiledParley(), binary)
   }, 120_000)
   afterAll(async () => {
     await server?.stop('SIGKILL')
