@@ -40,6 +40,7 @@ import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
 import { loggedFetch } from './http/logged-fetch.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
 import { renderError } from './http/render-error.ts'
+import { refuseRepeatedQueryParameters } from './http/repeated-query.ts'
 import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
 import { integrationService } from './integrations/service.ts'
@@ -174,11 +175,14 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   http
     // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
-      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024 }], (request, path) => {
+      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }], (request, path) => {
         if (path.startsWith('/api/dev/v1/')) requireWorkspace(workspaces, request)
       }),
     )
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
+    .onTransform(({ request, path }) => {
+      if (path.startsWith('/api/')) refuseRepeatedQueryParameters(request)
+    })
     .use(healthRoutes(db))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))

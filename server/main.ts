@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import './production-mode.ts'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { backup } from './cli/backup.ts'

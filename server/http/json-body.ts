@@ -1,3 +1,4 @@
+import { describeJsonShapeBreach, type JsonShapeLimits, jsonShapeBreach } from '../support/json-shape.ts'
 import { ApiError, badRequest } from './api-error.ts'
 
 export interface BodyLimit {
@@ -6,9 +7,19 @@ export interface BodyLimit {
   bytes: number
   /** Keep the exact bytes for `rawBody` (a route that checks a signature over them). */
   keepRaw?: boolean
+  /** Nesting and object members allowed; the default's when omitted. */
+  shape?: JsonShapeLimits
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+/**
+ * No API body needs more: the deepest legitimate documents (WhatsApp Flow JSON) nest about 20
+ * levels, and a chatbot's settings or a webhook batch hold hundreds of members, not tens of
+ * thousands. Past these, parsing, validating and explaining a body costs more than any request
+ * may hold the serving thread.
+ */
+export const DEFAULT_JSON_SHAPE: JsonShapeLimits = { maxDepth: 64, maxKeys: 20_000 }
 
 const rawBodies = new WeakMap<Request, Uint8Array>()
 
@@ -21,18 +32,19 @@ export function rawBody(request: Request): Uint8Array | undefined {
 }
 
 /**
- * The API's one body parser: JSON only (415 otherwise), bounded (413), well-formed (400).
+ * The API's one body parser: JSON only (415 otherwise), bounded in bytes (413) and in nesting
+ * and members (400, checked before parsing), well-formed (400).
  * An empty body parses as null so that the route's schema explains what was expected.
  * `beforeRead` may refuse a request (by throwing) before a byte of its body is read, so that
  * nobody without an API key can make the server hold megabytes.
  */
 export function jsonBodyParser(limits: readonly BodyLimit[] = [], beforeRead: (request: Request, path: string) => void = () => {}) {
-  const limitFor = (path: string) => limits.find((limit) => limit.path.test(path)) ?? { bytes: DEFAULT_BODY_LIMIT, keepRaw: false }
+  const limitFor = (path: string): BodyLimit => limits.find((limit) => limit.path.test(path)) ?? { path: /./, bytes: DEFAULT_BODY_LIMIT }
 
   return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
     const path = new URL(request.url).pathname
     beforeRead(request, path)
-    const { bytes: limit, keepRaw } = limitFor(path)
+    const { bytes: limit, keepRaw, shape = DEFAULT_JSON_SHAPE } = limitFor(path)
     const declared = Number(request.headers.get('content-length') ?? 0)
     if (declared > limit) throw tooLarge(limit)
     const bytes = await request.arrayBuffer()
@@ -47,6 +59,8 @@ export function jsonBodyParser(limits: readonly BodyLimit[] = [], beforeRead: (r
       )
     }
     const text = new TextDecoder().decode(bytes)
+    const breach = jsonShapeBreach(text, shape)
+    if (breach) throw badRequest(breach.limit === 'depth' ? 'json_too_deep' : 'json_too_many_members', describeJsonShapeBreach(breach, 'the body'))
     try {
       return JSON.parse(text)
     } catch (error) {

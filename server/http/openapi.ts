@@ -1,4 +1,4 @@
-import { Problem } from './common-model.ts'
+import { Problem, WHOLE_NUMBER_PARAMETER } from './common-model.ts'
 
 interface RouteLike {
   method: string
@@ -123,8 +123,13 @@ function responses(response: unknown) {
   return result
 }
 
-/** Elysia widens numeric query parameters into `string | integer`; the document shows the intent. */
+/**
+ * Elysia widens numeric query parameters into `string | integer`, and strict whole numbers are
+ * strings checked by pattern; the document shows the intent.
+ */
 function withoutCoercion(schema: JsonSchema): JsonSchema {
+  const wholeNumber = schema[WHOLE_NUMBER_PARAMETER] as JsonSchema | undefined
+  if (wholeNumber) return { description: schema.description, ...wholeNumber }
   const members = schema.anyOf as JsonSchema[] | undefined
   const coerced = members?.find((member) => member.type === 'string' && typeof member.format === 'string')
   if (!members || !coerced || members.length !== 2) return schema

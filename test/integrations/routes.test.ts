@@ -1,7 +1,7 @@
 import { expect } from 'bun:test'
 import { integrationStore } from '../../server/integrations/store.ts'
 import { newId } from '../../server/support/new-id.ts'
-import { type Scenario, scenarios } from '../support/scenarios.ts'
+import { announcedInProcess, type Scenario, scenarios } from '../support/scenarios.ts'
 import type { TestApp } from '../support/test-app.ts'
 import { type IntegrationContext, integrationContext, integrationsOf, loggedText, MISSING_ID } from './support/integration-context.ts'
 
@@ -214,8 +214,10 @@ scenarios<Ctx>(
       status: 200,
       check: ({ body }, c) => {
         expect(body).toMatchObject({ id: c.theirs, name: 'Their site', updated_at: null })
-        expect(c.removed).toEqual([])
-        expect(c.changed).toEqual([])
+        announcedInProcess(c.app, () => {
+          expect(c.removed).toEqual([])
+          expect(c.changed).toEqual([])
+        })
       },
     },
 
@@ -227,13 +229,15 @@ scenarios<Ctx>(
       status: 204,
       check: ({ text }, c) => {
         expect(text).toBe('')
-        expect(c.removed).toEqual([{ workspaceId: c.saved.workspaceId, chatbotId: c.botId, integrationId: c.web, type: 'web' }])
+        announcedInProcess(c.app, () =>
+          expect(c.removed).toEqual([{ workspaceId: c.saved.workspaceId, chatbotId: c.botId, integrationId: c.web, type: 'web' }]),
+        )
       },
     },
     { name: 'after a delete the typed GET answers 404', method: 'GET', path: (c) => integrationsOf(c.botId, '/web'), status: 404, code: 'not_found' },
     { name: 'after a delete GET by id answers 404', method: 'GET', path: (c) => integrationsOf(c.botId, `/${c.web}`), status: 404 },
     { name: 'after a delete the typed PATCH answers 404', method: 'PATCH', path: (c) => integrationsOf(c.botId, '/web'), body: { name: 'x' }, status: 404 },
-    { name: 'deleting twice answers 404', method: 'DELETE', path: (c) => integrationsOf(c.botId, `/${c.web}`), status: 404, check: (_, c) => expect(c.removed).toHaveLength(1) },
+    { name: 'deleting twice answers 404', method: 'DELETE', path: (c) => integrationsOf(c.botId, `/${c.web}`), status: 404, check: (_, c) => announcedInProcess(c.app, () => expect(c.removed).toHaveLength(1)) },
     {
       name: 'after a delete a new integration of that type can be created',
       method: 'POST',
@@ -246,7 +250,10 @@ scenarios<Ctx>(
       method: 'DELETE',
       path: (c) => integrationsOf(c.botId, `/${c.mcp[1]}`),
       status: 204,
-      check: (_, c) => expect(c.removed.at(-1)).toEqual({ workspaceId: c.saved.workspaceId, chatbotId: c.botId, integrationId: c.mcp[1], type: 'mcp' }),
+      check: (_, c) =>
+        announcedInProcess(c.app, () =>
+          expect(c.removed.at(-1)).toEqual({ workspaceId: c.saved.workspaceId, chatbotId: c.botId, integrationId: c.mcp[1], type: 'mcp' }),
+        ),
     },
     {
       name: 'the list no longer shows deleted integrations',
@@ -267,7 +274,9 @@ scenarios<Ctx>(
       body: { is_active: false },
       status: 200,
       check: (_, c) =>
-        expect(c.changed).toEqual([{ workspaceId: c.saved.workspaceId, chatbotId: c.botId, integrationId: c.chatapp, type: 'chatapp', isActive: false }]),
+        announcedInProcess(c.app, () =>
+          expect(c.changed).toEqual([{ workspaceId: c.saved.workspaceId, chatbotId: c.botId, integrationId: c.chatapp, type: 'chatapp', isActive: false }]),
+        ),
     },
     {
       name: 'no secret of any integration appears in a log line',

@@ -9,9 +9,10 @@ export interface RunningParley {
 }
 
 /**
- * Starts `command... serve` on a free port and resolves once it logs that it listens.
+ * Starts `command... serve` on a free port and resolves once it logs that it listens;
+ * `onOutput` sees stdout as it comes.
  */
-export async function runParley(command: string[], env: Record<string, string>): Promise<RunningParley> {
+export async function runParley(command: string[], env: Record<string, string>, onOutput: (text: string) => void = () => {}): Promise<RunningParley> {
   const proc = spawn([...command, 'serve'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdout: 'pipe',
@@ -26,7 +27,9 @@ export async function runParley(command: string[], env: Record<string, string>):
     for (;;) {
       const { value, done } = await reader.read()
       if (done) break
-      text += decoder.decode(value, { stream: true })
+      const chunk = decoder.decode(value, { stream: true })
+      text += chunk
+      onOutput(chunk)
       const match = /"msg":"listening".*?"url":"http:\/\/[^:]+:(\d+)"/.exec(text)
       if (match) resolveUrl(`http://127.0.0.1:${match[1]}`)
     }

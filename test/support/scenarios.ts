@@ -16,23 +16,51 @@ export interface Scenario<C> {
   /** Exact JSON Pointers expected in `errors[].path`. */
   errorPaths?: string[]
   check?: (result: CallResult, ctx: C) => void | Promise<void>
+  /**
+   * Why this row can only run against the app in this process (its check listens to the
+   * event bus, say); every other row also runs against the compiled binary.
+   */
+  inProcessOnly?: string
+}
+
+/**
+ * Assertions about what the app announced on its event bus, which lives inside the process:
+ * they run for the in-process app, and the rest of the row still runs against the binary.
+ */
+export function announcedInProcess(app: TestApp, assert: () => void): void {
+  if (app.target() === 'source') assert()
 }
 
 /**
  * Table-driven API scenarios against one fresh database: each row states a request and the
- * status, problem code, error paths and body it must get.
+ * status, problem code, error paths and body it must get. Every table runs twice: against the
+ * app in this process, and against the compiled `dist/parley` serving a database set up the
+ * same way, so the release build cannot quietly answer otherwise than the source.
  */
 export function scenarios<C>(title: string, setup: (app: TestApp) => Promise<C> | C, rows: Scenario<C>[], env?: Record<string, string>) {
+  scenarioTable(title, setup, rows, env, 'source')
+  scenarioTable(`${title} [compiled binary]`, setup, rows, env, 'binary')
+}
+
+function scenarioTable<C>(
+  title: string,
+  setup: (app: TestApp) => Promise<C> | C,
+  rows: Scenario<C>[],
+  env: Record<string, string> | undefined,
+  target: 'source' | 'binary',
+) {
   describe(title, () => {
     let app: TestApp
     let ctx: C
     beforeAll(async () => {
       app = testApp(env)
       ctx = await setup(app)
-    })
+      if (target === 'binary') await app.serveFromBinary()
+    }, 30_000)
     afterAll(() => app.close())
 
     for (const row of rows) {
+      if (target === 'binary' && row.inProcessOnly) continue
       test(row.name, async () => {
         const resolve = <T>(value: T | ((c: C) => T)) => (typeof value === 'function' ? (value as (c: C) => T)(ctx) : value)
         const options: CallOptions = { headers: row.headers, rawBody: row.rawBody }

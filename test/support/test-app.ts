@@ -6,6 +6,8 @@ import { loadConfig } from '../../server/config.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { closeDatabase, openDatabase } from '../../server/db/open-database.ts'
 import { createLogger, memorySink } from '../../server/support/logger.ts'
+import { compiledParley } from './compiled-parley.ts'
+import { type RunningParley, runParley } from './run-parley.ts'
 
 export interface CallOptions {
   body?: unknown
@@ -29,12 +31,16 @@ export interface CallResult {
 export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tuning'] = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'))
   // Public routes' per-address limit is off unless a test turns it on: in-process calls share one address.
-  const config = loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...env })
+  const environment = { PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...env }
+  const config = loadConfig(environment)
   const db = openDatabase(join(dir, 'parley.db'))
   migrate(db)
   const sink = memorySink()
   const app = createApp({ db, config, logger: createLogger('debug', sink), tuning })
   const key = app.services.workspaces.createKey({ name: 'test' }).key
+  let appClosed = false
+  let binary: RunningParley | null = null
+  let send = (request: Request) => app.fetch(request)
 
   async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { ...options.headers }
@@ -45,13 +51,19 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
       body = JSON.stringify(options.body)
       headers['content-type'] ??= 'application/json'
     }
-    const response = await app.fetch(new Request(`http://localhost${path}`, { method, headers, body }))
+    const response = await send(new Request(`http://localhost${path}`, { method, headers, body }))
     const text = await response.text()
     let parsed: unknown = text
     try {
       parsed = text ? JSON.parse(text) : undefined
     } catch {}
     return { status: response.status, headers: response.headers, body: parsed, text }
+  }
+
+  async function closeApp() {
+    if (appClosed) return
+    appClosed = true
+    await app.close()
   }
 
   return {
@@ -62,13 +74,38 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
     key,
     logLines: sink.lines,
     call,
+    /** Where calls go: the app in this process, or the compiled binary once `serveFromBinary` ran. */
+    target: () => (binary ? 'binary' : 'source') as 'source' | 'binary',
+    /**
+     * Hands this database to the compiled `dist/parley` with the same configuration: the app in
+     * this process stops, and from now on `call` goes over HTTP to the binary and `logLines`
+     * holds the binary's log lines. What a test set up stays; the two builds must then answer
+     * alike, which is how a difference between source and binary shows.
+     */
+    async serveFromBinary() {
+      await closeApp()
+      sink.lines.length = 0
+      binary = await runParley([compiledParley()], { ...environment, LOG_LEVEL: 'debug' }, (text) => void sink.lines.push(text))
+      const origin = binary.url
+      send = (request) => {
+        const url = new URL(request.url)
+        return fetch(`${origin}${url.pathname}${url.search}`, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          redirect: 'manual',
+          decompress: false,
+        } as RequestInit)
+      }
+    },
     /** An API key for a second, separate workspace. */
     otherWorkspaceKey: () => app.services.workspaces.createKey({ name: 'other', newWorkspace: true }).key,
     /** Releases what the app holds open (sockets, workers) and keeps its database open. */
-    stopApp: () => app.close(),
-    /** Releases what the app holds open (sockets, workers), then removes its database. */
+    stopApp: closeApp,
+    /** Releases what the app (or the binary serving it) holds open, then removes its database. */
     async close() {
-      await app.close()
+      await binary?.stop('SIGTERM')
+      await closeApp()
       closeDatabase(db)
       rmSync(dir, { recursive: true, force: true })
     },

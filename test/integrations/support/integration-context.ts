@@ -41,9 +41,12 @@ export async function integrationContext(app: TestApp, poolSize = 120): Promise<
   }
 }
 
-/** Everything logged so far; request lines are written after the response, so wait a moment. */
+/**
+ * Everything logged so far; request lines are written after the response, so wait a moment
+ * (the binary writes its lines in batches every 50 ms, then they cross a pipe).
+ */
 export async function loggedText(app: TestApp): Promise<string> {
-  await Bun.sleep(5)
+  await Bun.sleep(app.target() === 'binary' ? 250 : 5)
   return app.logLines.join('\n')
 }
 
