@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 import './production-mode.ts'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { backup } from './cli/backup.ts'
@@ -58,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
       if (action !== 'create' && action !== 'list' && action !== 'revoke') {
         throw new UsageError('keys takes create, list or revoke')
       }
-      const db = openDatabase(databaseFile)
+      const db = openExistingDatabase(databaseFile)
       try {
         migrate(db)
         keys(
@@ -82,6 +83,17 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/**
+ * The CLI works on the database a server made: a command run in the wrong folder must say so,
+ * not leave an empty database behind that the next `serve` there would take for a new install.
+ */
+function openExistingDatabase(file: string) {
+  if (!existsSync(file)) {
+    throw new Error(`no database at ${file}; run this where parley serve keeps its data, or set PARLEY_DATA_DIR`)
+  }
+  return openDatabase(file)
+}
 
 function print(text: string): number {
   console.log(text)
