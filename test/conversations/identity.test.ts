@@ -88,3 +88,16 @@ describe('identify(user_id)', () => {
     expect(verifyIdentityHash(secret, 'jane@acme.io', 'abc')).toBe(false)
   })
 })
+
+describe('docs/widget.md, identity verification', () => {
+  test('the worked example is the HMAC it claims, over the canonical user id', async () => {
+    const docs = await Bun.file(new URL('../../docs/widget.md', import.meta.url).pathname).text()
+    const example = /user id to pass and sign: +(\S+)\nhash = hex\(HMAC-SHA256\("([^"]+)", "([^"]+)"\)\)\n +=\s+([0-9a-f]{64})/.exec(docs)
+    expect(example).not.toBeNull()
+    const [, userId, secret, signed, hash] = example!
+    expect(signed).toBe(userId!)
+    const identity = resolveIdentity(userId!)
+    expect(identity.ok && isCanonicalUserId(userId!, identity)).toBe(true)
+    expect(verifyIdentityHash(secret!, userId!, hash)).toBe(true)
+  })
+})
