@@ -4,19 +4,22 @@ import { checkEmailAddress } from '../support/email-address.ts'
 import { normalizePhoneNumber } from '../support/phone-number.ts'
 
 export const MAX_USER_ID_LENGTH = 100
+/** The spec's identity characters, plus `+` so that a sub-address (`jane+news@`) is its own. */
+const LOCAL_PART_CHARACTERS = /^[A-Za-z0-9._+-]+$/
 
 export type IdentityResult =
   | { ok: true; externalId: string; kind: 'email' | 'phone' }
   | { ok: false; reason: string }
 
 /**
- * identify(user_id): an e-mail address (valid, not synthetic, not disposable), lower-cased, or
- * a phone number normalised to E.164, so that every spelling of one number is one visitor.
+ * identify(user_id): an e-mail address (valid, not synthetic, not disposable, `A-Z a-z 0-9 .
+ * _ - +` before the `@`), lower-cased, or a phone number normalised to E.164, so that every
+ * spelling of one number is one visitor.
  *
- * Nothing is dropped or cut: a user id with characters no address or number has, or longer
- * than 100 characters, is refused. Dropping them merged distinct people into one contact
- * (`jane+doe@` read as `janedoe@`, a 113-character id cut to someone's 100-character one), and
- * their conversations and mail with it.
+ * Nothing is dropped or cut: a user id with other characters, or longer than 100 characters,
+ * is refused. Dropping them merged distinct people into one contact (`jane+doe@` read as
+ * `janedoe@`, a 113-character id cut to someone's 100-character one), and their
+ * conversations and mail with it.
  */
 export function resolveIdentity(rawUserId: string, defaultCountry?: string | null): IdentityResult {
   const userId = rawUserId.trim()
@@ -25,6 +28,9 @@ export function resolveIdentity(rawUserId: string, defaultCountry?: string | nul
   if (userId.includes('@')) {
     const email = checkEmailAddress(userId)
     if (!email.ok) return { ok: false, reason: `the e-mail address is ${email.reason}` }
+    if (!LOCAL_PART_CHARACTERS.test(userId.slice(0, userId.lastIndexOf('@')))) {
+      return { ok: false, reason: 'the e-mail address may hold only A-Z a-z 0-9 . _ - + before the @' }
+    }
     return { ok: true, externalId: email.email.toLowerCase(), kind: 'email' }
   }
   const phone = normalizePhoneNumber(userId, defaultCountry ?? undefined)

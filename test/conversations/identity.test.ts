@@ -38,8 +38,14 @@ describe('identify(user_id)', () => {
   test('characters an address may hold are kept: a sub-address is not merged into another mailbox', () => {
     expect(resolveIdentity('jane+doe.private@gmail.com')).toEqual({ ok: true, externalId: 'jane+doe.private@gmail.com', kind: 'email' })
     expect(resolveIdentity('janedoe.private@gmail.com')).toEqual({ ok: true, externalId: 'janedoe.private@gmail.com', kind: 'email' })
-    expect(resolveIdentity("o'brien@acme.io")).toEqual({ ok: true, externalId: "o'brien@acme.io", kind: 'email' })
   })
+
+  test.each(["o'brien@acme.io", 'jane{x}@acme.io', 'jane%doe@acme.io', 'a/b@acme.io'])(
+    '%s, a valid address outside the identity characters, is refused rather than stripped',
+    (raw) => {
+      expect(resolveIdentity(raw)).toEqual({ ok: false, reason: 'the e-mail address may hold only A-Z a-z 0-9 . _ - + before the @' })
+    },
+  )
 
   test.each([
     ['markup', '<script>jane</script>@acme.io'],

@@ -28,6 +28,7 @@ describe('identify() checks in the browser', () => {
     ['an e-mail with a space in it', 'ada king@lovelace.dev', 'is not a valid e-mail address'],
     ['an e-mail with markup in it', '<b>ada</b>@lovelace.dev', 'is not a valid e-mail address'],
     ['an e-mail with a non-ASCII local part', 'adä@lovelace.dev', 'is not a valid e-mail address'],
+    ['an e-mail with an apostrophe', "o'brien@lovelace.dev", 'only A-Z a-z 0-9 . _ - + before the @'],
   ])('refuses %s with a clear problem', (_, value, problem) => {
     const check = checkIdentity(value)
     expect(check.ok).toBe(false)

@@ -7,8 +7,8 @@
 
 export const MAX_USER_ID_LENGTH = 100
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/
-/** The unquoted local part the server accepts (RFC 5322 dot-atom). */
-const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/
+/** The local part the server accepts: the spec's identity characters plus `+` (sub-addresses). */
+const LOCAL_PART = /^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*$/
 const PHONE = /^\+?[\d\s().-]+$/
 const E164 = /^\+[1-9]\d{5,14}$/
 const HMAC_HEX = /^[0-9a-fA-F]{64}$/
@@ -30,7 +30,10 @@ export function checkIdentity(userId: unknown, options?: unknown): IdentityCheck
   const isEmail = trimmed.includes('@')
   if (isEmail) {
     const local = trimmed.slice(0, trimmed.lastIndexOf('@'))
-    if (!EMAIL.test(trimmed) || !LOCAL_PART.test(local)) return { ok: false, problem: `identify(): "${userId}" is not a valid e-mail address` }
+    if (!EMAIL.test(trimmed)) return { ok: false, problem: `identify(): "${userId}" is not a valid e-mail address` }
+    if (!LOCAL_PART.test(local)) {
+      return { ok: false, problem: `identify(): "${userId}" is not a valid e-mail address (only A-Z a-z 0-9 . _ - + before the @)` }
+    }
     const domain = trimmed.slice(trimmed.lastIndexOf('@') + 1)
     if (RESERVED_DOMAIN.test(domain)) {
       return { ok: false, problem: `identify(): "${domain}" is reserved for examples and tests; the server refuses such addresses` }

@@ -146,6 +146,7 @@ describe('identify', () => {
     ['temp@mailinator.com', 'disposable'],
     ['call me maybe', 'neither'],
     ['jane doe@acme-corp.io', 'invalid'],
+    ["o'brien@acme-corp.io", 'only A-Z a-z 0-9 . _ - + before the @'],
     [`${'a'.repeat(60)}@${'b'.repeat(40)}.io`, 'longer than 100 characters'],
   ])('identify(%j) refuses the connection with 4004 (%s)', async (userId, why) => {
     const client = await connect(chat)
