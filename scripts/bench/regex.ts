@@ -7,7 +7,8 @@
  *  2. the reported ReDoS patterns: RegExp on a few dozen `a`s against RE2 on the whole input;
  *  3. the worst case the size bound allows: patterns built to keep many RE2 states alive, near
  *     MAX_PROGRAM_SIZE, each freshly compiled, on 1000-character adversarial texts (the engine's
- *     input cap), against the typical pattern on a 1000-character text.
+ *     input cap), against the typical pattern on a 1000-character text; and the memory such a
+ *     pattern keeps after 30 adversarial texts (its lazy DFA's states).
  */
 import { compileMatchPattern, MAX_PROGRAM_SIZE, type MatchPattern, matchPatternParts } from '../../server/flows/match-pattern.ts'
 
@@ -90,7 +91,7 @@ const families: [string, (k: number) => string][] = [
 ]
 let worstRatio = 0
 for (const [name, make] of families) {
-  for (const k of [10, 50, 100, 200, 300]) {
+  for (const k of [10, 50, 100, 150, 200, 290]) {
     const compiled = compileMatchPattern(make(k))
     if (!compiled.ok) continue
     const times: number[] = []
@@ -110,3 +111,13 @@ for (const [name, make] of families) {
   }
 }
 console.log(`   worst ratio: ${worstRatio.toFixed(0)}x the typical pattern on the same length`)
+
+const heapBefore = (Bun.gc(true), process.memoryUsage().heapUsed)
+const kept: MatchPattern[] = []
+for (let p = 0; p < 10; p++) {
+  const pattern = re2(`a[ab]{${290 - p}}$`)
+  kept.push(pattern)
+  for (let i = 0; i < 30; i++) pattern.test(random('ab'))
+}
+const heapAfter = (Bun.gc(true), process.memoryUsage().heapUsed)
+console.log(`   memory kept per pattern (a[ab]{290}$ after 30 random texts): ${((heapAfter - heapBefore) / kept.length / 1e6).toFixed(2)} MB`)

@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js'
+import { RE2JS, RE2Set } from 're2js'
 import { translateMatchPattern } from './translate-match-pattern.ts'
 
 /**
@@ -14,11 +14,20 @@ const IGNORE_CASE_PREFIX = '(?i)'
 
 /**
  * The most instructions a compiled pattern may have. RE2's time is about proportional to
- * instructions x characters (x a log factor when the lazy DFA builds states); with the
- * engine's 1000-character input cap this keeps the worst message in milliseconds, while a
- * list of some eighty keywords still fits. Measured in scripts/bench/regex.ts.
+ * instructions x characters; with the engine's 1000-character input cap this keeps the worst
+ * message in milliseconds, while a list of some forty keywords still fits. Measured in
+ * scripts/bench/regex.ts.
  */
 export const MAX_PROGRAM_SIZE = 300
+
+/**
+ * The memory each pattern's lazy DFA may fill with states before it starts afresh (re2js
+ * defaults to 8 MB). A crafted text can make a pattern such as `a[ab]{250}$` create a new
+ * state per character; with the engine caching up to 1000 patterns, 8 MB each would let
+ * visitors grow the server by gigabytes. Past this budget RE2 falls back to its NFA, which is
+ * as linear and, at this program size, no slower in the worst case (scripts/bench/regex.ts).
+ */
+const DFA_MEMORY = 256 * 1024
 
 export interface MatchPatternParts {
   /** The regular expression itself, without the `(?i)` prefix. */
@@ -67,5 +76,14 @@ export function compileMatchPattern(source: string): CompiledMatchPattern {
         'Lower the repeat counts, or split a long alternative list over several transitions',
     }
   }
-  return { ok: true, pattern }
+  // A set of one: the only re2js entry point that takes a DFA memory budget. Built on the
+  // first match, so validating a flow compiles each pattern once.
+  let set: RE2Set | undefined
+  const runnable = (): RE2Set => {
+    set = new RE2Set(RE2Set.UNANCHORED, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0, DFA_MEMORY)
+    set.add(translated.source)
+    set.compile()
+    return set
+  }
+  return { ok: true, pattern: { test: (text) => (set ?? runnable()).match(text).length > 0 } }
 }
