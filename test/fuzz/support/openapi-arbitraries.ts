@@ -205,6 +205,12 @@ const MALFORMED_BODIES = [
   ' ',
   '\u0000',
   '{"name":"x"}\u0000',
+  '{"widget_config":{"width":1e400}}',
+  '{"widget_config":{"width":-0,"height":4e2,"font_size":12.000000000000001}}',
+  '{"name":"w","widget_config":{"font_size":1E1}}',
+  '{"active":true,"active":false}',
+  '{"status":"closed","status":"bot"}',
+  '{"user_id":"u","text":"hi","contact_details":{"n":12345678901234567890,"m":1e308,"o":-1e-400}}',
 ]
 
 const rawBody: fc.Arbitrary<{ body: BodyPlan; mutation: string }> = fc.oneof(
@@ -242,6 +248,8 @@ function hintFor(name: string | undefined, schema: JsonSchema): fc.Arbitrary<unk
       return fc.constantFrom('@@verify_token@@', 'wrong-token')
     case 'hub.mode':
       return fc.constantFrom('subscribe', 'unsubscribe')
+    case 'default_country':
+      return fc.constantFrom('DE', 'US', 'GB', 'de', 'XX', null)
     case 'phone_number_id':
       return fc.constantFrom('@@phone_number_id@@', '1122334455667', '106540352242922')
     case 'allowed_domains':
@@ -308,7 +316,7 @@ function stringValue(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema.pattern) {
     try {
       const matching = fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= min && s.length <= (schema.maxLength ?? Infinity))
-      return fc.oneof(matching, fc.string({ minLength: min, maxLength: Math.max(min, max) }))
+      return fc.oneof({ weight: 5, arbitrary: matching }, { weight: 1, arbitrary: fc.string({ minLength: min, maxLength: Math.max(min, max) }) })
     } catch {
       // A pattern fast-check cannot invert: plain strings, which mostly fail validation.
     }
