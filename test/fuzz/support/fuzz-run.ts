@@ -55,6 +55,8 @@ export interface FuzzReport {
   violations: Violation[]
   /** The slowest /healthz probe, in ms (measured, reported; never asserted tightly). */
   worstHealthzMs: number
+  /** The request the slowest probe followed. */
+  worstHealthzAfter: string
 }
 
 export interface FuzzParley {
@@ -339,7 +341,7 @@ export interface RunOptions {
 export async function runFuzz(parley: FuzzParley, plans: RequestPlan[], options: RunOptions = {}): Promise<FuzzReport> {
   const healthzEvery = options.healthzEvery ?? 5
   const watch = new DatabaseWatch(join(parley.dataDir, 'parley.db'))
-  const report: FuzzReport = { sent: 0, byStatus: new Map(), byRoute: new Map(), byMutation: new Map(), violations: [], worstHealthzMs: 0 }
+  const report: FuzzReport = { sent: 0, byStatus: new Map(), byRoute: new Map(), byMutation: new Map(), violations: [], worstHealthzMs: 0, worstHealthzAfter: '' }
   let digest = watch.digest()
   let digestVersion = watch.dataVersion()
   let previous = 'none'
@@ -375,7 +377,10 @@ export async function runFuzz(parley: FuzzParley, plans: RequestPlan[], options:
       let down = false
       const probe = async () => {
         const answered = await healthz(parley.url)
-        report.worstHealthzMs = Math.max(report.worstHealthzMs, answered.ms)
+        if (answered.ms > report.worstHealthzMs) {
+          report.worstHealthzMs = answered.ms
+          report.worstHealthzAfter = `#${index} ${answer.status} ${describeRequest(request)}`
+        }
         if (answered.status !== 200) violate('healthz', answered.status, `/healthz answered ${answered.status} after this request`)
         down ||= answered.status === 0
       }
@@ -506,7 +511,7 @@ export function formatReport(report: FuzzReport): string {
       .sort(([a], [b]) => a - b)
       .map(([status, n]) => `${status}:${n}`)
       .join(' ')
-  const lines = [`${report.sent} requests; by status: ${statuses(report.byStatus)}`, `worst /healthz probe: ${report.worstHealthzMs.toFixed(1)} ms`, '', 'by route:']
+  const lines = [`${report.sent} requests; by status: ${statuses(report.byStatus)}`, `worst /healthz probe: ${report.worstHealthzMs.toFixed(1)} ms, after ${report.worstHealthzAfter.slice(0, 400)}`, '', 'by route:']
   for (const [route, map] of [...report.byRoute.entries()].sort()) lines.push(`  ${route.padEnd(82)} ${statuses(map)}`)
   lines.push('', 'by mutation:')
   for (const [mutation, map] of [...report.byMutation.entries()].sort()) lines.push(`  ${mutation.padEnd(30)} ${statuses(map)}`)
