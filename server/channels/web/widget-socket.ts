@@ -6,7 +6,7 @@ import { problemResponse } from '../../http/problem.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
 import { ClientMessage } from '../../protocol/widget-protocol.ts'
 import type { Logger } from '../../support/logger.ts'
-import { isOriginAllowed } from './origin-check.ts'
+import { admitWidget, type WidgetRefusal } from './admit-widget.ts'
 import type { SocketData, WidgetSocket } from './socket-data.ts'
 import type { SocketHub } from './socket-hub.ts'
 import type { FindWebIntegration } from './web-directory.ts'
@@ -16,6 +16,12 @@ import { visitorHandlers } from './visitor-handlers.ts'
 export const SOCKET_PATH = '/widget/v1/socket'
 
 const checkClientMessage = TypeCompiler.Compile(ClientMessage)
+
+const REFUSAL_CLOSE_CODES: Record<WidgetRefusal, number> = {
+  unknown_widget_key: CloseCode.unknownWidgetKey,
+  origin_not_allowed: CloseCode.originNotAllowed,
+  integration_inactive: CloseCode.integrationInactive,
+}
 
 export interface WidgetSocketDeps {
   findIntegration: FindWebIntegration
@@ -39,16 +45,10 @@ export function widgetSocket(deps: WidgetSocketDeps) {
   const rate = socketRate(deps.ratePerMinute)
 
   function upgrade(request: Request, server: Server<SocketData>): Response | undefined {
-    const url = new URL(request.url)
-    const key = url.searchParams.get('key') ?? ''
-    const integration = key ? findIntegration(key) : null
-    const origin = request.headers.get('origin')
-    let refusal: SocketData['refusal'] = null
-    if (!integration) refusal = { code: CloseCode.unknownWidgetKey, reason: 'unknown widget key' }
-    else if (!integration.isActive) refusal = { code: CloseCode.integrationInactive, reason: 'this chat is switched off' }
-    else if (!isOriginAllowed(integration.allowedDomains, origin)) {
-      refusal = { code: CloseCode.originNotAllowed, reason: `origin ${origin ?? '(none)'} is not allowed` }
-    }
+    const key = new URL(request.url).searchParams.get('key') ?? ''
+    const admission = admitWidget(findIntegration, key, request.headers.get('origin'))
+    const integration = admission.admitted ? admission.integration : null
+    const refusal: SocketData['refusal'] = admission.admitted ? null : { code: REFUSAL_CLOSE_CODES[admission.refusal], reason: admission.reason }
     const data: SocketData = {
       integration,
       refusal,
