@@ -103,6 +103,15 @@ export class RawSocketClient {
     return true
   }
 
+  /** Waits until nothing has arrived for `ms`. */
+  async quiet(ms: number): Promise<void> {
+    for (;;) {
+      const seen = this.log.texts.length
+      await Bun.sleep(ms)
+      if (this.log.texts.length === seen) return
+    }
+  }
+
   /** The text frames received so far, parsed. */
   messages(): unknown[] {
     return this.log.texts.map((text) => JSON.parse(text))
