@@ -77,6 +77,8 @@ export function widgetSocket(deps: WidgetSocketDeps) {
   const handlers: WebSocketHandler<SocketData> = {
     idleTimeout: 120,
     sendPings: true,
+    // uWebSockets refuses a bigger frame with 1009 from its header, before buffering it.
+    maxPayloadLength: FRAME_LIMITS.maxBytes,
     open(socket) {
       if (socket.data.refusal) {
         socket.close(socket.data.refusal.code, socket.data.refusal.reason)
@@ -87,16 +89,14 @@ export function widgetSocket(deps: WidgetSocketDeps) {
         if (!socket.data.helloed) socket.close(CloseCode.helloTimeout, 'no hello in time')
       }, helloTimeoutMs)
     },
-    // uWebSockets refuses a bigger frame with 1009 from its header, before buffering it.
-    maxPayloadLength: FRAME_LIMITS.maxBytes,
     message(socket, raw) {
-      if (socket.data.refusal || socket.readyState !== WebSocket.OPEN) return
+      if (socket.data.refusal) return
       // Every frame costs a token, valid or not, so a flood of bad frames is closed like any other.
       if (!rate.allows(socket)) return
       const text = frameText(raw)
       if (text === null) return protocolError(socket, 'frames must be JSON text in UTF-8')
       const breach = jsonShapeBreach(text, FRAME_LIMITS)
-      if (breach) return tooBig(socket, breach)
+      if (breach) return overShapeLimits(socket, breach)
       let parsed: unknown
       try {
         parsed = JSON.parse(text)
@@ -131,7 +131,7 @@ function frameText(raw: string | Buffer): string | null {
 }
 
 /** Over the nesting or member limits: refused unparsed, like a malformed message. */
-function tooBig(socket: WidgetSocket, breach: JsonShapeBreach): void {
+function overShapeLimits(socket: WidgetSocket, breach: JsonShapeBreach): void {
   const message = describeJsonShapeBreach(breach, 'the frame')
   if (!socket.data.helloed) return protocolError(socket, message)
   send(socket, { type: 'error', code: breach.limit === 'depth' ? 'json_too_deep' : 'json_too_many_members', message })
