@@ -8,7 +8,7 @@ export type WidgetAdmission =
   | { admitted: false; refusal: WidgetRefusal; reason: string }
 
 /** Longest part of a page's Origin quoted back: a close reason holds at most 123 bytes. */
-const QUOTED_ORIGIN_LENGTH = 48
+const QUOTED_ORIGIN_LENGTH = 40
 
 /**
  * The one rule that lets a page use a widget, for the configuration route and the socket
@@ -18,9 +18,9 @@ const QUOTED_ORIGIN_LENGTH = 48
  */
 export function admitWidget(findIntegration: FindWebIntegration, widgetKey: string, origin: string | null): WidgetAdmission {
   const integration = widgetKey ? findIntegration(widgetKey) : null
-  if (!integration) return { admitted: false, refusal: 'unknown_widget_key', reason: 'unknown widget key' }
+  if (!integration) return { admitted: false, refusal: 'unknown_widget_key', reason: 'no widget has this key' }
   if (!isOriginAllowed(integration.allowedDomains, origin)) {
-    return { admitted: false, refusal: 'origin_not_allowed', reason: `origin ${quoted(origin)} is not allowed` }
+    return { admitted: false, refusal: 'origin_not_allowed', reason: `origin ${quoted(origin)} may not load this widget` }
   }
   if (!integration.isActive) return { admitted: false, refusal: 'integration_inactive', reason: 'this chat is switched off' }
   return { admitted: true, integration }

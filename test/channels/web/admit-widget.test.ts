@@ -69,7 +69,7 @@ describe('admitWidget', () => {
 
   test('an empty key is unknown without a lookup', () => {
     lookups.length = 0
-    expect(admitWidget(find, '', 'https://shop.test')).toEqual({ admitted: false, refusal: 'unknown_widget_key', reason: 'unknown widget key' })
+    expect(admitWidget(find, '', 'https://shop.test')).toEqual({ admitted: false, refusal: 'unknown_widget_key', reason: 'no widget has this key' })
     expect(lookups).toEqual([])
   })
 
