@@ -1,6 +1,4 @@
-/** Past this many addresses, windows that have ended are forgotten before a new one is added. */
-const SWEEP_AT = 10_000
-/** Past this many, the oldest windows go too: memory stays bounded whatever the number of addresses. */
+/** Past this many addresses, the oldest windows go even before they end: memory stays bounded. */
 const MAX_ADDRESSES = 100_000
 
 export interface FailedAttempts {
@@ -18,12 +16,13 @@ export interface FailedAttempts {
  */
 export function failedAttempts(limit: number, now: () => number = () => performance.now(), windowMs = 60_000): FailedAttempts {
   if (limit <= 0) return { retryAfter: () => 0, fail: () => {} }
+  // Every window lasts windowMs and is (re)inserted when it opens, so the map's order is the
+  // order in which windows end: ended ones are swept from its front, never by a full scan
+  // (which addresses by the thousand would turn into a cost per request).
   const windows = new Map<string, { failures: number; endsAt: number }>()
   const makeRoom = (t: number) => {
-    if (windows.size < SWEEP_AT) return
-    for (const [address, window] of windows) if (t >= window.endsAt) windows.delete(address)
-    for (const address of windows.keys()) {
-      if (windows.size < MAX_ADDRESSES) break
+    for (const [address, window] of windows) {
+      if (t < window.endsAt && windows.size < MAX_ADDRESSES) break
       windows.delete(address)
     }
   }
