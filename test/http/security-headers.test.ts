@@ -45,7 +45,7 @@ describe('security headers on what the app serves', () => {
   })
 
   test('the widget script stays embeddable: any origin may load it, no page policy or frame refusal on it, and it is never sniffed', async () => {
-    for (const headers of [{}, { 'accept-encoding': 'br' }]) {
+    for (const headers of [{}, { 'accept-encoding': 'br' }] as Record<string, string>[]) {
       const response = await app.fetch(new Request('http://localhost/widget.js', { headers }))
       expect(response.headers.get('access-control-allow-origin')).toBe('*')
       expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin')
