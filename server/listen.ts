@@ -9,7 +9,7 @@ export const HARD_BODY_LIMIT = 16 * 1024 * 1024
  * The largest request head (request line and headers) Bun's parser lets through to Parley,
  * which refuses heads over its own, smaller limits in problem+json (http/oversized-head.ts).
  * Bun.serve has no option for it: it is the runtime flag --max-http-header-size (default
- * 16 KiB), which scripts/build.ts bakes into the binary. Over it, Bun itself answers an
+ * 16 KiB), which scripts/build.ts bakes into the binary and `npm start` passes. Over it, Bun itself answers an
  * empty 431 and closes the connection.
  */
 export const MAX_REQUEST_HEAD_BYTES = 128 * 1024
