@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { WorkspaceService } from '../workspaces/service.ts'
 import { ApiError, unauthorized } from './api-error.ts'
-import { clientAddress } from './client-address.ts'
+import { addressGroup, clientAddress } from './client-address.ts'
 import type { FailedAttempts } from './failed-attempts.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 
@@ -10,13 +10,13 @@ export type ApiKeyCheck = (request: Request) => string
 
 /**
  * The workspace `Authorization: Bearer pk_...` opens, or a 401 saying what is wrong. An
- * address that has failed too often is refused with 429 before its key is even looked at,
- * valid or not: otherwise the refusal would not slow down a caller testing a list of
- * leaked keys, and its answer would tell which key is valid.
+ * address (for IPv6, its /64 network) that has failed too often is refused with 429 before
+ * its key is even looked at, valid or not: otherwise the refusal would not slow down a
+ * caller testing a list of leaked keys, and its answer would tell which key is valid.
  */
 export function apiKeyCheck(workspaces: WorkspaceService, failures: FailedAttempts): ApiKeyCheck {
   return (request) => {
-    const address = clientAddress(request)
+    const address = addressGroup(clientAddress(request))
     const retryAfter = failures.retryAfter(address)
     if (retryAfter > 0) {
       throw new ApiError(429, 'too_many_failed_attempts', `too many requests with a missing or wrong API key from this address; retry in ${retryAfter} s`, undefined, {
