@@ -310,6 +310,15 @@ describe('the conversation validator', () => {
     expect([...new Set(warnings.map((rule) => rule.code))].sort()).toEqual([...CONVERSATION_WARNING_CODES].sort())
   })
 
+  test('a capture type mismatch names what the capture stores', () => {
+    const report = validateConversationFlow(variant((f) => (f.states.ask_email.capture.var = 'age')), references)
+    expect(report.errors).toContainEqual({
+      path: '/states/ask_email/capture/as',
+      code: 'capture_type_mismatch',
+      message: 'captures an e-mail address into "age", which is declared as number',
+    })
+  })
+
   test('every entry carries a path, a code and a non-empty message', () => {
     const report = validateConversationFlow(variant((f) => (f.states.welcome.on[0].to = 'nowhere')), references)
     expect(report.errors).toEqual([

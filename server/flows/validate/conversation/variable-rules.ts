@@ -13,6 +13,9 @@ const CAPTURE_FITS: Record<string, readonly string[]> = {
   number: ['number', 'string'],
 }
 
+/** What each capture kind stores, in the words of a finding. */
+const CAPTURED: Record<string, string> = { text: 'text', email: 'an e-mail address', phone: 'a phone number', number: 'a number' }
+
 /**
  * Variables are declared before use: templates and `capture.var` name declared ones, a
  * capture stores into a variable of a fitting type, a default has the declared type, and a
@@ -49,7 +52,7 @@ export function checkVariables(view: DefinitionView, findings: Findings): void {
       findings.error(
         `${path}/capture/as`,
         'capture_type_mismatch',
-        `captures ${state.capture.as === 'number' ? 'a number' : 'text'} into "${name}", which is declared as ${declaration.type}`,
+        `captures ${CAPTURED[String(state.capture.as)] ?? 'a value'} into "${name}", which is declared as ${declaration.type}`,
       )
     }
   }
