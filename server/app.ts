@@ -35,10 +35,12 @@ import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
 import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
-import { authenticate, requireWorkspace } from './http/authenticate.ts'
+import { apiKeyCheck, authenticate } from './http/authenticate.ts'
+import { failedAttempts } from './http/failed-attempts.ts'
 import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
 import { loggedFetch } from './http/logged-fetch.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
+import { securityHeaders } from './http/security-headers.ts'
 import { renderError } from './http/render-error.ts'
 import { refuseRepeatedQueryParameters } from './http/repeated-query.ts'
 import { routeMethods } from './http/route-methods.ts'
@@ -87,7 +89,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
-  const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
+  const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
+  const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute))
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   // The stores' cached rows must match the database: a rolled-back batch or a chatbot's
@@ -176,7 +179,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
       jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }], (request, path) => {
-        if (path.startsWith('/api/dev/v1/')) requireWorkspace(workspaces, request)
+        if (path.startsWith('/api/dev/v1/')) checkKey(request)
       }),
     )
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
@@ -197,7 +200,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   return {
     http,
     /** The HTTP entry point: the app with request ids and request logs. */
-    fetch: loggedFetch((request) => http.fetch(request), logger),
+    fetch: loggedFetch((request) => http.fetch(request), logger, securityHeaders(config)),
     services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo },
     events,
     socket: web.socket,
