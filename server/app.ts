@@ -36,6 +36,7 @@ import { flowService } from './flows/service.ts'
 import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { authenticate, requireWorkspace } from './http/authenticate.ts'
+import { answerAfterCommit } from './http/answer-after-commit.ts'
 import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
 import { loggedFetch } from './http/logged-fetch.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
@@ -196,8 +197,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
 
   return {
     http,
-    /** The HTTP entry point: the app with request ids and request logs. */
-    fetch: loggedFetch((request) => http.fetch(request), logger),
+    /** The HTTP entry point: the app with request ids and request logs, a write answered once it is committed. */
+    fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger),
     services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo },
     events,
     socket: web.socket,
