@@ -45,7 +45,7 @@ export function crashBed(env: Record<string, string> = {}) {
     async start(): Promise<void> {
       server = await runParley([compiledParley()], environment)
       const banner = /shown this once:\s+(pk_[0-9A-Za-z]+)/.exec(server.output())
-      if (banner) key = banner[1]
+      if (banner?.[1]) key = banner[1]
       if (!key) throw new Error(`no API key: ${server.output().slice(0, 500)}`)
     },
 

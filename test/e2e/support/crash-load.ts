@@ -127,7 +127,7 @@ export function startLoad(bed: CrashBed, targets: Targets, shape: LoadShape, tag
   const loops: Promise<void>[] = []
   for (let i = 0; i < shape.visitors; i++) loops.push(visitor(i))
   for (let i = 0; i < shape.agents; i++) {
-    const { bot, conversation } = targets.desk[i % targets.desk.length]
+    const { bot, conversation } = targets.desk[i % targets.desk.length]!
     loops.push(
       poster(201, (n) => {
         const text = `agent ${tag}_a${i}_${n}`
