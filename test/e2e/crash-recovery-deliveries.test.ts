@@ -132,6 +132,13 @@ test('kill -9 with a backlog of webhook and chatapp deliveries: each delivered a
     expect(s.missing).toEqual([])
     expect(s.duplicates.filter((key) => !s.inFlight.has(key))).toEqual([])
   }
+  // End to end: every agent's message answered 201 reached its receiver, whichever side of the kill it was sent on.
+  const acknowledged = conversations.flatMap((_, c) => Array.from({ length: MESSAGES_EACH }, (__, n) => `agent ${c}-${n}`))
+  const reached = new Set([
+    ...world.receiver.received.map((got) => got.json?.data?.message?.content?.text as string),
+    ...providerKeys(),
+  ])
+  expect(acknowledged.filter((text) => !reached.has(text))).toEqual([])
   // What was marked delivered was received before the kill, and never sent again.
   expect(webhook.deliveredBefore.every((key) => receivedBeforeKill.webhook.has(key))).toBe(true)
   expect(provider.deliveredBefore.every((key) => receivedBeforeKill.chatapp.has(key))).toBe(true)
