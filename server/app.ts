@@ -11,7 +11,7 @@ import { chatappStore } from './channels/chatapp/chatapp-store.ts'
 import { chatappInbound } from './channels/chatapp/inbound-service.ts'
 import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
-import { chatappHookRoutes } from './chatapp-hooks/routes.ts'
+import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
@@ -189,7 +189,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(flowSchemaRoutes(config.publicUrl))
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
     .use(devApi)
-    .use(chatappHookRoutes(integrations, chatappIn, config.publicRatePerMinute))
+    .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey() }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */

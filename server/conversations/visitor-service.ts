@@ -3,7 +3,7 @@ import { newId } from '../support/new-id.ts'
 import { randomToken } from '../support/random-token.ts'
 import type { ContactStore, StoredContact } from './contact-store.ts'
 import { mergeContactDetails } from './contact-details.ts'
-import { resolveIdentity, verifyIdentityHash } from './identity.ts'
+import { isCanonicalUserId, resolveIdentity, verifyIdentityHash } from './identity.ts'
 import type { ContactDetails } from './model.ts'
 
 const VISITOR_TOKEN = /^vt_[0-9A-Za-z]{32}$/
@@ -27,7 +27,7 @@ export type Visitor =
       externalId: string | null
       contact: StoredContact | undefined
     }
-  | { ok: false; refusal: 'invalid_identity' | 'identity_not_verified'; reason: string }
+  | { ok: false; refusal: 'invalid_identity' | 'identity_not_canonical' | 'identity_not_verified'; reason: string }
 
 export type VisitorService = ReturnType<typeof visitorService>
 
@@ -46,8 +46,15 @@ export function visitorService(contacts: ContactStore, now: Clock) {
       }
       const identity = resolveIdentity(claim.userId, claim.defaultCountry)
       if (!identity.ok) return { ok: false, refusal: 'invalid_identity', reason: identity.reason }
-      if (claim.identitySecret && !verifyIdentityHash(claim.identitySecret, claim.userId, claim.userHash)) {
-        return { ok: false, refusal: 'identity_not_verified', reason: 'identify() needs a valid hash for this user id' }
+      if (claim.identitySecret) {
+        // Checked before the hash, so a backend that signs the wrong spelling is told which one.
+        if (!isCanonicalUserId(claim.userId, identity)) {
+          const form = identity.kind === 'email' ? 'the lower-case e-mail address' : 'the E.164 phone number'
+          return { ok: false, refusal: 'identity_not_canonical', reason: `identify() with a hash needs ${form} exactly, signed as such` }
+        }
+        if (!verifyIdentityHash(claim.identitySecret, claim.userId, claim.userHash)) {
+          return { ok: false, refusal: 'identity_not_verified', reason: 'identify() needs a valid hash for this user id' }
+        }
       }
       let contact = contacts.findByExternalId(claim.chatbotId, identity.externalId)
       if (!contact) {

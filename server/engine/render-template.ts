@@ -6,13 +6,18 @@ export interface TemplateValues {
   contact: Record<string, Scalar>
 }
 
-/** Fills `{{var}}` from the variables and `{{contact.KEY}}` from the contact; unknown names become "". */
+/**
+ * Fills `{{var}}` from the variables and `{{contact.KEY}}` from the contact; an unset or empty
+ * value becomes the template's fallback (`{{contact.first_name|there}}`, trimmed) or "".
+ */
 export function renderTemplate(text: string, values: TemplateValues): string {
   if (!text.includes('{{')) return text
-  return text.replace(TEMPLATE, (_, name: string) => {
+  return text.replace(TEMPLATE, (_, name: string, fallback: string | undefined) => {
     const dot = name.indexOf('.')
-    if (dot === -1) return show(own(values.variables, name))
-    return name.slice(0, dot) === 'contact' ? show(own(values.contact, name.slice(dot + 1))) : ''
+    const value =
+      dot === -1 ? own(values.variables, name) : name.slice(0, dot) === 'contact' ? own(values.contact, name.slice(dot + 1)) : undefined
+    const shown = show(value)
+    return shown === '' ? (fallback?.trim() ?? '') : shown
   })
 }
 

@@ -1,5 +1,5 @@
 import { type ConversationFlow, DEFAULT_FALLBACK, type Transition } from '../flows/conversation-flow-schema.ts'
-import { checkCapture, DEFAULT_RETRY } from './check-capture.ts'
+import { checkCapture } from './check-capture.ts'
 import { closed, enterState, type Run, sayText, stateNamed } from './enter-state.ts'
 import type { ConversationState, EngineContext, EngineInput, EngineResult, Scalar } from './model.ts'
 import { pickTransition } from './pick-transition.ts'
@@ -40,15 +40,15 @@ export function runEngine(flow: ConversationFlow, state: ConversationState | nul
   const answer = readAnswer(input, state.interactive)
   if (state.waiting === 'capture' && current.capture) {
     const { var: name, as, retry } = current.capture
-    const value = checkCapture(as, answer.text, context.defaultCountry)
-    if (value === null) {
-      sayText(run, retry ?? DEFAULT_RETRY[as])
+    const checked = checkCapture(as, answer.text, context.defaultCountry)
+    if (!checked.ok) {
+      sayText(run, retry ?? checked.defaultRetry)
       reshow(run, state)
       run.events.push({ type: 'capture_rejected', state: state.state, var: name, as })
       return finish(run, state)
     }
-    run.variables = { ...run.variables, [name]: value }
-    run.events.push({ type: 'captured', var: name, value })
+    run.variables = { ...run.variables, [name]: checked.value }
+    run.events.push({ type: 'captured', var: name, value: checked.value })
     if (current.next === undefined) return finish(run, closed(run, state.state, 'no_way_out'))
     return finish(run, enterState(run, current.next))
   }

@@ -117,9 +117,14 @@ export const Handoff = t.Object(
   { additionalProperties: false },
 )
 
+/** The defaults of an agent state's limits, as docs/agents.md states them. */
+export const AGENT_DEFAULTS = { max_steps: 8, history: 20 } as const
+
 export const Agent = t.Object(
   {
-    instructions: t.String({ minLength: 1, description: 'what the LLM agent is for' }),
+    instructions: t.String({ minLength: 1, description: 'what the LLM agent is for; templates ({{var}}, {{contact.KEY}}) are filled' }),
+    model: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "overrides the chatbot's llm.model in this state" })),
+    temperature: t.Optional(t.Number({ minimum: 0, maximum: 2, description: "overrides the chatbot's llm.temperature in this state" })),
     tools: t.Optional(
       t.Array(
         t.Object(
@@ -133,10 +138,26 @@ export const Agent = t.Object(
     ),
     exits: t.Array(
       t.Object(
-        { when: t.String({ minLength: 1, description: 'the condition the agent reports' }), ...To },
+        {
+          when: t.String({ minLength: 1, description: 'the condition the agent reports; offered to the model as a function' }),
+          ...To,
+          capture: t.Optional(
+            t.Array(VariableName, { uniqueItems: true, description: 'declared variables the model fills when it takes this exit' }),
+          ),
+        },
         { additionalProperties: false },
       ),
       { minItems: 1 },
+    ),
+    max_steps: t.Optional(t.Integer({ minimum: 1, maximum: 32, description: `model and tool rounds per visitor message; default ${AGENT_DEFAULTS.max_steps}` })),
+    max_turns: t.Optional(t.Integer({ minimum: 1, maximum: 1000, description: 'visitor messages answered in this state before on_limit' })),
+    on_limit: t.Optional(t.String({ pattern: STATE_NAME_PATTERN, description: 'the state to go to after max_turns visitor messages' })),
+    history: t.Optional(t.Integer({ minimum: 0, maximum: 200, description: `past messages given to the model; default ${AGENT_DEFAULTS.history}` })),
+    on_error: t.Optional(
+      t.String({
+        pattern: STATE_NAME_PATTERN,
+        description: 'the state to go to when the model is unreachable or keeps failing; without it the bot apologises and hands off',
+      }),
     ),
   },
   { additionalProperties: false },

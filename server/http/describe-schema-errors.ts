@@ -11,25 +11,24 @@ import type { FieldError } from './api-error.ts'
 export function describeSchemaErrors(errors: Iterable<ValueError>): FieldError[] {
   const byPath = new Map<string, FieldError>()
   for (const error of errors) {
-    const described = describeOne(error)
-    if (!byPath.has(described.path)) byPath.set(described.path, described)
+    for (const described of describeOne(error)) if (!byPath.has(described.path)) byPath.set(described.path, described)
   }
   return [...byPath.values()]
 }
 
-function describeOne(error: ValueError): FieldError {
+function describeOne(error: ValueError): FieldError[] {
   const custom = (error.schema as { error?: unknown }).error
-  if (typeof custom === 'string') return { path: error.path, message: custom }
-  if (isPathMessage(custom)) return { path: custom.path, message: custom.message }
+  if (typeof custom === 'string') return [{ path: error.path, message: custom }]
+  if (isPathMessage(custom)) return [{ path: custom.path, message: custom.message }]
   if (error.type === ValueErrorType.Union) return describeUnion(error)
-  return { path: error.path, message: messageFor(error) }
+  return [{ path: error.path, message: messageFor(error) }]
 }
 
 function isPathMessage(value: unknown): value is { path: string; message: string } {
   return typeof value === 'object' && value !== null && 'path' in value && 'message' in value
 }
 
-function describeUnion(error: ValueError): FieldError {
+function describeUnion(error: ValueError): FieldError[] {
   const members = ((error.schema as { anyOf?: TSchema[] }).anyOf ?? []) as TSchema[]
   const literals = members.filter((member) => 'const' in member).map((member) => member.const)
   // Elysia's t.Integer adds a numeric-string member for coercion; explain the number rule instead.
@@ -39,17 +38,21 @@ function describeUnion(error: ValueError): FieldError {
   const nullable = members.some((member) => member.type === 'null')
   if (rest.length === 0 && literals.length > 0) {
     const choices = literals.map((value) => JSON.stringify(value)).join(', ')
-    return { path: error.path, message: `must be one of: ${choices}${nullable ? ', or null' : ''}` }
+    return [{ path: error.path, message: `must be one of: ${choices}${nullable ? ', or null' : ''}` }]
   }
   if (rest.length === 1 && literals.length === 0) {
-    // Nullable<X> or Optional-like unions: explain the failure against X itself.
-    const inner = Value.Errors(rest[0] as TSchema, error.value).First()
-    if (inner) {
-      const described = describeOne({ ...inner, path: error.path + inner.path })
-      return nullable && inner.path === '' ? { ...described, message: `${described.message}, or null` } : described
+    // Nullable<X> or Optional-like unions: explain every failure against X itself (each bad
+    // item of a nullable list, not only the first).
+    const inner = [...Value.Errors(rest[0] as TSchema, error.value)]
+    if (inner.length > 0) {
+      return inner.flatMap((innerError) =>
+        describeOne({ ...innerError, path: error.path + innerError.path }).map((described) =>
+          nullable && innerError.path === '' ? { ...described, message: `${described.message}, or null` } : described,
+        ),
+      )
     }
   }
-  return { path: error.path, message: 'does not match any allowed form' }
+  return [{ path: error.path, message: 'does not match any allowed form' }]
 }
 
 function messageFor(error: ValueError): string {

@@ -1,6 +1,4 @@
-import { ApiError, notFound } from '../http/api-error.ts'
 import type { WidgetConfigValues } from '../protocol/widget-config-defaults.ts'
-import { constantTimeEqual } from '../support/constant-time-equal.ts'
 import type { IntegrationStore } from './store.ts'
 import { completeWidgetConfig, type WebConfig } from './web-integration.ts'
 
@@ -41,19 +39,9 @@ export interface ChatappChannel {
   accessToken: string
   /** Raw, to check the provider's payload signatures; null when none is set. */
   appSecret: string | null
+  /** Raw, to answer the provider's verify handshake; never send it anywhere or log it. */
+  verifyToken: string | null
 }
-
-export interface ChatappHandshake {
-  integrationId: string
-  mode: string | undefined
-  verifyToken: string | undefined
-  challenge: string | undefined
-}
-
-// Providers send a short numeric challenge; anything else is not echoed.
-const CHALLENGE = /^[!-~]{1,256}$/
-
-const refused = (detail: string) => new ApiError(403, 'verification_failed', detail)
 
 /** The lookups other parts of Parley (channels, the flow validator) make by key or id. */
 export function channelLookups(store: IntegrationStore) {
@@ -95,7 +83,7 @@ export function channelLookups(store: IntegrationStore) {
     findChatappById(integrationId: string): ChatappChannel | null {
       const row = store.getById(integrationId)
       if (!row || row.type !== 'chatapp') return null
-      const appSecret = row.secrets.app_secret
+      const { app_secret: appSecret, verify_token: verifyToken } = row.secrets
       return {
         integrationId: row.id,
         chatbotId: row.chatbot_id,
@@ -104,6 +92,7 @@ export function channelLookups(store: IntegrationStore) {
         phoneNumberId: String(row.config.phone_number_id),
         accessToken: String(row.secrets.access_token),
         appSecret: typeof appSecret === 'string' ? appSecret : null,
+        verifyToken: typeof verifyToken === 'string' ? verifyToken : null,
       }
     },
 
@@ -115,25 +104,5 @@ export function channelLookups(store: IntegrationStore) {
 
     /** The chatbot's mcp integrations, oldest first (ids a flow may reference). */
     listMcpIntegrationIds: (chatbotId: string): string[] => store.idsOfType(chatbotId, 'mcp'),
-
-    /**
-     * The provider's webhook verification (GET on the callback_url): the challenge to echo
-     * back, or a 403/404 ApiError. The token is compared in constant time, before the
-     * integration's state is revealed to the caller.
-     */
-    answerChatappHandshake({ integrationId, mode, verifyToken, challenge }: ChatappHandshake): string {
-      const row = store.getById(integrationId)
-      if (!row || row.type !== 'chatapp') throw notFound('chatapp integration')
-      if (mode !== 'subscribe') throw refused('hub.mode must be "subscribe"')
-      const expected = row.secrets.verify_token
-      if (typeof expected !== 'string' || verifyToken === undefined || !constantTimeEqual(verifyToken, expected)) {
-        throw refused('hub.verify_token does not match the verify_token of this integration')
-      }
-      if (!row.is_active) throw refused('the integration is inactive; PATCH is_active to true first')
-      if (challenge === undefined || !CHALLENGE.test(challenge)) {
-        throw refused('hub.challenge must be 1 to 256 visible ASCII characters')
-      }
-      return challenge
-    },
   }
 }

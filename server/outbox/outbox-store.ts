@@ -138,15 +138,23 @@ export function outboxStore(db: Database) {
     get: (seq: number) => bySeq.get(seq) ?? undefined,
     getById: (id: string) => byId.get(id) ?? undefined,
 
-    /** An integration's deliveries, newest first. */
-    list(integrationId: string, filter: { status?: DeliveryStatus }, page: Page): PageOf<StoredDelivery> {
-      const where = filter.status ? 'integration_id = $integration AND status = $status' : 'integration_id = $integration'
+    /** An integration's deliveries, newest first; `conversation_id` is the ordering key the turn writers give them. */
+    list(integrationId: string, filter: { status?: DeliveryStatus; conversation_id?: string }, page: Page): PageOf<StoredDelivery> {
+      const where = ['integration_id = $integration']
       const params: Record<string, string> = { integration: integrationId }
-      if (filter.status) params.status = filter.status
+      if (filter.status) {
+        where.push('status = $status')
+        params.status = filter.status
+      }
+      if (filter.conversation_id) {
+        where.push('ordering_key = $conversation')
+        params.conversation = filter.conversation_id
+      }
+      const clause = where.join(' AND ')
       const items = db
-        .query<StoredDelivery, Record<string, string | number>>(`SELECT * FROM outbox WHERE ${where} ORDER BY seq DESC LIMIT $limit OFFSET $offset`)
+        .query<StoredDelivery, Record<string, string | number>>(`SELECT * FROM outbox WHERE ${clause} ORDER BY seq DESC LIMIT $limit OFFSET $offset`)
         .all({ ...params, limit: page.limit, offset: page.offset })
-      const total = db.query<{ n: number }, Record<string, string>>(`SELECT count(*) AS n FROM outbox WHERE ${where}`).get(params)?.n ?? 0
+      const total = db.query<{ n: number }, Record<string, string>>(`SELECT count(*) AS n FROM outbox WHERE ${clause}`).get(params)?.n ?? 0
       return { items, total }
     },
 

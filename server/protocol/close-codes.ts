@@ -23,6 +23,11 @@ export const CloseCode = {
   rateLimited: 4008,
   /** The integration was deleted or deactivated while connected. Do not reconnect. */
   integrationRemoved: 4009,
+  /**
+   * identify(): identity_secret is set and the user id is not in its canonical form (lower-case
+   * e-mail, E.164 phone), the only form a hash is accepted for. Do not reconnect.
+   */
+  identityNotCanonical: 4010,
 } as const
 
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode]
@@ -35,4 +40,5 @@ export const FINAL_CLOSE_CODES: readonly number[] = [
   CloseCode.invalidIdentity,
   CloseCode.identityNotVerified,
   CloseCode.integrationRemoved,
+  CloseCode.identityNotCanonical,
 ]

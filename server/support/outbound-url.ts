@@ -4,8 +4,10 @@ import { isIPv4, isIPv6 } from 'node:net'
 /**
  * Where Parley may send requests on a user's behalf (webhooks, later MCP servers). A URL a
  * client configures must not let it reach the server's own network (SSRF): loopback,
- * private, link-local (cloud metadata), CGNAT, unique-local, multicast and unspecified
- * addresses are refused unless the operator allows them with PARLEY_OUTBOUND_ALLOW.
+ * private, link-local (cloud metadata), CGNAT, unique-local, multicast, unspecified and the
+ * other special-purpose addresses that are not globally reachable (documentation,
+ * benchmarking, reserved), and IPv6 forms that carry one of those IPv4 addresses, are refused
+ * unless the operator allows them with PARLEY_OUTBOUND_ALLOW.
  */
 
 export type OutboundCheck = { ok: true; url: URL } | { ok: false; reason: string }
@@ -29,6 +31,11 @@ interface Range {
   prefix: number
 }
 
+/**
+ * Refused whatever follows the prefix: every range of the IANA special-purpose registries that
+ * is not globally reachable, plus multicast. The first match names the refusal, so a narrower
+ * range comes before the one that holds it.
+ */
 const BLOCKED: readonly [string, string][] = [
   ['0.0.0.0/8', 'an unspecified ("this network") address'],
   ['10.0.0.0/8', 'a private address'],
@@ -37,21 +44,43 @@ const BLOCKED: readonly [string, string][] = [
   ['169.254.0.0/16', 'a link-local address (where cloud metadata services live)'],
   ['172.16.0.0/12', 'a private address'],
   ['192.0.0.0/24', 'an IETF protocol address'],
+  ['192.0.2.0/24', 'a documentation address'],
+  ['192.88.99.0/24', 'a deprecated 6to4 relay address'],
   ['192.168.0.0/16', 'a private address'],
   ['198.18.0.0/15', 'a benchmarking address'],
+  ['198.51.100.0/24', 'a documentation address'],
+  ['203.0.113.0/24', 'a documentation address'],
   ['224.0.0.0/4', 'a multicast address'],
   ['240.0.0.0/4', 'a reserved or broadcast address'],
   ['::/128', 'the unspecified address'],
   ['::1/128', 'a loopback address'],
+  // Local-use NAT64 (RFC 8215): where the IPv4 address sits depends on the prefix length the
+  // local network chose, so it cannot be read out; it only ever reaches a local translator.
+  ['64:ff9b:1::/48', 'a local-use NAT64 address'],
+  ['100::/64', 'a discard-only address'],
+  ['100:0:0:1::/64', 'a dummy-prefix address'],
+  // Teredo: refused outright rather than judged by the client address it carries (XOR-ed, and
+  // behind a NAT that the address does not describe); no webhook receiver lives on one.
+  ['2001::/32', 'a Teredo tunnel address'],
+  ['2001:2::/48', 'a benchmarking address'],
+  ['2001::/23', 'an IETF protocol address'],
+  ['2001:db8::/32', 'a documentation address'],
+  ['3fff::/20', 'a documentation address'],
+  ['5f00::/16', 'an SRv6 segment identifier'],
   ['fc00::/7', 'a unique-local address'],
   ['fe80::/10', 'a link-local address'],
   ['fec0::/10', 'a site-local address'],
   ['ff00::/8', 'a multicast address'],
 ]
 
-/** IPv6 forms that carry an IPv4 address: judged by the IPv4 address they reach. */
+/**
+ * IPv6 forms that carry an IPv4 address in their last 32 bits (or, for 6to4, bits 16-47):
+ * judged by the IPv4 address they reach, so `::ffff:127.0.0.1` is loopback and
+ * `::ffff:8.8.8.8` is not. Every spelling (`::ffff:7f00:1`, expanded, dotted) is one number.
+ */
 const EMBEDDING: readonly [string, string, (value: bigint) => bigint][] = [
   ['::ffff:0:0/96', 'IPv4-mapped', (v) => v & 0xffffffffn],
+  ['::ffff:0:0:0/96', 'IPv4-translated', (v) => v & 0xffffffffn],
   ['::/96', 'IPv4-compatible', (v) => v & 0xffffffffn],
   ['64:ff9b::/96', 'NAT64', (v) => v & 0xffffffffn],
   ['2002::/16', '6to4', (v) => (v >> 80n) & 0xffffffffn],

@@ -103,6 +103,51 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     expect(stored.filter((m) => m.role === 'visitor').map((m) => m.content)).toEqual([{ kind: 'reply', reply_to: 'row', id: 'm', title: 'Medium' }])
   }, E2E_TIMEOUT)
 
+  test('opening a list scrolls its rows into the message log, keeping its button in view', async () => {
+    const topics = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `t${i}`, title: `Topic ${i}`, description: `What topic ${i} covers` }))
+    const flow: ConversationFlow = {
+      version: 1,
+      start: 'menu',
+      states: {
+        menu: {
+          say: [
+            ...Array.from({ length: 6 }, (_, i) => ({ text: `Line ${i} of a long welcome that fills the log.` })),
+            { text: 'A few topics', button: 'Show topics', sections: [{ title: 'Topics', rows: topics(3) }] },
+          ],
+          on: [{ button: 'more', to: 'many' }, { to: 'many' }],
+        },
+        many: { say: [{ text: 'All topics', button: 'Show all', sections: [{ title: 'All', rows: topics(10) }] }], on: [{ to: 'many' }] },
+      },
+    }
+    const { visitor } = await chatPage({ flow })
+    await visitor.openChat()
+    await visitor.shownText('A few topics')
+    /** Where an element sits against the log's visible area: above, inside or below. */
+    const placeOf = (locator: ReturnType<typeof visitor.page.locator>) =>
+      locator.evaluate((element) => {
+        const view = (element.closest('.log') as HTMLElement).getBoundingClientRect()
+        const box = element.getBoundingClientRect()
+        return box.top < view.top - 1 ? 'above' : box.bottom > view.bottom + 1 ? 'below' : 'inside'
+      })
+    const pageScroll = await visitor.page.evaluate(() => window.scrollY)
+
+    await visitor.page.locator('#parley-widget button.choice', { hasText: 'Show topics' }).click()
+    const lastRow = visitor.page.locator('#parley-widget button.row').last()
+    await waitUntil(async () => (await placeOf(lastRow)) === 'inside', 'the last row of a short list is in view', { seen: () => placeOf(lastRow) })
+    expect(await placeOf(visitor.page.locator('#parley-widget button.choice', { hasText: 'Show topics' }))).toBe('inside')
+
+    // A list taller than the log: its button goes to the top and the first rows show under it.
+    await visitor.sendText('more')
+    await visitor.shownText('All topics')
+    const showAll = visitor.page.locator('#parley-widget button.choice', { hasText: 'Show all' })
+    await showAll.click()
+    const firstRow = visitor.page.locator('#parley-widget button.row').first()
+    await waitUntil(async () => (await placeOf(firstRow)) === 'inside', 'the first row of a long list is in view', { seen: () => placeOf(firstRow) })
+    expect(await placeOf(showAll)).toBe('inside')
+    expect(await placeOf(visitor.page.locator('#parley-widget button.row').last())).toBe('below')
+    expect(await visitor.page.evaluate(() => window.scrollY)).toBe(pageScroll)
+  }, E2E_TIMEOUT)
+
   test('HTML in messages from the visitor, an agent and the flow is shown as text: no element is made, no script runs', async () => {
     const html = '<img src=x onerror="window.__pwned=1"><b>bold</b><script>window.__pwned=2</script>'
     const flow = { ...SALES_FLOW, states: { ...SALES_FLOW.states, fallback: { say: [{ text: `Flow says ${html}` }], next: 'welcome' } } }

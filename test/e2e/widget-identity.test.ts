@@ -117,5 +117,18 @@ describe('who the visitor is: identify() and setContactDetails() in Chromium', (
     expect(await forged.input.isDisabled()).toBe(true)
     expect(forged.sockets).toHaveLength(1)
     expect(forged.received('welcome')).toEqual([])
+
+    // Signed as passed, but not the canonical spelling: refused for good too, and the console
+    // says so twice, before sending (the widget's own check) and with the server's reason.
+    const capitals = 'Grace@Hopper.dev'
+    const signed = createHmac('sha256', secret).update(capitals).digest('hex')
+    const spelled = await visit(pageFor(chat, 'spelled', `ParleyWidget.identify('${capitals}', { hash: '${signed}' })`))
+    await waitUntil(() => spelled.sockets.length === 1 && spelled.sockets[0]!.closed, 'the server closed the socket', { seen: () => spelled.sockets })
+    await spelled.openChat()
+    await spelled.page.locator('#parley-widget .notice', { hasText: 'Chat is unavailable right now.' }).waitFor()
+    expect(spelled.warnings().some((warning) => warning.includes('will be refused (4010)'))).toBe(true)
+    expect(spelled.warnings().some((warning) => warning.includes('(4010') && warning.includes('lower-case e-mail address exactly'))).toBe(true)
+    expect(spelled.sockets).toHaveLength(1)
+    expect(spelled.received('welcome')).toEqual([])
   }, E2E_TIMEOUT)
 })

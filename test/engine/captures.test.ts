@@ -53,11 +53,25 @@ engineCases('capture as email', [
   { name: 'a disposable address is refused', flow: emailFlow, before: [], input: text('jane@mailinator.com'), ...refused('email', 'That does not look like an email.') },
   { name: 'after a retry a valid address is taken', flow: emailFlow, before: [text('nope'), text('still nope')], input: text('jane@acme.io'), ...captured('jane@acme.io') },
   {
-    name: 'without retry a sensible default is said',
+    name: 'without retry, a typo is told to be one',
     flow: capture('email'),
     before: [],
-    input: text('nope'),
-    messages: says('That does not look like an e-mail address we can write to. Please try again.'),
+    input: text('jane@acme'),
+    messages: says('That does not look like an e-mail address. Please check it and try again.'),
+  },
+  {
+    name: 'without retry, an example address is told it never receives mail',
+    flow: capture('email'),
+    before: [],
+    input: text('jane@example.com'),
+    messages: says('That address is only for examples and never receives mail. Please give an address you read.'),
+  },
+  {
+    name: 'without retry, a throwaway inbox is told it is not accepted',
+    flow: capture('email'),
+    before: [],
+    input: text('jane@mailinator.com'),
+    messages: says('Throwaway inboxes are not accepted here. Please give an address you will keep reading.'),
   },
 ])
 

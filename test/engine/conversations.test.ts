@@ -106,7 +106,7 @@ describe('the lead capture flow', () => {
         { input: text('1,200'), messages: says('1200 seats, noted. What number can we call you on?'), events: [{ type: 'captured', var: 'seats', value: 1200 }], status: 'bot' },
         { input: text('12345'), messages: says('That number does not work for me. Could you type it with the country code?'), status: 'bot' },
         { input: text('020 7946 0958'), messages: says('And your work e-mail?'), events: [{ type: 'captured', var: 'phone', value: '+442079460958' }], status: 'bot' },
-        { input: text('grace@example.com'), messages: says('That does not look like an e-mail address we can write to. Please try again.'), status: 'bot' },
+        { input: text('grace@example.com'), messages: says('That address is only for examples and never receives mail. Please give an address you read.'), status: 'bot' },
         {
           input: text('grace@acme.io'),
           messages: [

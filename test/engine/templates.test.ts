@@ -19,6 +19,12 @@ describe('renderTemplate', () => {
     ['{{name}}{{name}}', 'AdaAda'],
     ['Literal {{ two words }} and {{}} and {single} stay', 'Literal {{ two words }} and {{}} and {single} stay'],
     ['No templates at all', 'No templates at all'],
+    ['Hello {{contact.first_name|there}}!', 'Hello Ada L.!'],
+    ['Hello {{contact.nickname|there}}!', 'Hello there!'],
+    ['Hello {{ contact.nickname | dear friend }}!', 'Hello dear friend!'],
+    ['Hi {{empty|you}}, {{unknown|}}.', 'Hi you, .'],
+    ['{{seats|many}} seats', '12 seats'],
+    ['{{unknown|a {b} c}} stays', '{{unknown|a {b} c}} stays'],
   ])('%p becomes %p', (template, expected) => {
     expect(renderTemplate(template, values)).toBe(expected)
   })

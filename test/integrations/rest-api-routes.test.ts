@@ -103,6 +103,10 @@ scenarios<IntegrationContext>(
     url('webhook_url must not point to a private network', 'http://10.0.0.5/hook', ['/webhook_url'], refusedBecause('a private address')),
     url('webhook_url must not point to cloud metadata', 'http://169.254.169.254/latest/', ['/webhook_url'], refusedBecause('link-local')),
     url('webhook_url must not hide loopback in IPv6', 'http://[::ffff:127.0.0.1]/', ['/webhook_url'], refusedBecause('IPv4-mapped')),
+    url('webhook_url must not hide loopback in hex IPv6', 'http://[0:0:0:0:0:ffff:7f00:1]/', ['/webhook_url'], refusedBecause('the IPv4-mapped form of a loopback address')),
+    url('webhook_url must not hide cloud metadata in IPv4-translated IPv6', 'http://[::ffff:0:169.254.169.254]/', ['/webhook_url'], refusedBecause('the IPv4-translated form of a link-local address')),
+    url('webhook_url must not point to a Teredo address', 'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', ['/webhook_url'], refusedBecause('a Teredo tunnel address')),
+    url('webhook_url must not point to a documentation address', 'http://192.0.2.10/', ['/webhook_url'], refusedBecause('a documentation address')),
     url('webhook_url must not point to IPv6 loopback', 'http://[::1]/', ['/webhook_url']),
     {
       ...url('a refused address says how an operator allows it', 'http://192.168.1.10/hook', ['/webhook_url']),

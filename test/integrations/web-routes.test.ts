@@ -228,6 +228,11 @@ scenarios<IntegrationContext>(
     widget('allowed_paths entries must start with /', { allowed_paths: ['/ok', 'contact'] }, ['/widget_config/allowed_paths/1']),
     widget('allowed_paths may use * only as a final /*', { allowed_paths: ['/shop*'] }, ['/widget_config/allowed_paths/0']),
     widget('allowed_paths refuses * in the middle', { allowed_paths: ['/a/*/b'] }, ['/widget_config/allowed_paths/0']),
+    widget('allowed_paths reports every bad entry, as allowed_domains does', { allowed_paths: ['shop', '/ok', '/a*', '/b/*/c'] }, [
+      '/widget_config/allowed_paths/0',
+      '/widget_config/allowed_paths/2',
+      '/widget_config/allowed_paths/3',
+    ]),
     widget('allowed_paths must be an array', { allowed_paths: '/contact' }, ['/widget_config/allowed_paths']),
     widget('several bad widget keys are all reported', { width: 1, height: 1 }, ['/widget_config/width', '/widget_config/height']),
 

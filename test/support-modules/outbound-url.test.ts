@@ -42,6 +42,17 @@ describe('outbound URLs: IPv4 literals', () => {
     ['http://0.0.0.0/', 'an unspecified'],
     ['http://224.0.0.1/', 'a multicast address'],
     ['http://255.255.255.255/', 'a reserved or broadcast address'],
+    ['http://240.0.0.1/', 'a reserved or broadcast address'],
+    ['http://192.0.0.8/', 'an IETF protocol address'],
+    ['http://192.0.2.10/', 'a documentation address'],
+    ['http://198.51.100.7/', 'a documentation address'],
+    ['http://203.0.113.200/', 'a documentation address'],
+    ['http://198.18.0.1/', 'a benchmarking address'],
+    ['http://198.19.255.255/', 'a benchmarking address'],
+    ['http://192.88.99.1/', 'a deprecated 6to4 relay address'],
+    ['http://198.20.0.1/', null],
+    ['http://203.0.114.1/', null],
+    ['http://192.0.3.1/', null],
     // WHATWG URL parsing turns these spellings into 127.0.0.1 before the check sees them.
     ['http://2130706433/', 'a loopback address'],
     ['http://0x7f.1/', 'a loopback address'],
@@ -53,27 +64,82 @@ describe('outbound URLs: IPv4 literals', () => {
   })
 })
 
-describe('outbound URLs: IPv6 literals, including IPv4 inside IPv6', () => {
+describe('outbound URLs: IPv6 literals', () => {
   test.each([
     ['http://[2606:4700:4700::1111]/', null],
-    ['http://[::ffff:8.8.8.8]/', null],
-    ['http://[64:ff9b::808:808]/', null],
+    ['http://[2a00:1450:4001:82a::200e]/', null],
     ['http://[::1]/', 'a loopback address'],
+    ['http://[0:0:0:0:0:0:0:1]/', 'a loopback address'],
     ['http://[::]/', 'the unspecified address'],
     ['http://[fd00::1]/', 'a unique-local address'],
     ['http://[fd00:ec2::254]/', 'a unique-local address'],
     ['http://[fe80::1]/', 'a link-local address'],
+    ['http://[fec0::1]/', 'a site-local address'],
     ['http://[ff02::1]/', 'a multicast address'],
-    ['http://[::ffff:127.0.0.1]/', 'the IPv4-mapped form of a loopback address'],
-    ['http://[::ffff:7f00:1]/', 'the IPv4-mapped form of a loopback address'],
-    ['http://[::ffff:169.254.169.254]/', 'the IPv4-mapped form of a link-local address'],
-    ['http://[::10.0.0.1]/', 'the IPv4-compatible form of a private address'],
-    ['http://[64:ff9b::a9fe:a9fe]/', 'the NAT64 form of a link-local address'],
-    ['http://[2002:c0a8:101::1]/', 'the 6to4 form of a private address'],
+    ['http://[100::1]/', 'a discard-only address'],
+    ['http://[100::ffff:ffff:ffff:ffff]/', 'a discard-only address'],
+    ['http://[100:0:0:1::1]/', 'a dummy-prefix address'],
+    ['http://[2001:db8::1]/', 'a documentation address'],
+    ['http://[3fff::1]/', 'a documentation address'],
+    ['http://[2001:2::1]/', 'a benchmarking address'],
+    ['http://[2001:10::1]/', 'an IETF protocol address'],
+    ['http://[5f00::1]/', 'an SRv6 segment identifier'],
+    ['http://[2001:200::1]/', null],
   ])('%s', (url, reason) => {
     const refused = refusedBecause(url)
     if (reason === null) expect(refused).toBeNull()
     else expect(refused).toContain(reason)
+  })
+})
+
+describe('outbound URLs: IPv6 forms that carry an IPv4 address are judged by it, in every spelling', () => {
+  // Each form, spelled every way a URL or a DNS answer may spell it, around loopback,
+  // cloud metadata and a private address; then around a public address, which passes.
+  const forms: [string, (v4: string, hex: string) => string[]][] = [
+    ['IPv4-mapped', (v4, hex) => [`::ffff:${v4}`, `::ffff:${hex}`, `0:0:0:0:0:ffff:${hex}`, `0000:0000:0000:0000:0000:FFFF:${v4}`]],
+    ['IPv4-translated', (v4, hex) => [`::ffff:0:${v4}`, `::ffff:0:${hex}`, `0:0:0:0:ffff:0:${hex}`, `0000:0000:0000:0000:ffff:0000:${v4}`]],
+    ['IPv4-compatible', (v4, hex) => [`::${v4}`, `::${hex}`, `0:0:0:0:0:0:${hex}`]],
+    ['NAT64', (v4, hex) => [`64:ff9b::${v4}`, `64:ff9b::${hex}`, `64:ff9b:0:0:0:0:${hex}`]],
+    ['6to4', (_, hex) => [`2002:${hex}::`, `2002:${hex}:1234::1`, `2002:${hex}:0:0:0:0:1`]],
+  ]
+  const inner: [string, string, string][] = [
+    ['127.0.0.1', '7f00:1', 'a loopback address'],
+    ['169.254.169.254', 'a9fe:a9fe', 'a link-local address (where cloud metadata services live)'],
+    ['10.0.0.5', 'a00:5', 'a private address'],
+    ['192.168.1.1', 'c0a8:101', 'a private address'],
+    ['100.64.0.1', '6440:1', 'a carrier-grade NAT address'],
+    ['192.0.2.1', 'c000:201', 'a documentation address'],
+  ]
+  const refusedRows = forms.flatMap(([label, spell]) =>
+    inner.flatMap(([v4, hex, reason]) => spell(v4, hex).map((host) => [host, `the ${label} form of ${reason}`] as const)),
+  )
+  test.each(refusedRows)('http://[%s]/ is refused as %s', (host, reason) => {
+    expect(refusedBecause(`http://[${host}]/`)).toContain(`, ${reason};`)
+  })
+
+  test.each(refusedRows)('a DNS answer %s is refused as %s', async (address, reason) => {
+    const policy = outboundUrlPolicy([], async () => [{ address }])
+    const result = await policy.resolveAndCheck('https://hooks.example.com/')
+    expect(result).toEqual({ ok: false, reason: expect.stringContaining(`points to hooks.example.com (${address}), ${reason};`) })
+  })
+
+  const publicRows = forms.flatMap(([label, spell]) => spell('8.8.8.8', '808:808').map((host) => [host, label] as const))
+  test.each(publicRows)('http://[%s]/ (the %s form of a public address) is allowed', (host) => {
+    expect(refusedBecause(`http://[${host}]/`)).toBeNull()
+  })
+
+  test.each([
+    ['64:ff9b:1::7f00:1', 'a local-use NAT64 address'],
+    ['64:ff9b:1:ffff::808:808', 'a local-use NAT64 address'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'a Teredo tunnel address'],
+    ['2001::ffff:ffff', 'a Teredo tunnel address'],
+  ])('%s is refused outright as %s, whatever it carries', (host, reason) => {
+    expect(refusedBecause(`http://[${host}]/`)).toContain(`, ${reason};`)
+  })
+
+  test('a refusal names the address as the URL parser wrote it', () => {
+    expect(refusedBecause('http://[::ffff:127.0.0.1]:8080/hook')).toStartWith('points to ::ffff:7f00:1, the IPv4-mapped form of a loopback address;')
+    expect(refusedBecause('http://[0:0:0:0:ffff:0:127.0.0.1]/')).toStartWith('points to ::ffff:0:7f00:1, the IPv4-translated form of a loopback address;')
   })
 })
 
@@ -100,11 +166,21 @@ describe('outbound URLs: names', () => {
 })
 
 describe('outbound URLs: the operator allow list', () => {
-  const policy = outboundUrlPolicy(['localhost', 'receiver.internal', '10.0.0.0/8', '192.168.1.20', 'fd00::/8'])
+  const policy = outboundUrlPolicy(['localhost', 'receiver.internal', '10.0.0.0/8', '192.168.1.20', 'fd00::/8', '2001:db8::/32', '198.18.0.0/15', '64:ff9b:1::/48'])
   test.each([
     ['http://localhost:8080/', null],
     ['http://10.200.3.4/', null],
     ['http://[::ffff:10.1.1.1]/', null],
+    ['http://[::ffff:0:10.1.1.1]/', null],
+    ['http://[64:ff9b::a01:101]/', null],
+    ['http://[2002:a01:101::1]/', null],
+    ['http://[2001:db8::1]/', null],
+    ['http://198.18.0.7/', null],
+    ['http://[64:ff9b:1::a01:101]/', null],
+    ['http://[::ffff:192.168.1.20]/', null],
+    ['http://[::ffff:192.168.1.21]/', 'the IPv4-mapped form of a private address'],
+    ['http://[::ffff:0:127.0.0.1]/', 'the IPv4-translated form of a loopback address'],
+    ['http://[2001::1]/', 'a Teredo tunnel address'],
     ['http://192.168.1.20/', null],
     ['http://[fd12::1]/', null],
     ['http://192.168.1.21/', 'a private address'],

@@ -3,13 +3,14 @@ import type { WriteBatcher } from '../../db/write-batcher.ts'
 import type { Page, PageOf } from '../../http/common-model.ts'
 import type { ChatappChannel } from '../../integrations/channel-lookups.ts'
 import type { IntegrationService } from '../../integrations/service.ts'
-import { systemOutboxTime } from '../../outbox/outbox-time.ts'
+import { channelOutbox } from '../../outbox/channel-outbox.ts'
+import { type DeliveryLogFilter, deliveryLog } from '../../outbox/delivery-log.ts'
 import type { OutboxStore } from '../../outbox/outbox-store.ts'
-import { DEFAULT_REQUEST_TIMEOUT_MS, type DeliveryTarget, outboxWorker, type OutboxTuning } from '../../outbox/outbox-worker.ts'
+import type { OutboxTuning } from '../../outbox/outbox-worker.ts'
 import type { EventBus } from '../../support/events.ts'
 import type { Logger } from '../../support/logger.ts'
 import type { OutboundUrlPolicy } from '../../support/outbound-url.ts'
-import type { ChatappStore, DeliveryFilter } from './chatapp-store.ts'
+import type { ChatappStore } from './chatapp-store.ts'
 import { cloudApiSender } from './cloud-api-sender.ts'
 import { deliveryView } from './delivery-view.ts'
 import type { MetaFlowView } from './meta-flow-message.ts'
@@ -31,9 +32,6 @@ export interface ChatappDeliveriesDeps {
   tuning?: OutboxTuning & { ca?: string }
 }
 
-export const INTEGRATION_DELETED = 'the integration was deleted'
-export const INTEGRATION_SWITCHED_OFF = 'the integration was switched off (is_active: false)'
-
 export type ChatappDeliveries = ReturnType<typeof chatappDeliveries>
 
 /**
@@ -41,44 +39,35 @@ export type ChatappDeliveries = ReturnType<typeof chatappDeliveries>
  * calls the provider's API with it, and what integration changes do to deliveries pending.
  */
 export function chatappDeliveries(deps: ChatappDeliveriesDeps) {
-  const { outbox, store, batch, integrations, events, outbound, logger, apiUrl, tuning = {} } = deps
-  const time = tuning.time ?? systemOutboxTime
+  const { outbox, store, integrations, apiUrl } = deps
   const findIntegration = (id: string): ChatappChannel | null => integrations.findChatappById(id)
   const messagesUrl = (phoneNumberId: string) => `${apiUrl}/${encodeURIComponent(phoneNumberId)}/messages`
 
-  /** Read at every attempt: a new access token or phone number id applies to what is queued. */
-  function target(integrationId: string): DeliveryTarget {
-    const integration = findIntegration(integrationId)
-    if (!integration) return { ok: false, reason: INTEGRATION_DELETED }
-    if (!integration.isActive) return { ok: false, reason: INTEGRATION_SWITCHED_OFF }
-    // "." and ".." would leave the path rather than name a number.
-    if (/^\.{1,2}$/.test(integration.phoneNumberId)) return { ok: false, reason: `phone_number_id "${integration.phoneNumberId}" is not a provider id` }
-    return { ok: true, url: messagesUrl(integration.phoneNumberId), secret: integration.accessToken }
-  }
-
-  const worker = outboxWorker({
-    ...tuning,
-    kind: 'chatapp',
-    time,
+  const { worker, time, close } = channelOutbox({
     store: outbox,
-    batch,
-    logger,
-    target,
-    send: cloudApiSender({ policy: outbound, time, timeoutMs: tuning.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, ca: tuning.ca }),
+    batch: deps.batch,
+    events: deps.events,
+    outbound: deps.outbound,
+    logger: deps.logger,
+    tuning: deps.tuning,
+    channel: 'chatapp',
+    kind: 'chatapp',
+    wakeOn: ['conversation.messages'],
+    findIntegration,
+    // Read at every attempt: a new access token or phone number id applies to what is queued.
+    address: (integration) =>
+      // "." and ".." would leave the path rather than name a number.
+      /^\.{1,2}$/.test(integration.phoneNumberId)
+        ? { ok: false, reason: `phone_number_id "${integration.phoneNumberId}" is not a provider id` }
+        : { ok: true, url: messagesUrl(integration.phoneNumberId), secret: integration.accessToken },
+    sender: cloudApiSender,
   })
 
-  const unsubscribe = [
-    events.on('conversation.messages', ({ conversation }) => {
-      if (conversation.channel === 'chatapp') worker.wake()
-    }),
-    events.on('integration.removed', ({ integrationId, type }) => {
-      if (type === 'chatapp') worker.dropIntegration(integrationId, INTEGRATION_DELETED)
-    }),
-    events.on('integration.changed', ({ integrationId, type, isActive }) => {
-      if (type === 'chatapp' && !isActive) worker.dropIntegration(integrationId, INTEGRATION_SWITCHED_OFF)
-    }),
-  ]
-  worker.start()
+  const log = deliveryLog<ChatappDelivery>(outbox, (rows, integrationId) => {
+    const sends = new Map(store.sendsOf(rows.map((row) => row.id)).map((send) => [send.delivery_id, send]))
+    const statuses = store.statusesOf(integrationId, rows.flatMap((row) => (row.receipt ? [row.receipt] : [])))
+    return rows.map((row) => deliveryView(row, sends.get(row.id), statuses.filter((status) => status.wamid === row.receipt)))
+  })
 
   return {
     turnWriter: chatappTurnWriter({ findIntegration, contactOf: deps.contactOf, metaFlow: deps.metaFlow, messagesUrl, outbox, sends: store, time }),
@@ -86,18 +75,11 @@ export function chatappDeliveries(deps: ChatappDeliveriesDeps) {
 
     /** The chatbot's provider messages, newest first, with the provider's status reports; 404 as for the integration itself. */
     list(workspaceId: string, chatbotId: string, filter: { status?: SendStatus; conversation_id?: string }, page: Page): PageOf<ChatappDelivery> {
-      const integration = integrations.chatapp.get(workspaceId, chatbotId)
-      const stored: DeliveryFilter = { conversation_id: filter.conversation_id }
+      const stored: DeliveryLogFilter = { conversation_id: filter.conversation_id }
       if (filter.status) stored.status = filter.status === 'accepted' ? 'delivered' : filter.status
-      const found = store.deliveries(integration.id, stored, page)
-      const receipts = found.items.flatMap((row) => (row.receipt ? [row.receipt] : []))
-      const statuses = store.statusesOf(integration.id, receipts)
-      return { items: found.items.map((row) => deliveryView(row, statuses.filter((status) => status.wamid === row.receipt))), total: found.total }
+      return log(integrations.chatapp.get(workspaceId, chatbotId).id, stored, page)
     },
 
-    async close(): Promise<void> {
-      for (const off of unsubscribe) off()
-      await worker.close()
-    },
+    close,
   }
 }

@@ -1,7 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { STORED_CONVERSATION_COLUMNS, type StoredConversation } from '../../conversations/conversation-store.ts'
 import type { Page, PageOf } from '../../http/common-model.ts'
-import type { StoredDelivery } from '../../outbox/outbox-store.ts'
 import type { Content } from '../../protocol/widget-protocol.ts'
 
 export interface SendRow {
@@ -39,11 +38,6 @@ export interface StatusRow {
   errors: string | null
   received_at: string
 }
-
-/** An outbox delivery of the chatapp kind with the Parley message it carries. */
-export type SentDelivery = StoredDelivery & Partial<Pick<SendRow, 'message_id' | 'part' | 'adaptation'>> & { conversation_id: string | null }
-
-export type DeliveryFilter = { status?: StoredDelivery['status']; conversation_id?: string }
 
 export type ChatappStore = ReturnType<typeof chatappStore>
 
@@ -101,28 +95,12 @@ export function chatappStore(db: Database) {
       (open ? latestOpenConversation : latestConversation).get(contactId, integrationId) ?? undefined,
     conversation: (id: string) => conversationById.get(id) ?? undefined,
 
-    /** The integration's provider messages, newest first, with the Parley message each carries. */
-    deliveries(integrationId: string, filter: DeliveryFilter, page: Page): PageOf<SentDelivery> {
-      const where = ["o.integration_id = $integration", "o.kind = 'chatapp'"]
-      const params: Record<string, string | number> = { integration: integrationId }
-      if (filter.status) {
-        where.push('o.status = $status')
-        params.status = filter.status
-      }
-      if (filter.conversation_id) {
-        where.push('o.ordering_key = $conversation')
-        params.conversation = filter.conversation_id
-      }
-      const clause = where.join(' AND ')
-      const items = db
-        .query<SentDelivery, Record<string, string | number>>(
-          `SELECT o.*, s.message_id, s.part, s.adaptation, o.ordering_key AS conversation_id
-           FROM outbox o LEFT JOIN chatapp_sends s ON s.delivery_id = o.id
-           WHERE ${clause} ORDER BY o.seq DESC LIMIT $limit OFFSET $offset`,
-        )
-        .all({ ...params, limit: page.limit, offset: page.offset })
-      const total = db.query<{ n: number }, Record<string, string | number>>(`SELECT count(*) AS n FROM outbox o WHERE ${clause}`).get(params)?.n ?? 0
-      return { items, total }
+    /** What these deliveries carry (the Parley message, its part, how it was adapted), for those that carry one. */
+    sendsOf(deliveryIds: string[]): SendRow[] {
+      if (deliveryIds.length === 0) return []
+      const params = Object.fromEntries(deliveryIds.map((id, index) => [`d${index}`, id]))
+      const marks = Object.keys(params).map((name) => `$${name}`).join(', ')
+      return db.query<SendRow, Record<string, string>>(`SELECT * FROM chatapp_sends WHERE delivery_id IN (${marks})`).all(params)
     },
 
     /** The status reports for these wamids, oldest first. */

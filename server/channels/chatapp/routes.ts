@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Authenticate } from '../../http/authenticate.ts'
-import { ChatbotParams } from '../../http/common-model.ts'
-import { errorResponses } from '../../http/error-responses.ts'
+import { chatbotLogRoute } from '../chatbot-log-route.ts'
 import type { ChatappDeliveries } from './chatapp-deliveries.ts'
 import type { ChatappInboundService } from './inbound-service.ts'
 import { ChatappDeliveryList, ChatappDeliveryQuery, ChatappInboundList, ChatappInboundQuery } from './model.ts'
@@ -14,38 +13,30 @@ export function chatappChannelRoutes(auth: Authenticate, deliveries: ChatappDeli
     .use(auth)
     .get(
       '/deliveries',
-      ({ workspaceId, params, query }) => {
-        const { limit, offset, ...filter } = query
-        return deliveries.list(workspaceId, params.chatbot_id, filter, { limit, offset })
-      },
-      {
-        params: ChatbotParams,
+      ...chatbotLogRoute({
         query: ChatappDeliveryQuery,
-        response: { 200: ChatappDeliveryList, ...errorResponses(404, 422) },
+        list: ChatappDeliveryList,
+        read: deliveries.list,
         detail: {
           tags,
           summary: 'List the messages sent to the provider',
           description:
             "Newest first, kept 14 days after they finish: one item per provider message (a Parley message may need several), with its status (pending, accepted, failed), attempts, the provider's error when it refused, the wamid it gave, its delivery reports (sent, delivered, read, failed with errors), how the content was adapted, and the Cloud API body as sent. Filter with ?status= and ?conversation_id=.",
         },
-      },
+      }),
     )
     .get(
       '/inbound',
-      ({ workspaceId, params, query }) => {
-        const { limit, offset, ...filter } = query
-        return inbound.list(workspaceId, params.chatbot_id, filter, { limit, offset })
-      },
-      {
-        params: ChatbotParams,
+      ...chatbotLogRoute({
         query: ChatappInboundQuery,
-        response: { 200: ChatappInboundList, ...errorResponses(404, 422) },
+        list: ChatappInboundList,
+        read: inbound.list,
         detail: {
           tags,
           summary: 'List the messages the provider delivered',
           description:
             "Newest first: each user message with its wamid, the Parley message it became, the sender, the provider's payload as received, and for a completed meta flow the fields it returned (form_response). Filter with ?conversation_id=.",
         },
-      },
+      }),
     )
 }

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Authenticate } from '../../http/authenticate.ts'
 import { ChatbotParams } from '../../http/common-model.ts'
 import { errorResponses } from '../../http/error-responses.ts'
+import { chatbotLogRoute } from '../chatbot-log-route.ts'
 import type { RestApiInbound } from './inbound-service.ts'
 import { DeliveryList, DeliveryQuery, InboundAccepted, InboundMessage } from './model.ts'
 import type { RestApiDeliveries } from './rest-api-deliveries.ts'
@@ -33,20 +34,16 @@ export function restApiChannelRoutes(auth: Authenticate, inbound: RestApiInbound
     )
     .get(
       '/deliveries',
-      ({ workspaceId, params, query }) => {
-        const { limit, offset, ...filter } = query
-        return deliveries.list(workspaceId, params.chatbot_id, filter, { limit, offset })
-      },
-      {
-        params: ChatbotParams,
+      ...chatbotLogRoute({
         query: DeliveryQuery,
-        response: { 200: DeliveryList, ...errorResponses(404, 422) },
+        list: DeliveryList,
+        read: deliveries.list,
         detail: {
           tags,
           summary: 'List webhook deliveries',
           description:
             'Newest first, kept 14 days after they finish: each with its status (pending, delivered, failed), attempts, next attempt, the last answer or error, and the payload as sent. Filter with ?status=.',
         },
-      },
+      }),
     )
 }

@@ -5,9 +5,10 @@ const NAMESPACE = 'rest-api:'
 
 /**
  * The contact a `user_id` names. An e-mail address or a phone number, read exactly as the
- * widget's identify() reads it (sanitised, e-mail checked, phone to E.164), is that contact
- * on every channel; any other value is the client's own id, kept as sent, in a namespace of
- * its own (it cannot collide with an identity, which never contains `:`).
+ * widget's identify() reads it (e-mail checked and lower-cased, phone to E.164; nothing dropped
+ * or cut), is that contact on every channel; any other value, a longer one included, is the
+ * client's own id, kept as sent, in a namespace of its own (it cannot collide with an identity,
+ * which never contains `:`).
  */
 export function contactExternalId(userId: string): string {
   const identity = resolveIdentity(userId)

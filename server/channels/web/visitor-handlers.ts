@@ -11,6 +11,12 @@ import { send } from './send.ts'
 
 type Of<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>
 
+const REFUSAL_CODES = {
+  invalid_identity: CloseCode.invalidIdentity,
+  identity_not_canonical: CloseCode.identityNotCanonical,
+  identity_not_verified: CloseCode.identityNotVerified,
+} as const
+
 interface Deps {
   visitors: VisitorService
   conversations: ConversationService
@@ -41,8 +47,7 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
       defaultCountry: integration.defaultCountry,
     })
     if (!visitor.ok) {
-      const code = visitor.refusal === 'invalid_identity' ? CloseCode.invalidIdentity : CloseCode.identityNotVerified
-      return socket.close(code, visitor.reason)
+      return socket.close(REFUSAL_CODES[visitor.refusal], visitor.reason)
     }
     const data = socket.data
     data.helloed = true

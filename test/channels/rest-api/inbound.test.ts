@@ -102,6 +102,12 @@ scenarios<Ctx>(
     send('another spelling of the number is the same contact', { user_id: '0044 (20) 7946-0958', text: 'hi' }, 202, (result, c) => {
       expect(contactOf(result)).toEqual(c.saved.phone)
     }),
+    send('a sub-address is its own contact: nothing of an address is dropped', { user_id: 'jane+doe.private@gmail.com', text: 'hi' }, 202, (result) => {
+      expect(contactOf(result).external_id).toBe('jane+doe.private@gmail.com')
+    }),
+    send('an address longer than 100 characters is your own id, never cut into a shorter address', { user_id: `${'jane.doe.'.repeat(5)}personal@${'staff.'.repeat(4)}acme-corporation.co.uk.evil-corp.io`, text: 'hi' }, 202, (result) => {
+      expect(contactOf(result).external_id).toBe(`rest-api:${'jane.doe.'.repeat(5)}personal@${'staff.'.repeat(4)}acme-corporation.co.uk.evil-corp.io`)
+    }),
     send('any other user_id is your own id, kept exactly', { user_id: 'Kunde 42/Ä', text: 'hi' }, 202, (result) => {
       expect(contactOf(result).external_id).toBe('rest-api:Kunde 42/Ä')
     }),

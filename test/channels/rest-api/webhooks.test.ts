@@ -161,6 +161,23 @@ describe('where webhooks may go', () => {
     expect(log.items[0].last_error).toContain('PARLEY_OUTBOUND_ALLOW')
   })
 
+  test.each([
+    ['::ffff:127.0.0.1', 'the IPv4-mapped form of a loopback address'],
+    ['::ffff:0:7f00:1', 'the IPv4-translated form of a loopback address'],
+    ['64:ff9b::7f00:1', 'the NAT64 form of a loopback address'],
+  ])('a name whose DNS answer is %s gets nothing: %s', async (address, reason) => {
+    const receiver = receiverForTest()
+    const dns: Lookup = async (host) => (host === 'hooks.example.com' ? [{ address }] : [])
+    const { app } = appOnFakeTime({}, dns)
+    const chat = await setUpRestApiChat(app, `http://hooks.example.com:${receiver.port}/hook`)
+    await say(app, chat.chatbotId, { user_id: 'user-1', text: 'pricing' })
+    await app.outbox.drain()
+    expect(receiver.received).toHaveLength(0)
+    const log = await deliveries(app, chat.chatbotId)
+    expect(log.items.map((item: { status: string }) => item.status)).toEqual(['failed', 'failed', 'failed'])
+    expect(log.items[0].last_error).toStartWith(`webhook_url points to hooks.example.com (${address}), ${reason};`)
+  })
+
   test('with the address in PARLEY_OUTBOUND_ALLOW the same name is delivered to, at the address checked', async () => {
     const receiver = receiverForTest()
     const dns: Lookup = async (host) => (host === 'hooks.example.com' ? [{ address: '127.0.0.1' }] : [])

@@ -145,12 +145,25 @@ describe('identify', () => {
     ['bob@shop.test', 'synthetic'],
     ['temp@mailinator.com', 'disposable'],
     ['call me maybe', 'neither'],
+    ['jane doe@acme-corp.io', 'invalid'],
+    ["o'brien@acme-corp.io", 'only A-Z a-z 0-9 . _ - + before the @'],
+    [`${'a'.repeat(60)}@${'b'.repeat(40)}.io`, 'longer than 100 characters'],
   ])('identify(%j) refuses the connection with 4004 (%s)', async (userId, why) => {
     const client = await connect(chat)
     client.send({ type: 'hello', v: 1, user_id: userId })
     const closed = await client.closedWith()
     expect(closed.code).toBe(CloseCode.invalidIdentity)
     expect(closed.reason).toContain(why)
+  })
+
+  test('jane+doe@ and janedoe@ are two visitors: nothing of an address is dropped', async () => {
+    const first = await connect(chat)
+    await first.hello({ user_id: 'janedoe.private@gmail.com' })
+    first.send({ type: 'start' })
+    await first.messages(1)
+    const second = await connect(chat)
+    const welcome = await second.hello({ user_id: 'jane+doe.private@gmail.com' })
+    expect(welcome.conversation).toBeNull()
   })
 
   test('an anonymous visitor who identifies keeps their conversation', async () => {
@@ -187,6 +200,52 @@ describe('identity verification with identity_secret', () => {
     const client = await connect(chat)
     client.send({ type: 'hello', v: 1, user_id: 'jane@acme-corp.io', user_hash: sign('john@acme-corp.io') })
     expect((await client.closedWith()).code).toBe(CloseCode.identityNotVerified)
+  })
+
+  test("a valid hash for jane+doe.private@gmail.com does not open janedoe.private@gmail.com's conversation", async () => {
+    const victim = await connect(chat)
+    await victim.hello({ user_id: 'janedoe.private@gmail.com', user_hash: sign('janedoe.private@gmail.com') })
+    victim.send({ type: 'start' })
+    const [greeting] = await victim.messages(1)
+    const attacker = await connect(chat)
+    const welcome = await attacker.hello({ user_id: 'jane+doe.private@gmail.com', user_hash: sign('jane+doe.private@gmail.com') })
+    expect(welcome.conversation).toBeNull()
+    expect(welcome.messages).toEqual([])
+    attacker.send({ type: 'start' })
+    const [own] = await attacker.messages(1)
+    expect(own!.conversation_id).not.toBe(greeting!.conversation_id)
+  })
+
+  test("a signed 113-character user id is refused (4004), not cut to a 100-character victim's id", async () => {
+    const victimId = `${'jane.doe.'.repeat(5)}personal@${'staff.'.repeat(4)}acme-corporation.co.uk`
+    const attackerId = `${victimId}.evil-corp.io`
+    expect([victimId.length, attackerId.length]).toEqual([100, 113])
+    const victim = await connect(chat)
+    await victim.hello({ user_id: victimId, user_hash: sign(victimId) })
+    victim.send({ type: 'start' })
+    await victim.messages(1)
+    const attacker = await connect(chat)
+    attacker.send({ type: 'hello', v: 1, user_id: attackerId, user_hash: sign(attackerId) })
+    const closed = await attacker.closedWith()
+    expect(closed).toMatchObject({ code: CloseCode.invalidIdentity, reason: 'the user id is longer than 100 characters' })
+    expect(attacker.received.filter((m) => m.type === 'welcome')).toEqual([])
+  })
+
+  test.each([
+    ['an e-mail address with capitals', 'Jane@Acme-Corp.io', 'lower-case e-mail address'],
+    ['a spaced phone number', '+44 20 7946 0958', 'E.164 phone number'],
+    ['spaces around the id', ' jane@acme-corp.io', 'lower-case e-mail address'],
+  ])('%s, even signed as passed, is refused with 4010 naming the form to sign', async (_, userId, form) => {
+    const client = await connect(chat)
+    client.send({ type: 'hello', v: 1, user_id: userId, user_hash: sign(userId) })
+    const closed = await client.closedWith()
+    expect(closed.code).toBe(CloseCode.identityNotCanonical)
+    expect(closed.reason).toContain(form)
+  })
+
+  test('the canonical spelling, signed, is accepted', async () => {
+    const client = await connect(chat)
+    await client.hello({ user_id: '+442079460958', user_hash: sign('+442079460958') })
   })
 
   test('anonymous visitors need no hash', async () => {

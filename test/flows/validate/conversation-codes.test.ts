@@ -63,6 +63,20 @@ const errors: Rule[] = [
   { code: 'unknown_state', name: 'next naming no state', breaks: (f) => (f.states.ask_email.next = 'thank'), path: '/states/ask_email/next' },
   { code: 'unknown_state', name: 'handoff resuming in no state', breaks: (f) => (f.states.human.handoff.resume = 'welcom'), path: '/states/human/handoff/resume' },
   { code: 'unknown_state', name: 'an agent exit to no state', breaks: (f) => (f.states.billing_agent.agent.exits[0].to = 'bye'), path: '/states/billing_agent/agent/exits/0/to' },
+  {
+    code: 'unknown_state',
+    name: "an agent's on_error naming no state",
+    breaks: (f) => (f.states.billing_agent.agent.on_error = 'oops'),
+    path: '/states/billing_agent/agent/on_error',
+    fine: (f) => (f.states.billing_agent.agent.on_error = 'human'),
+  },
+  {
+    code: 'unknown_state',
+    name: "an agent's on_limit naming no state",
+    breaks: (f) => Object.assign(f.states.billing_agent.agent, { max_turns: 5, on_limit: 'limit' }),
+    path: '/states/billing_agent/agent/on_limit',
+    fine: (f) => Object.assign(f.states.billing_agent.agent, { max_turns: 5, on_limit: 'human' }),
+  },
   { code: 'no_way_out', name: 'a state that neither ends, moves on nor waits', breaks: (f) => delete f.states.thanks.end, path: '/states/thanks' },
   {
     code: 'several_ways_out',
@@ -141,6 +155,26 @@ const errors: Rule[] = [
     fine: (f) => (say(f, 'brochure')[0].media.filename = '{{ not a template }}.pdf'),
   },
   { code: 'undeclared_variable', name: 'capture into no variable', breaks: (f) => (f.states.ask_email.capture.var = 'mail'), path: '/states/ask_email/capture/var' },
+  {
+    code: 'undeclared_variable',
+    name: 'an agent exit capturing into no variable',
+    breaks: (f) => (f.states.billing_agent.agent.exits[0].capture = ['email', 'invoice']),
+    path: '/states/billing_agent/agent/exits/0/capture/1',
+    fine: (f) => (f.states.billing_agent.agent.exits[0].capture = ['email']),
+  },
+  {
+    code: 'undeclared_variable',
+    name: "a template in an agent's instructions",
+    breaks: (f) => (f.states.billing_agent.agent.instructions = 'Help {{customer}}.'),
+    path: '/states/billing_agent/agent/instructions',
+    fine: (f) => (f.states.billing_agent.agent.instructions = 'Help {{contact.first_name|them}} about {{email}}.'),
+  },
+  {
+    code: 'missing_field',
+    name: 'max_turns without on_limit',
+    breaks: (f) => (f.states.billing_agent.agent.max_turns = 3),
+    path: '/states/billing_agent/agent/on_limit',
+  },
   {
     code: 'capture_type_mismatch',
     name: 'an email captured into a number variable',
@@ -308,6 +342,15 @@ describe('the conversation validator', () => {
   test('every documented code has a case here that triggers it', () => {
     expect([...new Set(errors.map((rule) => rule.code))].sort()).toEqual([...CONVERSATION_ERROR_CODES].sort())
     expect([...new Set(warnings.map((rule) => rule.code))].sort()).toEqual([...CONVERSATION_WARNING_CODES].sort())
+  })
+
+  test('a capture type mismatch names what the capture stores', () => {
+    const report = validateConversationFlow(variant((f) => (f.states.ask_email.capture.var = 'age')), references)
+    expect(report.errors).toContainEqual({
+      path: '/states/ask_email/capture/as',
+      code: 'capture_type_mismatch',
+      message: 'captures an e-mail address into "age", which is declared as number',
+    })
   })
 
   test('every entry carries a path, a code and a non-empty message', () => {

@@ -1,6 +1,7 @@
 import { createSignal, For, Match, Show, Switch } from 'solid-js'
 import type { Content } from '../../../server/protocol/widget-protocol.ts'
 import { safeMediaUrl } from '../links.ts'
+import { revealInLog } from '../reveal-in-log.ts'
 import { LinkedText } from './LinkedText.tsx'
 
 type Of<K extends Content['kind']> = Extract<Content, { kind: K }>
@@ -60,34 +61,43 @@ export function MessageContent(props: { content: Content; active: boolean; onRep
 
 function ListContent(props: { content: Of<'list'>; active: boolean; onReply: ReplyHandler }) {
   const [expanded, setExpanded] = createSignal(false)
+  let toggle: HTMLButtonElement | undefined
+  let rows: HTMLDivElement | undefined
+  const flip = () => {
+    setExpanded(!expanded())
+    // The rows open below the fold of the log: bring them up, keeping the button in view.
+    if (expanded()) requestAnimationFrame(() => toggle && rows && revealInLog(toggle, rows))
+  }
   return (
     <>
       <p class="text">
         <LinkedText text={props.content.text} />
       </p>
-      <button type="button" class="choice" aria-expanded={expanded()} disabled={!props.active} onClick={() => setExpanded(!expanded())}>
+      <button type="button" class="choice" aria-expanded={expanded()} disabled={!props.active} onClick={flip} ref={toggle}>
         {props.content.button}
       </button>
       <Show when={expanded() && props.active}>
-        <For each={props.content.sections}>
-          {(section) => (
-            <div class="section" role="group" aria-label={section.title || props.content.button}>
-              <Show when={section.title}>
-                <p class="section-title">{section.title}</p>
-              </Show>
-              <For each={section.rows}>
-                {(row) => (
-                  <button type="button" class="row" onClick={() => props.onReply('row', row.id, row.title)}>
-                    <span class="row-title">{row.title}</span>
-                    <Show when={row.description}>
-                      <span class="row-description">{row.description}</span>
-                    </Show>
-                  </button>
-                )}
-              </For>
-            </div>
-          )}
-        </For>
+        <div class="rows" ref={rows}>
+          <For each={props.content.sections}>
+            {(section) => (
+              <div class="section" role="group" aria-label={section.title || props.content.button}>
+                <Show when={section.title}>
+                  <p class="section-title">{section.title}</p>
+                </Show>
+                <For each={section.rows}>
+                  {(row) => (
+                    <button type="button" class="row" onClick={() => props.onReply('row', row.id, row.title)}>
+                      <span class="row-title">{row.title}</span>
+                      <Show when={row.description}>
+                        <span class="row-description">{row.description}</span>
+                      </Show>
+                    </button>
+                  )}
+                </For>
+              </div>
+            )}
+          </For>
+        </div>
       </Show>
     </>
   )

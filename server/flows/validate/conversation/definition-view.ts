@@ -115,7 +115,10 @@ export function movesOnAtOnce(state: JsonObject): state is JsonObject & { next: 
   return ways.length === 1 && ways[0] === 'next' && typeof state.next === 'string'
 }
 
-/** Every place a state names another state: next, on[].to, handoff.resume, agent.exits[].to. */
+/**
+ * Every place a state names another state: next, on[].to, handoff.resume, agent.exits[].to,
+ * agent.on_limit and agent.on_error.
+ */
 export function stateReferences({ state, path }: StateEntry): StateReference[] {
   const references: StateReference[] = []
   if (typeof state.next === 'string') references.push({ target: state.next, path: `${path}/next` })
@@ -128,6 +131,10 @@ export function stateReferences({ state, path }: StateEntry): StateReference[] {
   if (isRecord(state.agent)) {
     for (const { value, index } of objectsIn(state.agent.exits)) {
       if (typeof value.to === 'string') references.push({ target: value.to, path: `${path}/agent/exits/${index}/to` })
+    }
+    for (const key of ['on_limit', 'on_error'] as const) {
+      const target = state.agent[key]
+      if (typeof target === 'string') references.push({ target, path: `${path}/agent/${key}` })
     }
   }
   return references

@@ -13,6 +13,9 @@ const CAPTURE_FITS: Record<string, readonly string[]> = {
   number: ['number', 'string'],
 }
 
+/** What each capture kind stores, in the words of a finding. */
+const CAPTURED: Record<string, string> = { text: 'text', email: 'an e-mail address', phone: 'a phone number', number: 'a number' }
+
 /**
  * Variables are declared before use: templates and `capture.var` name declared ones, a
  * capture stores into a variable of a fitting type, a default has the declared type, and a
@@ -20,7 +23,7 @@ const CAPTURE_FITS: Record<string, readonly string[]> = {
  */
 export function checkVariables(view: DefinitionView, findings: Findings): void {
   const used = new Set<string>()
-  for (const { text, path } of visitorTexts(view)) {
+  for (const { text, path } of [...visitorTexts(view), ...agentInstructions(view)]) {
     for (const [, inner = ''] of text.matchAll(TEMPLATE)) {
       if (CONTACT_FIELD.test(inner)) continue
       if (view.variables.has(inner)) {
@@ -49,9 +52,13 @@ export function checkVariables(view: DefinitionView, findings: Findings): void {
       findings.error(
         `${path}/capture/as`,
         'capture_type_mismatch',
-        `captures ${state.capture.as === 'number' ? 'a number' : 'text'} into "${name}", which is declared as ${declaration.type}`,
+        `captures ${CAPTURED[String(state.capture.as)] ?? 'a value'} into "${name}", which is declared as ${declaration.type}`,
       )
     }
+  }
+  for (const { name, path } of exitCaptures(view)) {
+    if (view.variables.has(name)) used.add(name)
+    else findings.error(path, 'undeclared_variable', `"${name}" names no declared variable; declare it under /variables`)
   }
   for (const [name, declaration] of view.variables) {
     const path = pointer('variables', name)
@@ -61,6 +68,26 @@ export function checkVariables(view: DefinitionView, findings: Findings): void {
     }
     if (!used.has(name)) {
       findings.warning(path, 'unused_variable', `variable "${name}" is never captured nor used in a {{template}}`)
+    }
+  }
+}
+
+/** An agent state's instructions: the model reads them with templates filled. */
+function* agentInstructions(view: DefinitionView): Generator<{ text: string; path: string }> {
+  for (const { state, path } of view.states) {
+    if (isRecord(state.agent) && typeof state.agent.instructions === 'string') yield { text: state.agent.instructions, path: `${path}/agent/instructions` }
+  }
+}
+
+/** The variables an agent's exits let the model fill. */
+function* exitCaptures(view: DefinitionView): Generator<{ name: string; path: string }> {
+  for (const { state, path } of view.states) {
+    if (!isRecord(state.agent)) continue
+    for (const { value: exit, index } of objectsIn(state.agent.exits)) {
+      if (!Array.isArray(exit.capture)) continue
+      for (const [at, name] of exit.capture.entries()) {
+        if (typeof name === 'string') yield { name, path: `${path}/agent/exits/${index}/capture/${at}` }
+      }
     }
   }
 }

@@ -1,4 +1,4 @@
-import { type DefinitionView, movesOnAtOnce, waysOut } from './definition-view.ts'
+import { type DefinitionView, isRecord, movesOnAtOnce, waysOut } from './definition-view.ts'
 import type { Findings } from './findings.ts'
 
 const WAYS = 'next, end, on, capture (with next), handoff or agent'
@@ -17,6 +17,9 @@ export function checkWaysOut(view: DefinitionView, findings: Findings): void {
     }
     if (state.capture !== undefined && state.next === undefined) {
       findings.error(`${path}/next`, 'missing_field', 'next is required with capture: the state to go to once the value is stored')
+    }
+    if (isRecord(state.agent) && state.agent.max_turns !== undefined && state.agent.on_limit === undefined) {
+      findings.error(`${path}/agent/on_limit`, 'missing_field', 'on_limit is required with max_turns: the state to go to once the agent has answered that many messages')
     }
   }
   for (const cycle of loopsWithoutInput(view)) {

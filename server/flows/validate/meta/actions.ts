@@ -1,62 +1,15 @@
 /**
- * Actions: which action a property takes, `complete` only on a terminal screen's Footer,
+ * Actions, the rules that need the whole document (which action a property may take, and its
+ * shape, are checked with the schema in schema.ts): `complete` only on a terminal screen's Footer,
  * `navigate` to another existing screen with a payload that matches its data, `open_url` only
  * on EmbeddedLink and OptIn, date pickers send `data_exchange` only, PhotoPicker and
  * DocumentPicker values never travel with `navigate`, and `data_exchange` needs an endpoint.
  */
-import { ACTION_SHAPES, ACTION_SINCE } from './action-catalog.ts'
 import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
 import type { ActionFact, DataField, MetaContext, ScreenFacts } from './context.ts'
 import { inputOf, valueTypesOf } from './data-binding.ts'
-import { type JsonObject, hasOwn, isObject, listSome, oneOf, token } from './json.ts'
-import { type Site, checkShape } from './schema.ts'
-import { ACTION_NAMES, type ActionName, type PropSpec } from './spec.ts'
-
-/** Called by the schema check for every action object; the action is checked later. */
-export function collectAction(site: Site, action: JsonObject, path: string, property: string, spec: PropSpec): void {
-  const { ctx } = site
-  const slot = spec.actions as NonNullable<PropSpec['actions']>
-  const name = action.name
-  if (name === undefined) {
-    ctx.issues.error(`${path}/name`, MetaCode.MISSING_REQUIRED_TYPE_PROPERTY, `Add the action's 'name': ${oneOf(slot.allowed)}.`)
-    return
-  }
-  if (typeof name !== 'string' || !(ACTION_NAMES as readonly string[]).includes(name)) {
-    ctx.issues.error(`${path}/name`, MetaCode.INVALID_ENUM_VALUE, `'${String(name)}' is not an action. Use ${oneOf(slot.allowed)}.`)
-    return
-  }
-  const actionName = name as ActionName
-  const since = ACTION_SINCE[actionName]
-  if (since !== undefined && !ctx.requireVersion(since, `${path}/name`, `The '${actionName}' action`)) return
-  if (!slot.allowed.includes(actionName)) {
-    reportWrongAction(ctx, actionName, site.owner, property, slot.allowed, slot.otherCode, `${path}/name`)
-    return
-  }
-  checkShape({ ...site, payloadOf: actionName }, action, ACTION_SHAPES[actionName], path)
-  ;(site.screen as ScreenFacts).actions.push({ node: action, path, name: actionName, owner: site.owner, property, slot, screen: site.screen as ScreenFacts })
-}
-
-function reportWrongAction(
-  ctx: MetaContext,
-  name: ActionName,
-  owner: string,
-  property: string,
-  allowed: readonly ActionName[],
-  otherCode: string | undefined,
-  path: string,
-): void {
-  const instead = `Use ${oneOf(allowed)} here.`
-  if (name === 'complete') {
-    ctx.issues.error(path, MetaCode.INVALID_COMPLETE_ACTION, `The 'complete' action belongs on a Footer, not on '${property}' of ${owner}. ${instead}`)
-  } else if (name === 'open_url') {
-    ctx.issues.error(path, MetaCode.INVALID_OPEN_URL_ACTION, `The 'open_url' action works only on EmbeddedLink and OptIn, not on ${owner}. ${instead}`)
-  } else if (otherCode === 'INVALID_ON_SELECT_ACTION') {
-    ctx.issues.error(path, MetaCode.INVALID_ON_SELECT_ACTION, `'${property}' of ${owner} sends 'data_exchange' only, not '${name}'.`)
-  } else {
-    ctx.issues.error(path, MetaCode.INVALID_ENUM_VALUE, `'${property}' of ${owner} cannot run '${name}'. ${instead}`)
-  }
-}
+import { type JsonObject, hasOwn, isObject, listSome, token } from './json.ts'
 
 /** Everything about actions that needs the whole document. */
 export function checkActions(ctx: MetaContext): void {

@@ -4,12 +4,11 @@
  * an If or in every case of a Switch, or in none.
  */
 import { MetaCode } from './codes.ts'
-import type { MetaContext, ScreenFacts } from './context.ts'
+import type { MetaContext, ScreenFacts, Site } from './context.ts'
 import { recordRef, refTypes } from './data-binding.ts'
 import { ExpressionError, literalOnlyOperation, parseCondition, refsOf, typeOf } from './expressions.ts'
 import { type JsonObject, jsonTypeOf, token } from './json.ts'
 import { classifyString } from './references.ts'
-import type { Site } from './schema.ts'
 
 export const MAX_IF_NESTING = 3
 

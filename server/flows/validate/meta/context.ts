@@ -82,6 +82,16 @@ export interface ScreenFacts {
   hasFooter: boolean
 }
 
+/** Where a value sits: the screen its bindings resolve against, and the component that owns it. */
+export interface Site {
+  readonly ctx: MetaContext
+  /** Null outside screens (top-level keys): bindings are not read there. */
+  readonly screen: ScreenFacts | null
+  readonly owner: string
+  /** Set inside an action's payload. */
+  readonly payloadOf?: ActionName
+}
+
 export class MetaContext {
   readonly issues = new IssueCollector()
   readonly screens: ScreenFacts[] = []

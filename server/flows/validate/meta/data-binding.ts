@@ -7,11 +7,10 @@
  */
 import { MetaCode } from './codes.ts'
 import { COMPONENTS } from './component-catalog.ts'
-import type { DataField, InputFact, MetaContext, RefFact, ScreenFacts } from './context.ts'
+import type { DataField, InputFact, MetaContext, RefFact, ScreenFacts, Site } from './context.ts'
 import { ExpressionError, parseBacktickExpression, refsOf } from './expressions.ts'
 import { type DataType, type JsonObject, MAX_DEPTH, hasOwn, isObject, jsonTypeOf, keysOf, listSome, token } from './json.ts'
 import { type ParsedRef, type StringKind, classifyString } from './references.ts'
-import type { Site } from './schema.ts'
 import type { ActionName } from './spec.ts'
 import { FEATURE_SINCE } from './versions.ts'
 

@@ -1,29 +1,20 @@
 /**
  * Checks one object against a catalog shape: known keys only, required keys present, each
  * value of an allowed type and enum, new enough for the document's version, and (from 6.0)
- * not blank. Strings with bindings go to the binding rules; actions, conditions and child
- * lists are handed to their own rules.
+ * not blank. Strings with bindings go to the binding rules, conditions to theirs; actions are
+ * checked for their shape here and noted for the whole-document rules; the walker descends into
+ * child lists.
  */
-import { collectAction } from './actions.ts'
+import { ACTION_SHAPES, ACTION_SINCE } from './action-catalog.ts'
 import { MetaCode } from './codes.ts'
 import { collectCondition, collectSwitchValue } from './conditionals.ts'
-import type { MetaContext, ScreenFacts } from './context.ts'
+import type { MetaContext, ScreenFacts, Site } from './context.ts'
 import { checkDynamicString, scanFreeValue } from './data-binding.ts'
 import { type DataType, type JsonObject, hasOwn, isObject, jsonTypeOf, oneOf, token } from './json.ts'
 import { checkArrayLimits, checkCharLimit } from './limits.ts'
 import { classifyString } from './references.ts'
-import { type ActionName, type PropSpec, type Shape, type ValueType, requiredProps } from './spec.ts'
+import { ACTION_NAMES, type ActionName, type PropSpec, type Shape, type ValueType, requiredProps } from './spec.ts'
 import { FEATURE_SINCE } from './versions.ts'
-
-/** Where a value sits: the screen its bindings resolve against, and the component that owns it. */
-export interface Site {
-  readonly ctx: MetaContext
-  /** Null outside screens (top-level keys): bindings are not read there. */
-  readonly screen: ScreenFacts | null
-  readonly owner: string
-  /** Set inside an action's payload. */
-  readonly payloadOf?: ActionName
-}
 
 export function checkShape(site: Site, value: JsonObject, shape: Shape, path: string): void {
   const { issues } = site.ctx
@@ -90,6 +81,55 @@ export function checkValue(site: Site, value: unknown, spec: PropSpec, path: str
     if (spec.role === 'action') return collectAction(site, value, path, key, spec)
     if (spec.role === 'free') return scanFreeValue(site, value, path)
     if (spec.shape) checkShape(site, value, spec.shape, path)
+  }
+}
+
+/**
+ * Every action object met in the schema check: its name and version, whether its property may
+ * run it, and its shape; then noted for the whole-document action rules (actions.ts). Kept here
+ * because an action's shape holds values that are checked like any other, and back again.
+ */
+export function collectAction(site: Site, action: JsonObject, path: string, property: string, spec: PropSpec): void {
+  const { ctx } = site
+  const slot = spec.actions as NonNullable<PropSpec['actions']>
+  const name = action.name
+  if (name === undefined) {
+    ctx.issues.error(`${path}/name`, MetaCode.MISSING_REQUIRED_TYPE_PROPERTY, `Add the action's 'name': ${oneOf(slot.allowed)}.`)
+    return
+  }
+  if (typeof name !== 'string' || !(ACTION_NAMES as readonly string[]).includes(name)) {
+    ctx.issues.error(`${path}/name`, MetaCode.INVALID_ENUM_VALUE, `'${String(name)}' is not an action. Use ${oneOf(slot.allowed)}.`)
+    return
+  }
+  const actionName = name as ActionName
+  const since = ACTION_SINCE[actionName]
+  if (since !== undefined && !ctx.requireVersion(since, `${path}/name`, `The '${actionName}' action`)) return
+  if (!slot.allowed.includes(actionName)) {
+    reportWrongAction(ctx, actionName, site.owner, property, slot.allowed, slot.otherCode, `${path}/name`)
+    return
+  }
+  checkShape({ ...site, payloadOf: actionName }, action, ACTION_SHAPES[actionName], path)
+  ;(site.screen as ScreenFacts).actions.push({ node: action, path, name: actionName, owner: site.owner, property, slot, screen: site.screen as ScreenFacts })
+}
+
+function reportWrongAction(
+  ctx: MetaContext,
+  name: ActionName,
+  owner: string,
+  property: string,
+  allowed: readonly ActionName[],
+  otherCode: string | undefined,
+  path: string,
+): void {
+  const instead = `Use ${oneOf(allowed)} here.`
+  if (name === 'complete') {
+    ctx.issues.error(path, MetaCode.INVALID_COMPLETE_ACTION, `The 'complete' action belongs on a Footer, not on '${property}' of ${owner}. ${instead}`)
+  } else if (name === 'open_url') {
+    ctx.issues.error(path, MetaCode.INVALID_OPEN_URL_ACTION, `The 'open_url' action works only on EmbeddedLink and OptIn, not on ${owner}. ${instead}`)
+  } else if (otherCode === 'INVALID_ON_SELECT_ACTION') {
+    ctx.issues.error(path, MetaCode.INVALID_ON_SELECT_ACTION, `'${property}' of ${owner} sends 'data_exchange' only, not '${name}'.`)
+  } else {
+    ctx.issues.error(path, MetaCode.INVALID_ENUM_VALUE, `'${property}' of ${owner} cannot run '${name}'. ${instead}`)
   }
 }
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { type TestApp, testApp } from '../support/test-app.ts'
-import { fakeGraphApi, type FakeGraphApi } from '../channels/chatapp/support/fake-graph-api.ts'
-import { type ChatappChat, postWebhook, setUpChatappChat } from '../channels/chatapp/support/chatapp-chat.ts'
+import { type TestApp, testApp } from '../../support/test-app.ts'
+import { fakeGraphApi, type FakeGraphApi } from './support/fake-graph-api.ts'
+import { type ChatappChat, postWebhook, setUpChatappChat } from './support/chatapp-chat.ts'
 
 /** Real webhook bodies of the provider (see test/fixtures/chatapp-webhooks/README.md), by file and case. */
 const fixture = (file: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(new URL(`../fixtures/chatapp-webhooks/${file}`, import.meta.url), 'utf8'))
+  JSON.parse(readFileSync(new URL(`../../fixtures/chatapp-webhooks/${file}`, import.meta.url), 'utf8'))
 const FILES = ['message.json', 'callback_button.json', 'callback_selection.json', 'flow_completion.json', 'message_status.json']
 const BUSINESS_NUMBER = '1122334455667'
 

@@ -1,6 +1,6 @@
 import { expect } from 'bun:test'
-import { scenarios } from '../support/scenarios.ts'
-import { type IntegrationContext, integrationContext, integrationsOf, loggedText, MISSING_ID } from './support/integration-context.ts'
+import { scenarios } from '../../support/scenarios.ts'
+import { type IntegrationContext, integrationContext, integrationsOf, loggedText, MISSING_ID } from '../../integrations/support/integration-context.ts'
 
 const VERIFY_TOKEN = 'meta-verify-token-31415'
 

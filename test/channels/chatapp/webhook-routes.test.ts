@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { type TestApp, testApp } from '../support/test-app.ts'
-import { liveServer } from '../support/live-server.ts'
-import { fakeGraphApi, type FakeGraphApi } from '../channels/chatapp/support/fake-graph-api.ts'
-import { type ChatappChat, postWebhook, setUpChatappChat, signatureOf, statusReport, text, userMessage, webhook } from '../channels/chatapp/support/chatapp-chat.ts'
+import { type TestApp, testApp } from '../../support/test-app.ts'
+import { liveServer } from '../../support/live-server.ts'
+import { fakeGraphApi, type FakeGraphApi } from './support/fake-graph-api.ts'
+import { type ChatappChat, postWebhook, setUpChatappChat, signatureOf, statusReport, text, userMessage, webhook } from './support/chatapp-chat.ts'
 
 const APP_SECRET = '0123456789abcdef0123456789abcd3f'
 const USER = '447911123456'

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { constantTimeEqual } from '../support/constant-time-equal.ts'
+import { constantTimeEqual } from '../../support/constant-time-equal.ts'
 
 const HEADER_FORM = /^sha256=([0-9a-f]{64})$/i
 

@@ -1,14 +1,15 @@
 import { Elysia, t } from 'elysia'
-import type { ChatappInboundService } from '../channels/chatapp/inbound-service.ts'
-import { WebhookPayload, WebhookSummary } from '../channels/chatapp/model.ts'
-import { ApiError, notFound } from '../http/api-error.ts'
-import { clientAddress } from '../http/client-address.ts'
-import { Problem } from '../http/common-model.ts'
-import { rawBody } from '../http/json-body.ts'
-import { MEDIA_TYPE } from '../http/openapi.ts'
-import { rateLimiter } from '../http/rate-limiter.ts'
-import type { IntegrationService } from '../integrations/service.ts'
-import { signatureProblem } from './signature.ts'
+import { ApiError, notFound } from '../../http/api-error.ts'
+import { clientAddress } from '../../http/client-address.ts'
+import { Problem } from '../../http/common-model.ts'
+import { rawBody } from '../../http/json-body.ts'
+import { MEDIA_TYPE } from '../../http/openapi.ts'
+import { rateLimiter } from '../../http/rate-limiter.ts'
+import type { IntegrationService } from '../../integrations/service.ts'
+import type { ChatappInboundService } from './inbound-service.ts'
+import { WebhookPayload, WebhookSummary } from './model.ts'
+import { answerWebhookHandshake } from './webhook-handshake.ts'
+import { signatureProblem } from './webhook-signature.ts'
 
 const Params = t.Object({ integration_id: t.String({ description: 'the chatapp integration ULID (from its callback_url)' }) })
 const HandshakeQuery = t.Object({
@@ -29,7 +30,7 @@ const tags = ['Webhooks']
  * refused POST. A correctly signed POST never counts, so the provider's traffic is not
  * throttled however busy the number is.
  */
-export function chatappHookRoutes(integrations: IntegrationService, inbound: ChatappInboundService, perMinutePerAddress: number) {
+export function chatappWebhookRoutes(integrations: Pick<IntegrationService, 'findChatappById'>, inbound: ChatappInboundService, perMinutePerAddress: number) {
   const limit = rateLimiter(perMinutePerAddress)
   const spend = (request: Request) => {
     const decision = limit(clientAddress(request))
@@ -45,8 +46,7 @@ export function chatappHookRoutes(integrations: IntegrationService, inbound: Cha
       '/:integration_id',
       ({ params, query, request }) => {
         spend(request)
-        const challenge = integrations.answerChatappHandshake({
-          integrationId: params.integration_id,
+        const challenge = answerWebhookHandshake(integrations.findChatappById(params.integration_id), {
           mode: query['hub.mode'],
           verifyToken: query['hub.verify_token'],
           challenge: query['hub.challenge'],

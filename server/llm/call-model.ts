@@ -1,0 +1,146 @@
+import { answerAssembler } from './answer-assembler.ts'
+import { serverSentData } from './server-sent-events.ts'
+import type { ChatRequestBody, ModelAnswer } from './wire-format.ts'
+
+export interface ModelEndpoint {
+  /** The API root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
+  baseUrl: string
+  apiKey: string | null
+}
+
+export type ModelCallOutcome =
+  | { kind: 'answer'; answer: ModelAnswer }
+  /** Worth trying again later: rate limits, server errors, timeouts, networks, garbled answers. */
+  | { kind: 'unavailable'; reason: string; status?: number; retryAfterMs?: number }
+  /** Trying again will not help: a wrong key, an unknown model, a request the provider refuses. */
+  | { kind: 'refused'; reason: string; status: number }
+
+export interface CallModelOptions {
+  /** The HTTP client: the outbound-address policy's pinned fetch in the server. */
+  fetch: (url: string, init: RequestInit) => Promise<Response>
+  /** Until the answer starts, and then between two streamed chunks. */
+  timeoutMs: number
+  signal?: AbortSignal
+  /** Each text fragment of a streamed answer, as it arrives. */
+  onText?: (fragment: string) => void
+}
+
+/** Longest provider message quoted in a reason (they can echo whole requests). */
+const REASON_LENGTH = 300
+
+/**
+ * One chat-completions call, streamed or not (`body.stream`), turned into an answer or a
+ * classified failure; it never throws for what the provider or the network does.
+ */
+export async function callModel(endpoint: ModelEndpoint, body: ChatRequestBody, options: CallModelOptions): Promise<ModelCallOutcome> {
+  const controller = new AbortController()
+  const abort = () => controller.abort()
+  options.signal?.addEventListener('abort', abort)
+  let timedOut = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const armTimer = () => {
+    clearTimeout(timer)
+    timer = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, options.timeoutMs)
+  }
+  const failed = (error: unknown): ModelCallOutcome => ({
+    kind: 'unavailable',
+    reason: timedOut ? `no answer within ${options.timeoutMs} ms` : options.signal?.aborted ? 'cancelled' : `network error: ${(error as Error).message}`,
+  })
+  armTimer()
+  try {
+    let response: Response
+    try {
+      response = await options.fetch(`${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: body.stream ? 'text/event-stream' : 'application/json',
+          ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+        },
+        body: JSON.stringify(body),
+        redirect: 'manual',
+        signal: controller.signal,
+      })
+    } catch (error) {
+      return failed(error)
+    }
+    if (!response.ok) return await refusal(response)
+    try {
+      const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream')
+      return streamed && response.body ? await readStream(response.body, armTimer, options.onText) : readWhole(await response.json())
+    } catch (error) {
+      if (controller.signal.aborted) return failed(error)
+      return { kind: 'unavailable', reason: `not a chat-completions answer: ${(error as Error).message}` }
+    }
+  } finally {
+    clearTimeout(timer)
+    options.signal?.removeEventListener('abort', abort)
+  }
+}
+
+async function readStream(body: ReadableStream<Uint8Array>, onChunk: () => void, onText?: (fragment: string) => void): Promise<ModelCallOutcome> {
+  const assembler = answerAssembler()
+  for await (const data of serverSentData(body)) {
+    onChunk()
+    if (data.trim() === '[DONE]') break
+    const chunk = JSON.parse(data) as { error?: unknown }
+    // Some providers report a failure inside an already started stream.
+    if (chunk.error) return { kind: 'unavailable', reason: `the provider failed mid-answer: ${providerMessage(chunk)}` }
+    const text = assembler.add(chunk)
+    if (text) onText?.(text)
+  }
+  return { kind: 'answer', answer: assembler.answer() }
+}
+
+function readWhole(json: unknown): ModelCallOutcome {
+  const record = json as { choices?: { message?: { content?: string | null; tool_calls?: unknown }; finish_reason?: string | null }[]; usage?: unknown }
+  const choice = record?.choices?.[0]
+  if (!choice?.message) return { kind: 'unavailable', reason: 'not a chat-completions answer: no choices[0].message' }
+  const assembler = answerAssembler()
+  const calls = Array.isArray(choice.message.tool_calls) ? choice.message.tool_calls : []
+  assembler.add({
+    choices: [
+      {
+        delta: { content: choice.message.content ?? null, tool_calls: calls.map((call: object, index: number) => ({ index, ...call })) },
+        finish_reason: choice.finish_reason ?? null,
+      },
+    ],
+    usage: record.usage,
+  })
+  return { kind: 'answer', answer: assembler.answer() }
+}
+
+async function refusal(response: Response): Promise<ModelCallOutcome> {
+  const text = await response.text().catch(() => '')
+  let parsed: unknown = text
+  try {
+    parsed = JSON.parse(text)
+  } catch {}
+  const reason = `HTTP ${response.status}: ${providerMessage(parsed)}`
+  const { status } = response
+  if (status === 408 || status === 409 || status === 429 || status >= 500) {
+    const retryAfterMs = retryAfter(response.headers.get('retry-after'))
+    return { kind: 'unavailable', reason, status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }
+  }
+  return { kind: 'refused', reason, status }
+}
+
+/** `{error: {message}}` (OpenAI and most others), `{error: "..."}` (Ollama), or the text. */
+function providerMessage(body: unknown): string {
+  const error = (body as { error?: unknown } | null)?.error
+  const message = typeof error === 'string' ? error : typeof (error as { message?: unknown })?.message === 'string' ? (error as { message: string }).message : null
+  const text = message ?? (typeof body === 'string' ? body : JSON.stringify(body))
+  return text.length > REASON_LENGTH ? `${text.slice(0, REASON_LENGTH)}…` : text || 'no details'
+}
+
+/** Seconds or an HTTP date, as RFC 9110 allows. */
+function retryAfter(header: string | null): number | undefined {
+  if (!header) return undefined
+  const seconds = Number(header)
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000
+  const at = Date.parse(header)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now())
+}

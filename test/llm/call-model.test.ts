@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { callModel, type ModelCallOutcome } from '../../server/llm/call-model.ts'
+import type { ChatRequestBody } from '../../server/llm/wire-format.ts'
+import { fakeChatCompletions, type ScriptedReply } from './support/fake-chat-completions.ts'
+
+const API_KEY = 'sk-test-0123456789abcdef'
+let model: ReturnType<typeof fakeChatCompletions> | undefined
+afterEach(() => model?.stop())
+
+const body = (stream: boolean, extra: Partial<ChatRequestBody> = {}): ChatRequestBody => ({
+  model: 'fake-1',
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Where is my invoice?' },
+  ],
+  stream,
+  ...(stream ? { stream_options: { include_usage: true } } : {}),
+  ...extra,
+})
+
+async function call(replies: ScriptedReply[], stream: boolean, options: { timeoutMs?: number; onText?: (text: string) => void } = {}): Promise<ModelCallOutcome> {
+  model = fakeChatCompletions(replies)
+  return callModel({ baseUrl: model.baseUrl, apiKey: API_KEY }, body(stream), { fetch, timeoutMs: options.timeoutMs ?? 5_000, onText: options.onText })
+}
+
+describe('callModel over the chat-completions wire format', () => {
+  for (const stream of [false, true]) {
+    const mode = stream ? 'streamed' : 'whole'
+    test(`${mode}: a text answer comes back with its finish reason and usage`, async () => {
+      const outcome = await call([{ text: 'Your invoice is on its way.', usage: { prompt_tokens: 12, completion_tokens: 7 } }], stream)
+      expect(outcome).toEqual({
+        kind: 'answer',
+        answer: { content: 'Your invoice is on its way.', toolCalls: [], finishReason: 'stop', usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 } },
+      })
+      expect(model?.requests[0]?.headers.get('authorization')).toBe(`Bearer ${API_KEY}`)
+      expect(model?.requests[0]?.body).toEqual(body(stream))
+    })
+
+    test(`${mode}: parallel tool calls come back whole, in order, with their arguments as written`, async () => {
+      const outcome = await call(
+        [{ toolCalls: [{ id: 'call_a', name: 'billing__find_invoice', arguments: '{"number":"INV-2041","year":2026}' }, { id: 'call_b', name: 'crm__lookup', arguments: '{"email": broken' }] }],
+        stream,
+      )
+      expect(outcome).toEqual({
+        kind: 'answer',
+        answer: {
+          content: null,
+          toolCalls: [
+            { id: 'call_a', type: 'function', function: { name: 'billing__find_invoice', arguments: '{"number":"INV-2041","year":2026}' } },
+            { id: 'call_b', type: 'function', function: { name: 'crm__lookup', arguments: '{"email": broken' } },
+          ],
+          finishReason: 'tool_calls',
+          usage: null,
+        },
+      })
+    })
+  }
+
+  test('a streamed answer reaches onText fragment by fragment, as it is generated', async () => {
+    const fragments: string[] = []
+    const outcome = await call([{ text: 'Hello there, how can I help?', fragment: 5 }], true, { onText: (text) => fragments.push(text) })
+    expect(fragments).toEqual(['Hello', ' ther', 'e, ho', 'w can', ' I he', 'lp?'])
+    expect(outcome.kind === 'answer' && outcome.answer.content).toBe('Hello there, how can I help?')
+  })
+
+  test('a cut-off answer says so in its finish reason', async () => {
+    const outcome = await call([{ text: 'A long', finishReason: 'length' }], true)
+    expect(outcome.kind === 'answer' && outcome.answer.finishReason).toBe('length')
+  })
+
+  test('429 with Retry-After is worth retrying, after the time asked', async () => {
+    const outcome = await call([{ status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'Rate limit reached' } } }], true)
+    expect(outcome).toEqual({ kind: 'unavailable', status: 429, retryAfterMs: 7000, reason: 'HTTP 429: Rate limit reached' })
+  })
+
+  test('a server error is worth retrying', async () => {
+    expect(await call([{ status: 503, body: { error: 'model is loading' } }], false)).toEqual({ kind: 'unavailable', status: 503, reason: 'HTTP 503: model is loading' })
+  })
+
+  test('a wrong key or an unknown model is refused for good, with the provider message and never the key', async () => {
+    const outcome = await call([{ status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }], true)
+    expect(outcome).toEqual({ kind: 'refused', status: 401, reason: 'HTTP 401: Incorrect API key provided' })
+    expect(JSON.stringify(outcome)).not.toContain(API_KEY)
+  })
+
+  test('a model that never answers times out', async () => {
+    expect(await call([{ hang: true }], true, { timeoutMs: 200 })).toEqual({ kind: 'unavailable', reason: 'no answer within 200 ms' })
+  })
+
+  test('an answer that is not chat completions is a failure, not a crash', async () => {
+    const outcome = await call([{ raw: '<html>Bad gateway</html>', contentType: 'application/json' }], false)
+    expect(outcome.kind).toBe('unavailable')
+    expect((outcome as { reason: string }).reason).toStartWith('not a chat-completions answer')
+  })
+
+  test('an error reported inside a stream ends the call as unavailable', async () => {
+    expect(await call([{ failMidStream: 'upstream overloaded' }], true)).toEqual({ kind: 'unavailable', reason: 'the provider failed mid-answer: upstream overloaded' })
+  })
+
+  test('nothing listening is a network failure', async () => {
+    const outcome = await callModel({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: null }, body(false), { fetch, timeoutMs: 2_000 })
+    expect(outcome.kind).toBe('unavailable')
+    expect((outcome as { reason: string }).reason).toStartWith('network error')
+  })
+})
