@@ -35,6 +35,7 @@ import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
 import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
+import { answerAfterCommit } from './http/answer-after-commit.ts'
 import { apiKeyCheck, authenticate } from './http/authenticate.ts'
 import { failedAttempts } from './http/failed-attempts.ts'
 import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
@@ -199,8 +200,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
 
   return {
     http,
-    /** The HTTP entry point: the app with request ids and request logs. */
-    fetch: loggedFetch((request) => http.fetch(request), logger, securityHeaders(config)),
+    /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
+    fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
     services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo },
     events,
     socket: web.socket,

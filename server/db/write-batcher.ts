@@ -1,5 +1,8 @@
 import type { Database } from 'bun:sqlite'
 
+/** A point in the batcher's history: the writes made after it are the ones `outcomeSince` answers for. */
+export type BatchStamp = number
+
 export interface WriteBatcher {
   /**
    * Runs `work` inside the current batch, and `afterCommit` once the batch is committed.
@@ -9,20 +12,35 @@ export interface WriteBatcher {
   run(work: () => void, afterCommit?: () => void): void
   /** Commits the open batch now, and any batch its callbacks open, until none is open (at shutdown). */
   flush(): void
+  /** Now, as a point to ask `outcomeSince` about later. */
+  stamp(): BatchStamp
+  /**
+   * Whether every write made on the connection since `stamp` is committed: `true` at once when
+   * no batch is open and none was rolled back since; `false` once a batch open since then was
+   * rolled back; else a promise of the open batch's outcome. Writes made outside `run` while a
+   * batch is open (a store writing directly) share its transaction, so they are answered for too.
+   */
+  outcomeSince(stamp: BatchStamp): boolean | Promise<boolean>
 }
 
 /**
  * Group commit: every unit of work written in one turn of the event loop shares one write
  * transaction, committed just after the turn. A SQLite commit costs far more than the few
  * inserts of a chat message, so a busy server stores many visitors' messages for the price
- * of one commit. Whatever must not happen before the data is stored (delivering messages)
- * waits for `afterCommit`. Units are not savepoints (journaling every page a unit touches
- * would double the cost); a failing write is a database failure, and then the whole batch is
- * rolled back and none of its units are announced.
+ * of one commit. Whatever must not happen before the data is stored (delivering messages,
+ * answering an HTTP request) waits for `afterCommit` or `outcomeSince`. Units are not
+ * savepoints (journaling every page a unit touches would double the cost); a failing write is
+ * a database failure, and then the whole batch is rolled back and none of its units are
+ * announced.
  */
 export function writeBatcher(db: Database, onError: (error: unknown) => void): WriteBatcher {
   let open = false
   let waiting: (() => void)[] = []
+  /** Batches are numbered from 1; `serial` is the open one's number, or the last one's. */
+  let serial = 0
+  let lastRolledBack = 0
+  // Made only when someone asks: the widget's path never does, and pays nothing for it.
+  let outcome: { promise: Promise<boolean>; settle: (committed: boolean) => void } | null = null
 
   function end(statement: 'COMMIT' | 'ROLLBACK'): (() => void)[] {
     open = false
@@ -32,16 +50,29 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
     return callbacks
   }
 
+  function settle(committed: boolean): void {
+    if (!committed) lastRolledBack = serial
+    const asked = outcome
+    outcome = null
+    asked?.settle(committed)
+  }
+
+  function rollBack(error: unknown): void {
+    if (db.inTransaction) db.exec('ROLLBACK')
+    settle(false)
+    onError(error)
+  }
+
   function commit(): void {
     if (!open) return
     let callbacks: (() => void)[]
     try {
       callbacks = end('COMMIT')
     } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK')
-      onError(error)
+      rollBack(error)
       return
     }
+    settle(true)
     for (const callback of callbacks) callback()
   }
 
@@ -56,13 +87,15 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
       if (!open) {
         db.exec('BEGIN IMMEDIATE')
         open = true
+        serial++
         setImmediate(commit)
       }
       try {
         work()
       } catch (error) {
-        end('ROLLBACK')
-        onError(error)
+        open = false
+        waiting = []
+        rollBack(error)
         throw error
       }
       if (afterCommit) waiting.push(afterCommit)
@@ -70,6 +103,17 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
     flush() {
       // A callback may write again (a delivery recording its outcome): bounded, since each round must be new work.
       for (let round = 0; open && round < 100; round++) commit()
+    },
+    stamp: () => (open ? serial : serial + 1),
+    outcomeSince(stamp) {
+      if (lastRolledBack >= stamp) return false
+      if (!open) return true
+      if (!outcome) {
+        let settle: (committed: boolean) => void = () => {}
+        const promise = new Promise<boolean>((resolve) => (settle = resolve))
+        outcome = { promise, settle }
+      }
+      return outcome.promise
     },
   }
 }

@@ -50,4 +50,89 @@ describe('the write batcher', () => {
     expect(db.inTransaction).toBe(false)
     expect(rows()).toEqual([1, 2, 3])
   })
+
+  describe('answering for the writes made since a stamp', () => {
+    test('with no batch open and none rolled back, everything written since is committed at once', () => {
+      const { batch, add } = setUp()
+      const stamp = batch.stamp()
+      add(1)
+      expect(batch.outcomeSince(stamp)).toBe(true)
+    })
+
+    test('a batch still open answers once it is committed, and by then the rows are there', async () => {
+      const { batch, add, rows } = setUp()
+      const stamp = batch.stamp()
+      batch.run(() => add(1))
+      const outcome = batch.outcomeSince(stamp)
+      expect(outcome).toBeInstanceOf(Promise)
+      let seen: number[] = []
+      const committed = await (outcome as Promise<boolean>).then((value) => ((seen = rows()), value))
+      expect(committed).toBe(true)
+      expect(seen).toEqual([1])
+    })
+
+    test('everyone waiting on one batch shares its outcome', async () => {
+      const { batch, add } = setUp()
+      const stamp = batch.stamp()
+      batch.run(() => add(1))
+      const first = batch.outcomeSince(stamp)
+      batch.run(() => add(2))
+      const second = batch.outcomeSince(stamp)
+      expect(second).toBe(first)
+      expect(await first).toBe(true)
+    })
+
+    test('a write made directly while a batch is open is answered with that batch', async () => {
+      const { db, batch, add, rows } = setUp()
+      batch.run(() => add(1))
+      const stamp = batch.stamp()
+      add(2)
+      expect(db.inTransaction).toBe(true)
+      expect(await batch.outcomeSince(stamp)).toBe(true)
+      expect(rows()).toEqual([1, 2])
+    })
+
+    test('a unit rolled back by a later failing write in its batch is answered as not stored, even after the batch is gone', async () => {
+      const { batch, add, rows } = setUp()
+      const stamp = batch.stamp()
+      batch.run(() => add(1))
+      const waiting = batch.outcomeSince(stamp)
+      expect(() => batch.run(() => add(null))).toThrow('NOT NULL')
+      expect(await waiting).toBe(false)
+      expect(batch.outcomeSince(stamp)).toBe(false)
+      expect(rows()).toEqual([])
+    })
+
+    test('a batch whose commit fails is answered as not stored; later batches are not held to it', async () => {
+      const { db, batch, errors, add, rows } = setUp()
+      // A deferred foreign key is checked by COMMIT itself: a real commit that fails.
+      db.exec('PRAGMA foreign_keys = ON')
+      db.exec('CREATE TABLE anchor (id INTEGER PRIMARY KEY)')
+      db.exec('CREATE TABLE orphan (anchor_id INTEGER REFERENCES anchor (id) DEFERRABLE INITIALLY DEFERRED)')
+      const stamp = batch.stamp()
+      batch.run(() => {
+        add(1)
+        db.run('INSERT INTO orphan VALUES (42)')
+      })
+      expect(await batch.outcomeSince(stamp)).toBe(false)
+      expect(errors).toHaveLength(1)
+      expect(rows()).toEqual([])
+
+      const later = batch.stamp()
+      batch.run(() => add(2))
+      expect(await batch.outcomeSince(later)).toBe(true)
+      expect(rows()).toEqual([2])
+      expect(batch.outcomeSince(stamp)).toBe(false)
+    })
+
+    test('flush settles the open batch for those waiting on it', async () => {
+      const { batch, add } = setUp()
+      const stamp = batch.stamp()
+      batch.run(() => add(1))
+      const outcome = batch.outcomeSince(stamp)
+      batch.flush()
+      expect(await outcome).toBe(true)
+      expect(batch.outcomeSince(stamp)).toBe(true)
+    })
+  })
 })

@@ -38,6 +38,7 @@ export function fakeGraphApi(version = 'v21.0') {
   const script: GraphStep[] = []
   const waiters: { count: number; resolve: () => void }[] = []
   const hanging = new Set<() => void>()
+  let answerAfterMs = 0
 
   const server = Bun.serve({
     hostname: '127.0.0.1',
@@ -56,6 +57,7 @@ export function fakeGraphApi(version = 'v21.0') {
         waiters.splice(waiters.indexOf(waiter), 1)
         waiter.resolve()
       }
+      if (answerAfterMs > 0) await Bun.sleep(answerAfterMs)
       const step = script.shift()
       if (step === 'hang') {
         return new Promise<Response>((resolve) => {
@@ -100,6 +102,10 @@ export function fakeGraphApi(version = 'v21.0') {
     /** A flow registered (and published) with the provider under this name. */
     registerFlow(name: string) {
       flows.add(name)
+    },
+    /** Answers each request only after `ms` (0: at once), as a slow provider would; the request is recorded on arrival. */
+    answerAfter(ms: number) {
+      answerAfterMs = ms
     },
     respond(...steps: GraphStep[]) {
       script.push(...steps)
