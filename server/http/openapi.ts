@@ -76,7 +76,7 @@ function operation(route: RouteLike, detail: Detail) {
     summary: detail.summary,
     description: detail.description,
     parameters: [...parameters(params, 'path'), ...parameters(query, 'query')],
-    responses: responses(response),
+    responses: withNotStored(route.method, responses(response)),
   }
   if (detail.security) result.security = detail.security
   if (body && body.type !== 'void') {
@@ -150,6 +150,18 @@ function isWording(value: unknown): boolean {
 function openApiPath(path: string): string {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path
   return trimmed.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+}
+
+/** Every write may answer 503 `not_stored` when its commit fails (http/answer-after-commit.ts). */
+function withNotStored(method: string, documented: Record<string, unknown>): Record<string, unknown> {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || '503' in documented) return documented
+  return {
+    ...documented,
+    '503': {
+      description: 'Not stored: the database could not commit the write; send it again',
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    },
+  }
 }
 
 function operationId(method: string, path: string): string {
