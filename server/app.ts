@@ -35,6 +35,13 @@ import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
 import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
+import { authRoutes } from './people/auth-routes.ts'
+import { peopleService } from './people/service.ts'
+import { sessionAuth } from './people/session-auth.ts'
+import { sessionService } from './people/sessions.ts'
+import { signInService } from './people/sign-in.ts'
+import { peopleStore } from './people/store.ts'
+import { userRoutes } from './people/user-routes.ts'
 import { authenticate, requireWorkspace } from './http/authenticate.ts'
 import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
 import { loggedFetch } from './http/logged-fetch.ts'
@@ -87,7 +94,12 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
-  const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute))
+  const personRows = peopleStore(db)
+  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl })
+  const sessions = sessionService({ store: personRows, now })
+  const signIn = signInService({ store: personRows, sessions })
+  const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
+  const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   // The stores' cached rows must match the database: a rolled-back batch or a chatbot's
@@ -168,6 +180,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(conversationRoutes(auth, desk))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
+    .use(authRoutes({ auth, people, sessions, signIn, sessionAuth: sessionCookies }))
+    .use(userRoutes(auth, people))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -175,8 +189,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   http
     // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
-      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }], (request, path) => {
-        if (path.startsWith('/api/dev/v1/')) requireWorkspace(workspaces, request)
+      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }, { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 }], (request, path) => {
+        if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) requireWorkspace(workspaces, request)
       }),
     )
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
@@ -198,7 +212,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     http,
     /** The HTTP entry point: the app with request ids and request logs. */
     fetch: loggedFetch((request) => http.fetch(request), logger),
-    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo },
+    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions },
     events,
     socket: web.socket,
     hub: web.hub,

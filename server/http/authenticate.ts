@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { WorkspaceService } from '../workspaces/service.ts'
 import { ApiError, unauthorized } from './api-error.ts'
+import type { Caller, SessionAuth } from '../people/session-auth.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 
 export type Authenticate = ReturnType<typeof authenticate>
@@ -20,15 +21,17 @@ export function requireWorkspace(workspaces: WorkspaceService, request: Request)
  * Resolves the API key to the workspace it opens, for every route of the module that uses
  * it; then applies the workspace's rate limit.
  */
-export function authenticate(workspaces: WorkspaceService, limit: RateLimiter) {
-  return new Elysia().resolve({ as: 'scoped' }, ({ request }) => {
-    const workspaceId = requireWorkspace(workspaces, request)
+export function authenticate(workspaces: WorkspaceService, limit: RateLimiter, sessionCaller?: SessionAuth['caller']) {
+  return new Elysia().resolve({ as: 'scoped' }, ({ request, set }): Caller => {
+    // A person's session cookie (server/people/session-auth.ts), else the API key.
+    const caller = sessionCaller?.(request, set) ?? { workspaceId: requireWorkspace(workspaces, request) }
+    const { workspaceId } = caller
     const decision = limit(workspaceId)
     if (!decision.allowed) {
       throw new ApiError(429, 'rate_limited', `too many requests for this workspace; retry in ${decision.retryAfter} s`, undefined, {
         'retry-after': String(decision.retryAfter),
       })
     }
-    return { workspaceId }
+    return caller
   })
 }
