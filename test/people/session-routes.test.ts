@@ -21,6 +21,8 @@ async function setup(app: TestApp) {
   return { app, admin, agent, leaving, roaming, inviteToken, setupToken, chatbotId, secrets }
 }
 
+type Ctx = Awaited<ReturnType<typeof setup>>
+
 const wrongAnswer = (body: Record<string, unknown>) => ({ status: body.status, code: body.code, detail: body.detail, title: body.title })
 
 scenarios('people: sign-in, sessions and the Origin check', setup, [
@@ -227,7 +229,7 @@ scenarios('people: sign-in, sessions and the Origin check', setup, [
     method: 'POST',
     path: `${AUTH}/accept-invite`,
     key: null,
-    body: (ctx) => ({ token: ctx.inviteToken, password: `${PASSWORD}!`, display_name: 'Ivy Chen' }),
+    body: (ctx: Ctx) => ({ token: ctx.inviteToken, password: `${PASSWORD}!`, display_name: 'Ivy Chen' }),
     status: 200,
     check: async ({ body, headers }, ctx) => {
       expect(body.user).toMatchObject({ email: 'ivy@acme.io', display_name: 'Ivy Chen', status: 'active', role: 'agent' })
@@ -235,14 +237,14 @@ scenarios('people: sign-in, sessions and the Origin check', setup, [
       expect((await ctx.app.call('GET', `${AUTH}/me`, { key: null, headers: { cookie } })).body.user.email).toBe('ivy@acme.io')
     },
   },
-  { name: 'an invite link works once', method: 'POST', path: `${AUTH}/accept-invite`, key: null, body: (ctx) => ({ token: ctx.inviteToken, password: PASSWORD }), status: 400, code: 'invalid_token' },
-  { name: 'a setup link needs the first admin\'s e-mail (and is not spent by the mistake)', method: 'POST', path: `${AUTH}/accept-invite`, key: null, body: (ctx) => ({ token: ctx.setupToken, password: PASSWORD }), status: 422, errorPaths: ['/email'] },
+  { name: 'an invite link works once', method: 'POST', path: `${AUTH}/accept-invite`, key: null, body: (ctx: Ctx) => ({ token: ctx.inviteToken, password: PASSWORD }), status: 400, code: 'invalid_token' },
+  { name: 'a setup link needs the first admin\'s e-mail (and is not spent by the mistake)', method: 'POST', path: `${AUTH}/accept-invite`, key: null, body: (ctx: Ctx) => ({ token: ctx.setupToken, password: PASSWORD }), status: 422, errorPaths: ['/email'] },
   {
     name: 'a setup link creates an admin and signs them in',
     method: 'POST',
     path: `${AUTH}/accept-invite`,
     key: null,
-    body: (ctx) => ({ token: ctx.setupToken, password: PASSWORD, email: 'root@acme.io', display_name: 'Root' }),
+    body: (ctx: Ctx) => ({ token: ctx.setupToken, password: PASSWORD, email: 'root@acme.io', display_name: 'Root' }),
     status: 200,
     check: ({ body }) => expect(body.user).toMatchObject({ email: 'root@acme.io', role: 'admin', status: 'active' }),
   },
