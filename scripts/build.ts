@@ -5,6 +5,7 @@
  */
 import { $ } from 'bun'
 import { mkdirSync } from 'node:fs'
+import { MAX_REQUEST_HEAD_BYTES } from '../server/listen.ts'
 import { buildWidget } from './build-widget.ts'
 
 const root = new URL('..', import.meta.url).pathname
@@ -16,7 +17,8 @@ console.log(`dist/widget/widget.js built (${(widget.gzipped / 1024).toFixed(1)} 
 const result = await Bun.build({
   // The checkpoint worker runs in a thread of its own, so it is an entrypoint of its own.
   entrypoints: [`${root}server/main.ts`, `${root}server/db/checkpoint-worker.ts`],
-  compile: { outfile: `${root}dist/parley` },
+  // Request heads over Bun's 16 KiB default would get an empty 431 before Parley could answer.
+  compile: { outfile: `${root}dist/parley`, execArgv: [`--max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`] },
   // Elysia tells a query decode failure (422) from a crash by `error.constructor.name`, so
   // class names must survive: with renamed identifiers the range checks of query parameters
   // were skipped in the binary and raw strings reached SQL. (`keepNames` did not keep that

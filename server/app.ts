@@ -42,10 +42,12 @@ import { sessionService } from './people/sessions.ts'
 import { signInService } from './people/sign-in.ts'
 import { peopleStore } from './people/store.ts'
 import { userRoutes } from './people/user-routes.ts'
-import { authenticate, requireWorkspace } from './http/authenticate.ts'
+import { apiKeyCheck, authenticate } from './http/authenticate.ts'
+import { failedAttempts } from './http/failed-attempts.ts'
 import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
 import { loggedFetch } from './http/logged-fetch.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
+import { securityHeaders } from './http/security-headers.ts'
 import { renderError } from './http/render-error.ts'
 import { refuseRepeatedQueryParameters } from './http/repeated-query.ts'
 import { routeMethods } from './http/route-methods.ts'
@@ -99,7 +101,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   const sessions = sessionService({ store: personRows, now })
   const signIn = signInService({ store: personRows, sessions })
   const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
-  const auth = authenticate(workspaces, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
+  const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
+  const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   // The stores' cached rows must match the database: a rolled-back batch or a chatbot's
@@ -190,7 +193,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
       jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }, { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 }], (request, path) => {
-        if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) requireWorkspace(workspaces, request)
+        if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
       }),
     )
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
@@ -211,7 +214,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   return {
     http,
     /** The HTTP entry point: the app with request ids and request logs. */
-    fetch: loggedFetch((request) => http.fetch(request), logger),
+    fetch: loggedFetch((request) => http.fetch(request), logger, securityHeaders(config)),
     services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions },
     events,
     socket: web.socket,

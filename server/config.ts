@@ -15,6 +15,8 @@ export interface Config {
   socketRatePerMinute: number
   /** Requests per minute per client address on public routes (webhook handshakes, widget configuration); 0 = off. */
   publicRatePerMinute: number
+  /** Requests with a missing or wrong API key one client address may make per minute before it is refused (429) for the rest of the minute; 0 = off. */
+  authFailuresPerMinute: number
   /** Host names, IPs and CIDR ranges that outbound requests may reach although they are private. */
   outboundAllow: string[]
   /** The messaging provider's cloud API (Graph API) base, version included, without a trailing slash. */
@@ -40,9 +42,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const rateLimitPerMinute = integerSetting(env, 'PARLEY_RATE_LIMIT', 1200, 0, 10_000_000)
   const socketRatePerMinute = integerSetting(env, 'PARLEY_SOCKET_RATE_LIMIT', 120, 0, 10_000_000)
   const publicRatePerMinute = integerSetting(env, 'PARLEY_PUBLIC_RATE_LIMIT', 600, 0, 10_000_000)
+  const authFailuresPerMinute = integerSetting(env, 'PARLEY_AUTH_FAILURE_LIMIT', 20, 0, 10_000_000)
   const outboundAllow = outboundAllowSetting(env.PARLEY_OUTBOUND_ALLOW)
   const chatappApiUrl = chatappApiUrlSetting(env.PARLEY_CHATAPP_API_URL)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, outboundAllow, chatappApiUrl }
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl }
 }
 
 /** An absolute http(s) base such as https://graph.facebook.com/v21.0: message calls go to `${base}/{phone_number_id}/messages`. */

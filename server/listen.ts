@@ -6,6 +6,15 @@ import { rememberListener } from './http/client-address.ts'
 export const HARD_BODY_LIMIT = 16 * 1024 * 1024
 
 /**
+ * The largest request head (request line and headers) Bun's parser lets through to Parley,
+ * which refuses heads over its own, smaller limits in problem+json (http/oversized-head.ts).
+ * Bun.serve has no option for it: it is the runtime flag --max-http-header-size (default
+ * 16 KiB), which scripts/build.ts bakes into the binary and `npm start` passes. Over it, Bun itself answers an
+ * empty 431 and closes the connection.
+ */
+export const MAX_REQUEST_HEAD_BYTES = 128 * 1024
+
+/**
  * One Bun server for everything: the widget socket is upgraded before Elysia sees the
  * request; every other request is the HTTP app's.
  */

@@ -1,29 +1,25 @@
-import { compileMatchPattern } from '../flows/match-pattern.ts'
+import { compileMatchPattern, type MatchPattern } from '../flows/match-pattern.ts'
 
 /** How much of the input a `match` regex sees: a bound on the work one message can cause. */
 export const MATCH_INPUT_LIMIT = 1000
 
 const CACHE_LIMIT = 1000
-const cache = new Map<string, RegExp | null>()
+const cache = new Map<string, MatchPattern | null>()
 
 /**
- * The RegExp for a transition's `match`: JavaScript syntax, where a leading `(?i)` means
- * ignore case (JavaScript has no inline flags). null when the pattern does not compile; the
- * flow validator refuses those, so a running flow only meets one if that check was skipped.
- * Compiled once per pattern and cached (a bounded cache: the oldest entry goes first).
+ * The compiled matcher for a transition's `match` (JavaScript syntax run by the linear-time
+ * RE2, see server/flows/match-pattern.ts). null when the pattern cannot run (invalid, using
+ * syntax RE2 lacks such as a lookahead, or too large); the flow validator refuses those, so a
+ * running flow only meets one if it was published before that check, and then it never
+ * matches. Compiled once per pattern and cached (a bounded cache: the oldest entry goes first).
  */
-export function compileMatch(pattern: string): RegExp | null {
+export function compileMatch(pattern: string): MatchPattern | null {
   const cached = cache.get(pattern)
   if (cached !== undefined) return cached
-  let compiled: RegExp | null
-  try {
-    compiled = compileMatchPattern(pattern)
-  } catch {
-    compiled = null
-  }
+  const compiled = compileMatchPattern(pattern)
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
-  cache.set(pattern, compiled)
-  return compiled
+  cache.set(pattern, compiled.ok ? compiled.pattern : null)
+  return compiled.ok ? compiled.pattern : null
 }
 
 /** Whether `text` (its first MATCH_INPUT_LIMIT characters) matches the pattern. */

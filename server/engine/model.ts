@@ -38,6 +38,8 @@ export const ConversationState = t.Object({
    * input the bot did not understand.
    */
   interactive: t.Array(InteractiveContent),
+  /** Visitor messages the LLM agent has been given in the current agent state (for `max_turns`). */
+  agent_turns: t.Optional(t.Integer({ minimum: 0 })),
 })
 export type ConversationState = Static<typeof ConversationState>
 
@@ -53,6 +55,13 @@ export const EngineInput = t.Union([
   }),
   /** A person hands the conversation back to the bot. */
   t.Object({ kind: t.Literal('resume') }),
+  /**
+   * The LLM agent of the current agent state called one of its exits (by index), with the
+   * values it captured for the exit's variables.
+   */
+  t.Object({ kind: t.Literal('agent_exit'), exit: t.Integer({ minimum: 0 }), values: t.Record(t.String(), Scalar) }),
+  /** The LLM agent could not answer (the model unreachable or failing after retries). */
+  t.Object({ kind: t.Literal('agent_failed') }),
 ])
 export type EngineInput = Static<typeof EngineInput>
 
@@ -87,8 +96,20 @@ export type EngineEvent =
   | { type: 'handoff'; state: string }
   /** A person handed the conversation back; the bot entered `state`. */
   | { type: 'resumed'; state: string }
-  /** An `agent` state is waiting for the LLM agent (not yet available). */
+  /** The bot entered an `agent` state: the LLM agent answers from now on. */
   | { type: 'agent'; state: string }
+  /**
+   * The engine pauses here: the LLM agent must answer the visitor's input in `state` (a run
+   * outside the engine, which resumes it with `agent_exit` or `agent_failed` when it ends the
+   * state, or leaves it waiting after answering in text).
+   */
+  | { type: 'agent_run'; state: string }
+  /** The agent took an exit; `captured` names the variables it set. */
+  | { type: 'agent_exit'; state: string; to: string; captured: string[] }
+  /** The agent state reached `max_turns`; the bot went to `on_limit`. */
+  | { type: 'agent_limit'; state: string }
+  /** The agent failed; the bot went to `on_error`, or apologised and handed off. */
+  | { type: 'agent_failed'; state: string }
   | { type: 'closed'; state: string; reason: CloseReason }
 
 export interface EngineResult {

@@ -1,4 +1,5 @@
 import { type ConversationFlow, DEFAULT_FALLBACK, type Transition } from '../flows/conversation-flow-schema.ts'
+import { answerInAgentState } from './agent-state.ts'
 import { checkCapture } from './check-capture.ts'
 import { closed, enterState, type Run, sayText, stateNamed } from './enter-state.ts'
 import type { ConversationState, EngineContext, EngineInput, EngineResult, Scalar } from './model.ts'
@@ -31,12 +32,8 @@ export function runEngine(flow: ConversationFlow, state: ConversationState | nul
   const run = newRun(flow, context, state.variables)
   const current = stateNamed(flow, state.state)
   if (!current) return finish(run, closed(run, state.state, 'missing_state'))
-  if (state.waiting === 'agent') {
-    // Until the LLM agent exists, the state only announces itself; an agent adapter will
-    // take the input from here.
-    run.events.push({ type: 'agent', state: state.state })
-    return finish(run, state)
-  }
+  if (state.waiting === 'agent' && current.agent) return finish(run, answerInAgentState(run, state, current.agent, input))
+  if (input.kind === 'agent_exit' || input.kind === 'agent_failed') return quiet(state)
   const answer = readAnswer(input, state.interactive)
   if (state.waiting === 'capture' && current.capture) {
     const { var: name, as, retry } = current.capture
@@ -50,7 +47,7 @@ export function runEngine(flow: ConversationFlow, state: ConversationState | nul
     run.variables = { ...run.variables, [name]: checked.value }
     run.events.push({ type: 'captured', var: name, value: checked.value })
     if (current.next === undefined) return finish(run, closed(run, state.state, 'no_way_out'))
-    return finish(run, enterState(run, current.next))
+    return finish(run, intoAgentAnswering(run, enterState(run, current.next)))
   }
   if (state.waiting === 'on' && current.on) return answerOn(run, state, current.on, answer)
   // Waiting for something the state no longer offers: only a changed flow gets here.
@@ -59,11 +56,21 @@ export function runEngine(flow: ConversationFlow, state: ConversationState | nul
 
 function answerOn(run: Run, state: ConversationState, on: Transition[], answer: Answer): EngineResult {
   const transition = pickTransition(on, answer)
-  if (transition) return finish(run, enterState(run, transition.to))
+  if (transition) return finish(run, intoAgentAnswering(run, enterState(run, transition.to)))
   sayText(run, run.flow.fallback ?? DEFAULT_FALLBACK)
   reshow(run, state)
   run.events.push({ type: 'unmatched', state: state.state })
   return finish(run, state)
+}
+
+/**
+ * A visitor's message that leads into an agent state is the agent's first to answer ("where
+ * is my invoice?" picked the billing agent), so it counts as the state's first turn.
+ */
+function intoAgentAnswering(run: Run, entered: ConversationState): ConversationState {
+  if (entered.waiting !== 'agent' || entered.status !== 'bot') return entered
+  run.events.push({ type: 'agent_run', state: entered.state })
+  return { ...entered, agent_turns: 1 }
 }
 
 /** Shows the last buttons or list again, so the visitor can still pick after a miss. */

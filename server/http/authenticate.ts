@@ -2,12 +2,38 @@ import { Elysia } from 'elysia'
 import type { WorkspaceService } from '../workspaces/service.ts'
 import { ApiError, unauthorized } from './api-error.ts'
 import type { Caller, SessionAuth } from '../people/session-auth.ts'
+import { addressGroup, clientAddress } from './client-address.ts'
+import type { FailedAttempts } from './failed-attempts.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 
 export type Authenticate = ReturnType<typeof authenticate>
+export type ApiKeyCheck = (request: Request) => string
 
-/** The workspace `Authorization: Bearer pk_...` opens, or a 401 saying what is wrong. */
-export function requireWorkspace(workspaces: WorkspaceService, request: Request): string {
+/**
+ * The workspace `Authorization: Bearer pk_...` opens, or a 401 saying what is wrong. An
+ * address (for IPv6, its /64 network) that has failed too often is refused with 429 before
+ * its key is even looked at, valid or not: otherwise the refusal would not slow down a
+ * caller testing a list of leaked keys, and its answer would tell which key is valid.
+ */
+export function apiKeyCheck(workspaces: WorkspaceService, failures: FailedAttempts): ApiKeyCheck {
+  return (request) => {
+    const address = addressGroup(clientAddress(request))
+    const retryAfter = failures.retryAfter(address)
+    if (retryAfter > 0) {
+      throw new ApiError(429, 'too_many_failed_attempts', `too many requests with a missing or wrong API key from this address; retry in ${retryAfter} s`, undefined, {
+        'retry-after': String(retryAfter),
+      })
+    }
+    try {
+      return workspaceOf(workspaces, request)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) failures.fail(address)
+      throw error
+    }
+  }
+}
+
+function workspaceOf(workspaces: WorkspaceService, request: Request): string {
   const header = request.headers.get('authorization')
   if (!header) throw unauthorized('send your API key as Authorization: Bearer pk_...')
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
@@ -21,10 +47,10 @@ export function requireWorkspace(workspaces: WorkspaceService, request: Request)
  * Resolves the API key to the workspace it opens, for every route of the module that uses
  * it; then applies the workspace's rate limit.
  */
-export function authenticate(workspaces: WorkspaceService, limit: RateLimiter, sessionCaller?: SessionAuth['caller']) {
+export function authenticate(checkKey: ApiKeyCheck, limit: RateLimiter, sessionCaller?: SessionAuth['caller']) {
   return new Elysia().resolve({ as: 'scoped' }, ({ request, set }): Caller => {
     // A person's session cookie (server/people/session-auth.ts), else the API key.
-    const caller = sessionCaller?.(request, set) ?? { workspaceId: requireWorkspace(workspaces, request) }
+    const caller = sessionCaller?.(request, set) ?? { workspaceId: checkKey(request) }
     const { workspaceId } = caller
     const decision = limit(workspaceId)
     if (!decision.allowed) {

@@ -16,3 +16,25 @@ export function rememberListener(request: Request, listener: Peers): void {
 export function clientAddress(request: Request): string {
   return listeners.get(request)?.requestIP(request)?.address ?? 'unknown'
 }
+
+/**
+ * The unit a per-address count should use: an IPv4 address as it is (an IPv4-mapped IPv6
+ * address as its IPv4), an IPv6 address as its /64 network, "2001:db8:0:1::/64". One IPv6
+ * host is usually given a whole /64, so counting single IPv6 addresses would let it take a
+ * fresh address for every attempt.
+ */
+export function addressGroup(address: string): string {
+  if (!address.includes(':')) return address
+  const plain = address.replace(/%.*$/, '').toLowerCase()
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain)
+  if (mapped) return mapped[1] as string
+  const [head = '', tail] = plain.split('::')
+  const groupsOf = (part: string) => (part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : [])
+  const front = groupsOf(head)
+  const back = tail === undefined ? [] : groupsOf(tail)
+  const groups = tail === undefined ? front : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back]
+  return `${groups
+    .slice(0, 4)
+    .map((group) => (Number.parseInt(group, 16) || 0).toString(16))
+    .join(':')}::/64`
+}

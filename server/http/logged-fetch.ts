@@ -1,16 +1,22 @@
 import type { Logger } from '../support/logger.ts'
+import { oversizedHead } from './oversized-head.ts'
 import { problemResponse } from './problem.ts'
 import { beginRequest, type RequestContext } from './request-context.ts'
+import type { SecurityHeaders } from './security-headers.ts'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 
+/** A refused 16 KiB path is logged by its start: one request must not write a 16 KiB log line. */
+const LOGGED_PATH_LIMIT = 1024
+
 /**
  * Wraps the HTTP app: every request gets an id (kept from a sane X-Request-Id) before the app
- * sees it, and one structured log line once it is answered. Done here rather than in the
- * app's hooks so that the status logged is the status sent, errors included. A response the
- * app gives at once is passed on at once: Bun answers those on a faster path than promises.
+ * sees it, a request head too large for Parley is refused before the app parses it, and every
+ * answer gets its security headers and one structured log line. Done here rather than in the
+ * app's hooks so that what is logged and secured is what is sent, errors included. A response
+ * the app gives at once is passed on at once: Bun answers those on a faster path than promises.
  */
-export function loggedFetch(fetch: Fetch, logger: Logger): Fetch {
+export function loggedFetch(fetch: Fetch, logger: Logger, secure: SecurityHeaders): Fetch {
   const failed = (context: RequestContext, error: unknown): Response => {
     logger.error('unhandled error', { request_id: context.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
     return problemResponse({
@@ -21,10 +27,12 @@ export function loggedFetch(fetch: Fetch, logger: Logger): Fetch {
     })
   }
   const finish = (request: Request, context: RequestContext, response: Response): Response => {
+    const path = pathOf(request.url)
     response.headers.set('x-request-id', context.id)
+    secure(path, response)
     logger.info('request', {
       method: request.method,
-      path: pathOf(request.url),
+      path: path.length > LOGGED_PATH_LIMIT ? `${path.slice(0, LOGGED_PATH_LIMIT)}...` : path,
       status: response.status,
       duration_ms: Math.round((performance.now() - context.startedAt) * 100) / 100,
       request_id: context.id,
@@ -35,7 +43,7 @@ export function loggedFetch(fetch: Fetch, logger: Logger): Fetch {
     const context = beginRequest(request)
     let answer: Response | Promise<Response>
     try {
-      answer = fetch(request)
+      answer = oversizedHead(request, context.id) ?? fetch(request)
     } catch (error) {
       return finish(request, context, failed(context, error))
     }

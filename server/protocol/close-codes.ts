@@ -5,6 +5,10 @@
 export const CloseCode = {
   /** Server shutting down; reconnect with backoff. */
   goingAway: 1001,
+  /** A text frame that is not UTF-8 (sent by the server's WebSocket layer). */
+  invalidFrameData: 1007,
+  /** A frame over FRAME_LIMITS.maxBytes, refused before it is read whole (sent by the server's WebSocket layer). */
+  frameTooLarge: 1009,
   /** No web integration has this widget key (never had, or deleted). Do not reconnect. */
   unknownWidgetKey: 4001,
   /** The integration exists but is switched off. Do not reconnect until reload. */
@@ -15,11 +19,11 @@ export const CloseCode = {
   invalidIdentity: 4004,
   /** identify(): identity_secret is set and the hash is missing or wrong. */
   identityNotVerified: 4005,
-  /** The client broke the protocol (bad JSON, unknown type, no hello first). */
+  /** The client broke the protocol (bad JSON, a frame over the nesting or member limits before hello, no hello first). */
   protocolError: 4006,
   /** No hello arrived in time after connecting. */
   helloTimeout: 4007,
-  /** Too many messages too fast. */
+  /** Too many frames too fast, valid or not. */
   rateLimited: 4008,
   /** The integration was deleted or deactivated while connected. Do not reconnect. */
   integrationRemoved: 4009,

@@ -10,6 +10,23 @@ import { WidgetConfig } from './widget-config.ts'
 
 export const PROTOCOL_VERSION = 1
 
+/**
+ * What one frame from the widget may weigh, checked before it is parsed. The largest frame
+ * the widget sends (a hello with 13 contact details of 300 characters, or a 4,096-character
+ * message, every character escaped) stays under 30 KB, two levels deep, with about 20 object
+ * members; a custom client may nest a contact detail (it is dropped) or send a few more.
+ * Parsing, validating and explaining a frame all walk it, so past these bounds a frame would
+ * cost the serving thread more than any visitor may.
+ */
+export const FRAME_LIMITS = {
+  /** Bytes of one frame; a bigger one closes the socket with 1009 before it is read whole. */
+  maxBytes: 64 * 1024,
+  /** Nesting of objects and arrays. */
+  maxDepth: 8,
+  /** Object members in the whole frame. */
+  maxKeys: 100,
+} as const
+
 const ClientId = t.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'chosen by the widget; a resend with the same id is not stored twice' })
 const MessageId = t.String({ minLength: 1, maxLength: 64 })
 const ContactDetails = t.Record(t.String(), t.Unknown(), { description: 'free labels; scalars kept, nested values dropped' })

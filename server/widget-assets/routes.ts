@@ -15,7 +15,9 @@ const detail = { tags: ['Widget'], security: [] }
 
 /**
  * GET /widget.js: the embeddable widget, compressed once at start, cached by browsers for
- * five minutes and revalidated by ETag; any site may load it. GET /: the demo page.
+ * five minutes and revalidated by ETag; any site may load it. GET /: the demo page. Their
+ * security headers (nosniff, the demo page's Content-Security-Policy) are added as the
+ * answers leave the app, by http/security-headers.ts.
  */
 export function widgetAssetRoutes({ demoWidgetKey, widgetFile = widgetPath }: WidgetAssetOptions) {
   const asset = prepareAsset(widgetFile)
@@ -24,7 +26,6 @@ export function widgetAssetRoutes({ demoWidgetKey, widgetFile = widgetPath }: Wi
     vary: 'Accept-Encoding',
     'access-control-allow-origin': '*',
     'cross-origin-resource-policy': 'cross-origin',
-    'x-content-type-options': 'nosniff',
   }
   return new Elysia()
     .get(

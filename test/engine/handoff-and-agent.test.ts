@@ -1,3 +1,4 @@
+import type { ConversationState } from '../../server/engine/model.ts'
 import { button, engineCases, flowOf, resume, says, start, text } from './engine-cases.ts'
 
 const handoff = flowOf({
@@ -112,19 +113,50 @@ engineCases('handoff', [
 const agent = flowOf({
   version: 1,
   start: 'greet',
+  variables: { invoice: { type: 'string' }, amount: { type: 'number' } },
   states: {
     greet: { say: [{ text: 'Ask me anything' }], next: 'assistant' },
     assistant: {
       say: [{ text: 'Thinking along with you…' }],
-      agent: { instructions: 'Answer questions about our plans.', exits: [{ when: 'the visitor wants a person', to: 'human' }] },
+      agent: {
+        instructions: 'Answer questions about our plans.',
+        exits: [
+          { when: 'the visitor wants a person', to: 'human' },
+          { when: 'the invoice was found', to: 'found', capture: ['invoice', 'amount'] },
+        ],
+      },
     },
+    found: { say: [{ text: 'Invoice {{invoice}}: {{amount}} EUR.' }], end: true },
     human: { handoff: { text: 'A person will take over.' } },
   },
 })
 
-engineCases('agent states (the LLM agent is not available yet)', [
+const limited = flowOf({
+  version: 1,
+  start: 'menu',
+  states: {
+    menu: { say: [{ text: 'Billing or sales?', buttons: [{ id: 'billing', title: 'Billing' }] }], on: [{ button: 'billing', to: 'billing' }, { to: 'menu' }] },
+    billing: {
+      agent: { instructions: 'Billing help.', exits: [{ when: 'done', to: 'menu' }], max_turns: 2, on_limit: 'human', on_error: 'sorry' },
+    },
+    human: { handoff: { text: 'Let me get a person.' } },
+    sorry: { say: [{ text: 'Our assistant is away; back to the menu.' }], next: 'menu' },
+  },
+})
+
+const inAgent = (overrides: Partial<ConversationState> = {}): ConversationState => ({
+  state: 'assistant',
+  status: 'bot',
+  waiting: 'agent',
+  variables: {},
+  interactive: [],
+  agent_turns: 1,
+  ...overrides,
+})
+
+engineCases('agent states: the engine pauses for the LLM agent and resumes with its result', [
   {
-    name: 'entering an agent state says its messages, waits for the agent and announces it',
+    name: 'entering an agent state from the start says its messages and waits for the agent, with no run yet',
     flow: agent,
     input: start,
     messages: says('Ask me anything', 'Thinking along with you…'),
@@ -132,20 +164,128 @@ engineCases('agent states (the LLM agent is not available yet)', [
     state_after: { state: 'assistant', status: 'bot', waiting: 'agent' },
   },
   {
-    name: 'a text in an agent state gets no bot message; the agent event comes again for an agent adapter',
+    name: "a visitor's text in an agent state pauses for a run and counts a turn; the bot says nothing itself",
     flow: agent,
     before: [],
     input: text('What does the pro plan cost?'),
     messages: [],
-    events: [{ type: 'agent', state: 'assistant' }],
-    state_after: { state: 'assistant', status: 'bot', waiting: 'agent' },
+    events: [{ type: 'agent_run', state: 'assistant' }],
+    state_after: { state: 'assistant', status: 'bot', waiting: 'agent', agent_turns: 1 },
   },
   {
     name: 'a button reply in an agent state is handed to the agent the same way',
     flow: agent,
-    before: [],
+    state: inAgent({ agent_turns: 4 }),
     input: button('x', 'X'),
     messages: [],
-    events: [{ type: 'agent', state: 'assistant' }],
+    events: [{ type: 'agent_run', state: 'assistant' }],
+    state_after: { agent_turns: 5 },
+  },
+  {
+    name: 'an exit with captures stores the values the model gave and enters its state',
+    flow: agent,
+    state: inAgent(),
+    input: { kind: 'agent_exit', exit: 1, values: { invoice: 'INV-2041', amount: 129.5 } },
+    messages: says('Invoice INV-2041: 129.5 EUR.'),
+    events: [
+      { type: 'agent_exit', state: 'assistant', to: 'found', captured: ['invoice', 'amount'] },
+      { type: 'closed', state: 'found', reason: 'end' },
+    ],
+    state_after: { state: 'found', status: 'closed', variables: { invoice: 'INV-2041', amount: 129.5 } },
+  },
+  {
+    name: 'captured values of the wrong type, or for variables the exit does not capture, are not stored',
+    flow: agent,
+    state: inAgent(),
+    input: { kind: 'agent_exit', exit: 1, values: { invoice: 2041, amount: 'lots', other: 'x' } },
+    messages: says('Invoice :  EUR.'),
+    events: [
+      { type: 'agent_exit', state: 'assistant', to: 'found', captured: [] },
+      { type: 'closed', state: 'found', reason: 'end' },
+    ],
+    state_after: { variables: {} },
+  },
+  {
+    name: 'an exit to a handoff hands the conversation to a person',
+    flow: agent,
+    state: inAgent(),
+    input: { kind: 'agent_exit', exit: 0, values: {} },
+    messages: says('A person will take over.'),
+    events: [
+      { type: 'agent_exit', state: 'assistant', to: 'human', captured: [] },
+      { type: 'handoff', state: 'human' },
+    ],
+    state_after: { state: 'human', status: 'handoff', waiting: null },
+  },
+  {
+    name: 'an exit the state does not have changes nothing',
+    flow: agent,
+    state: inAgent(),
+    input: { kind: 'agent_exit', exit: 7, values: {} },
+    messages: [],
+    events: [],
+    state_after: inAgent(),
+  },
+  {
+    name: 'a failed agent without on_error apologises and hands off',
+    flow: agent,
+    state: inAgent(),
+    input: { kind: 'agent_failed' },
+    messages: says('Sorry, I cannot answer that right now. A person will take over here.'),
+    events: [
+      { type: 'agent_failed', state: 'assistant' },
+      { type: 'handoff', state: 'assistant' },
+    ],
+    state_after: { state: 'assistant', status: 'handoff', waiting: null },
+  },
+  {
+    name: "a failed agent goes to its state's on_error",
+    flow: limited,
+    state: { state: 'billing', status: 'bot', waiting: 'agent', variables: {}, interactive: [], agent_turns: 1 },
+    input: { kind: 'agent_failed' },
+    messages: [...says('Our assistant is away; back to the menu.'), { kind: 'buttons', text: 'Billing or sales?', buttons: [{ id: 'billing', title: 'Billing' }] }],
+    events: [{ type: 'agent_failed', state: 'billing' }],
+    state_after: { state: 'menu', waiting: 'on' },
+  },
+  {
+    name: "the visitor's message that picks an agent state is the agent's first turn to answer",
+    flow: limited,
+    before: [],
+    input: button('billing', 'Billing'),
+    messages: [],
+    events: [
+      { type: 'agent', state: 'billing' },
+      { type: 'agent_run', state: 'billing' },
+    ],
+    state_after: { state: 'billing', waiting: 'agent', agent_turns: 1 },
+  },
+  {
+    name: 'the turns up to max_turns are the agent’s',
+    flow: limited,
+    before: [button('billing', 'Billing')],
+    input: text('and another question'),
+    events: [{ type: 'agent_run', state: 'billing' }],
+    state_after: { state: 'billing', agent_turns: 2 },
+  },
+  {
+    name: 'the message past max_turns goes to on_limit without a run',
+    flow: limited,
+    before: [button('billing', 'Billing'), text('second')],
+    input: text('third'),
+    messages: says('Let me get a person.'),
+    events: [
+      { type: 'agent_limit', state: 'billing' },
+      { type: 'handoff', state: 'human' },
+    ],
+    state_after: { state: 'human', status: 'handoff' },
+  },
+  {
+    name: 'agent results outside an agent state are ignored',
+    flow: limited,
+    before: [],
+    input: { kind: 'agent_failed' },
+    messages: [],
+    events: [],
+    state_after: { state: 'menu', waiting: 'on' },
   },
 ])

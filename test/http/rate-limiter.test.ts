@@ -31,3 +31,24 @@ describe('the token bucket rate limiter', () => {
     expect(busy).toEqual([true, true, true, true, true, true, false])
   })
 })
+
+describe('the rate limiter under many client addresses', () => {
+  // Sweeping by full scans made this take about 175 s; it takes about a second. The test's
+  // time limit is the (generous) bound, not a measurement.
+  test('40,000 new addresses within four seconds are served without full scans, and past 100,000 buckets the least recently used goes', () => {
+    let clock = 0
+    const limit = rateLimiter(600, () => clock) // bursts of 150; buckets refill in 15 s: none is swept meanwhile
+    let allowed = 0
+    for (let i = 0; i < 40_000; i++) {
+      clock += 0.1
+      if (limit(`addr-${i}`).allowed) allowed++
+    }
+    expect(allowed).toBe(40_000)
+    let spent = 0
+    while (limit('addr-0').allowed) spent++
+    expect(spent).toBeLessThanOrEqual(150)
+    for (let i = 40_000; i < 140_000; i++) limit(`addr-${i}`)
+    // addr-0 was drawn down but is the least recently used: it went, and starts afresh.
+    expect(limit('addr-0').allowed).toBe(true)
+  }, 30_000)
+})

@@ -3,9 +3,15 @@ import { ApiError } from '../../http/api-error.ts'
 import { errorResponses } from '../../http/error-responses.ts'
 import { perAddressLimit } from '../../http/per-address-limit.ts'
 import { WidgetBootConfig } from '../../protocol/widget-protocol.ts'
-import { isOriginAllowed } from './origin-check.ts'
+import { admitWidget, type WidgetRefusal } from './admit-widget.ts'
 import type { FindWebIntegration } from './web-directory.ts'
 import { SOCKET_PATH } from './widget-socket.ts'
+
+const REFUSALS: Record<WidgetRefusal, { status: 403 | 404; code: string }> = {
+  unknown_widget_key: { status: 404, code: 'not_found' },
+  origin_not_allowed: { status: 403, code: 'origin_not_allowed' },
+  integration_inactive: { status: 403, code: 'integration_inactive' },
+}
 
 /**
  * GET /widget/v1/config/{widget_key}: what the widget needs before it connects (its look,
@@ -19,12 +25,12 @@ export function widgetConfigRoutes(findIntegration: FindWebIntegration, perMinut
       const origin = request.headers.get('origin')
       // Refusals are readable cross-origin too, so the widget can say why it stays hidden.
       const cors = { 'access-control-allow-origin': origin ?? '*', vary: 'Origin' }
-      const integration = findIntegration(params.widget_key)
-      if (!integration) throw new ApiError(404, 'not_found', 'no widget has this key', undefined, cors)
-      if (!isOriginAllowed(integration.allowedDomains, origin)) {
-        throw new ApiError(403, 'origin_not_allowed', `origin ${origin ?? '(none)'} may not load this widget`, undefined, cors)
+      const admission = admitWidget(findIntegration, params.widget_key, origin)
+      if (!admission.admitted) {
+        const { status, code } = REFUSALS[admission.refusal]
+        throw new ApiError(status, code, admission.reason, undefined, cors)
       }
-      if (!integration.isActive) throw new ApiError(403, 'integration_inactive', 'this chat is switched off', undefined, cors)
+      const { integration } = admission
       set.headers.vary = 'Origin'
       // A minute of caching spares repeat page views a round trip before the bubble shows;
       // the socket checks the key and the origin afresh on every connection.

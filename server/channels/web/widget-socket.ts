@@ -4,9 +4,10 @@ import type { ConversationService } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { problemResponse } from '../../http/problem.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
-import { ClientMessage } from '../../protocol/widget-protocol.ts'
+import { ClientMessage, FRAME_LIMITS } from '../../protocol/widget-protocol.ts'
 import type { Logger } from '../../support/logger.ts'
-import { isOriginAllowed } from './origin-check.ts'
+import { describeJsonShapeBreach, type JsonShapeBreach, jsonShapeBreach } from '../../support/json-shape.ts'
+import { admitWidget, type WidgetRefusal } from './admit-widget.ts'
 import type { SocketData, WidgetSocket } from './socket-data.ts'
 import type { SocketHub } from './socket-hub.ts'
 import type { FindWebIntegration } from './web-directory.ts'
@@ -16,6 +17,16 @@ import { visitorHandlers } from './visitor-handlers.ts'
 export const SOCKET_PATH = '/widget/v1/socket'
 
 const checkClientMessage = TypeCompiler.Compile(ClientMessage)
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+const REFUSAL_CLOSE_CODES: Record<WidgetRefusal, number> = {
+  unknown_widget_key: CloseCode.unknownWidgetKey,
+  origin_not_allowed: CloseCode.originNotAllowed,
+  integration_inactive: CloseCode.integrationInactive,
+}
+
+/** Longest client_id an error echoes back (the protocol's own ids are at most 64 characters). */
+const ECHOED_CLIENT_ID_LENGTH = 64
 
 export interface WidgetSocketDeps {
   findIntegration: FindWebIntegration
@@ -39,16 +50,10 @@ export function widgetSocket(deps: WidgetSocketDeps) {
   const rate = socketRate(deps.ratePerMinute)
 
   function upgrade(request: Request, server: Server<SocketData>): Response | undefined {
-    const url = new URL(request.url)
-    const key = url.searchParams.get('key') ?? ''
-    const integration = key ? findIntegration(key) : null
-    const origin = request.headers.get('origin')
-    let refusal: SocketData['refusal'] = null
-    if (!integration) refusal = { code: CloseCode.unknownWidgetKey, reason: 'unknown widget key' }
-    else if (!integration.isActive) refusal = { code: CloseCode.integrationInactive, reason: 'this chat is switched off' }
-    else if (!isOriginAllowed(integration.allowedDomains, origin)) {
-      refusal = { code: CloseCode.originNotAllowed, reason: `origin ${origin ?? '(none)'} is not allowed` }
-    }
+    const key = new URL(request.url).searchParams.get('key') ?? ''
+    const admission = admitWidget(findIntegration, key, request.headers.get('origin'))
+    const integration = admission.admitted ? admission.integration : null
+    const refusal: SocketData['refusal'] = admission.admitted ? null : { code: REFUSAL_CLOSE_CODES[admission.refusal], reason: admission.reason }
     const data: SocketData = {
       integration,
       refusal,
@@ -72,6 +77,8 @@ export function widgetSocket(deps: WidgetSocketDeps) {
   const handlers: WebSocketHandler<SocketData> = {
     idleTimeout: 120,
     sendPings: true,
+    // uWebSockets refuses a bigger frame with 1009 from its header, before buffering it.
+    maxPayloadLength: FRAME_LIMITS.maxBytes,
     open(socket) {
       if (socket.data.refusal) {
         socket.close(socket.data.refusal.code, socket.data.refusal.reason)
@@ -84,14 +91,19 @@ export function widgetSocket(deps: WidgetSocketDeps) {
     },
     message(socket, raw) {
       if (socket.data.refusal) return
+      // Every frame costs a token, valid or not, so a flood of bad frames is closed like any other.
+      if (!rate.allows(socket)) return
+      const text = frameText(raw)
+      if (text === null) return protocolError(socket, 'frames must be JSON text in UTF-8')
+      const breach = jsonShapeBreach(text, FRAME_LIMITS)
+      if (breach) return overShapeLimits(socket, breach)
       let parsed: unknown
       try {
-        parsed = JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw))
+        parsed = JSON.parse(text)
       } catch {
         return protocolError(socket, 'frames must be JSON text')
       }
       if (!checkClientMessage.Check(parsed)) return invalid(socket, parsed)
-      if (!rate.allows(socket)) return
       try {
         handle(socket, parsed)
       } catch (error) {
@@ -108,10 +120,28 @@ export function widgetSocket(deps: WidgetSocketDeps) {
   return { path: SOCKET_PATH, upgrade, handlers }
 }
 
+/** A text frame as received; a binary frame read as UTF-8, or null when it is not. */
+function frameText(raw: string | Buffer): string | null {
+  if (typeof raw === 'string') return raw
+  try {
+    return utf8.decode(raw)
+  } catch {
+    return null
+  }
+}
+
+/** Over the nesting or member limits: refused unparsed, like a malformed message. */
+function overShapeLimits(socket: WidgetSocket, breach: JsonShapeBreach): void {
+  const message = describeJsonShapeBreach(breach, 'the frame')
+  if (!socket.data.helloed) return protocolError(socket, message)
+  send(socket, { type: 'error', code: breach.limit === 'depth' ? 'json_too_deep' : 'json_too_many_members', message })
+}
+
 function invalid(socket: WidgetSocket, parsed: unknown): void {
   if (!socket.data.helloed) return protocolError(socket, 'the first message must be a valid hello')
   const first = checkClientMessage.Errors(parsed).First()
-  const clientId = typeof parsed === 'object' && parsed && 'client_id' in parsed ? String(parsed.client_id) : undefined
+  const echoed = typeof parsed === 'object' && parsed && 'client_id' in parsed ? parsed.client_id : undefined
+  const clientId = typeof echoed === 'string' && echoed.length <= ECHOED_CLIENT_ID_LENGTH ? echoed : undefined
   send(socket, {
     type: 'error',
     code: 'invalid_message',

@@ -28,7 +28,7 @@ describe('opening the socket', () => {
 
   test('an origin outside allowed_domains is refused with 4003', async () => {
     const client = await connect(shop.widgetKey, 'https://evil.test')
-    expect(await client.closedWith()).toEqual({ code: CloseCode.originNotAllowed, reason: 'origin https://evil.test is not allowed' })
+    expect(await client.closedWith()).toEqual({ code: CloseCode.originNotAllowed, reason: 'origin https://evil.test may not load this widget' })
   })
 
   test('a missing Origin is refused when the list is not empty', async () => {
@@ -43,7 +43,7 @@ describe('opening the socket', () => {
 
   test('an unknown widget key is refused with 4001', async () => {
     const client = await connect('wk_doesnotexist000000000000')
-    expect(await client.closedWith()).toEqual({ code: CloseCode.unknownWidgetKey, reason: 'unknown widget key' })
+    expect(await client.closedWith()).toEqual({ code: CloseCode.unknownWidgetKey, reason: 'no widget has this key' })
   })
 
   test('an inactive integration is refused with 4002', async () => {

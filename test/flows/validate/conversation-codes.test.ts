@@ -119,11 +119,25 @@ const errors: Rule[] = [
     fine: (f) => (f.states.welcome.on[2].match = '(?i)\\bmy\\s+age\\b'),
   },
   {
-    code: 'unsafe_regex',
-    name: 'a regex with nested quantifiers',
-    breaks: (f) => (f.states.welcome.on[2].match = '^(a+)+$'),
+    code: 'unsupported_regex',
+    name: 'a regex with a lookahead, which the linear-time matcher cannot run',
+    breaks: (f) => (f.states.welcome.on[2].match = '(?i)^my age(?! is)'),
     path: '/states/welcome/on/2/match',
-    fine: (f) => (f.states.welcome.on[2].match = '^(\\d{1,3}\\.){3}\\d{1,3}$'),
+    fine: (f) => (f.states.welcome.on[2].match = '(?i)^my age( is)?$'),
+  },
+  {
+    code: 'unsupported_regex',
+    name: 'a regex with a backreference',
+    breaks: (f) => (f.states.welcome.on[2].match = '^(\\w)\\1$'),
+    path: '/states/welcome/on/2/match',
+  },
+  {
+    code: 'unsafe_regex',
+    name: 'a regex too large to run on every message',
+    breaks: (f) => (f.states.welcome.on[2].match = '^[ab]{400}$'),
+    path: '/states/welcome/on/2/match',
+    // Nested repetition, once refused, runs in linear time now.
+    fine: (f) => (f.states.welcome.on[2].match = '^(a+)+$'),
   },
   {
     code: 'duplicate_reply_id',

@@ -14,6 +14,7 @@ export const CONVERSATION_ERROR_CODES = [
   'several_ways_out',
   'endless_loop',
   'invalid_regex',
+  'unsupported_regex',
   'unsafe_regex',
   'duplicate_reply_id',
   'undeclared_variable',

@@ -1,0 +1,32 @@
+import { isOriginAllowed } from './origin-check.ts'
+import type { FindWebIntegration, WebIntegration } from './web-directory.ts'
+
+export type WidgetRefusal = 'unknown_widget_key' | 'origin_not_allowed' | 'integration_inactive'
+
+export type WidgetAdmission =
+  | { admitted: true; integration: WebIntegration }
+  | { admitted: false; refusal: WidgetRefusal; reason: string }
+
+/** Longest part of a page's Origin quoted back: a close reason holds at most 123 bytes. */
+const QUOTED_ORIGIN_LENGTH = 40
+
+/**
+ * The one rule that lets a page use a widget, for the configuration route and the socket
+ * alike: the key must name a web integration, the page's Origin must pass its allowed_domains,
+ * and the integration must be switched on. The Origin is checked before the switch so that a
+ * foreign page learns nothing about an integration it may not load.
+ */
+export function admitWidget(findIntegration: FindWebIntegration, widgetKey: string, origin: string | null): WidgetAdmission {
+  const integration = widgetKey ? findIntegration(widgetKey) : null
+  if (!integration) return { admitted: false, refusal: 'unknown_widget_key', reason: 'no widget has this key' }
+  if (!isOriginAllowed(integration.allowedDomains, origin)) {
+    return { admitted: false, refusal: 'origin_not_allowed', reason: `origin ${quoted(origin)} may not load this widget` }
+  }
+  if (!integration.isActive) return { admitted: false, refusal: 'integration_inactive', reason: 'this chat is switched off' }
+  return { admitted: true, integration }
+}
+
+function quoted(origin: string | null): string {
+  if (origin === null) return '(none)'
+  return origin.length > QUOTED_ORIGIN_LENGTH ? `${origin.slice(0, QUOTED_ORIGIN_LENGTH)}…` : origin
+}
