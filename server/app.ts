@@ -36,6 +36,13 @@ import { flowService } from './flows/service.ts'
 import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { answerAfterCommit } from './http/answer-after-commit.ts'
+import { authRoutes } from './people/auth-routes.ts'
+import { peopleService } from './people/service.ts'
+import { sessionAuth } from './people/session-auth.ts'
+import { sessionService } from './people/sessions.ts'
+import { signInService } from './people/sign-in.ts'
+import { peopleStore } from './people/store.ts'
+import { userRoutes } from './people/user-routes.ts'
 import { apiKeyCheck, authenticate } from './http/authenticate.ts'
 import { failedAttempts } from './http/failed-attempts.ts'
 import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
@@ -90,8 +97,13 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
+  const personRows = peopleStore(db)
+  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl })
+  const sessions = sessionService({ store: personRows, now })
+  const signIn = signInService({ store: personRows, sessions })
+  const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
   const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
-  const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute))
+  const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   // The stores' cached rows must match the database: a rolled-back batch or a chatbot's
@@ -172,6 +184,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(conversationRoutes(auth, desk))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
+    .use(authRoutes({ auth, people, sessions, signIn, sessionAuth: sessionCookies }))
+    .use(userRoutes(auth, people))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -179,8 +193,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   http
     // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
-      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }], (request, path) => {
-        if (path.startsWith('/api/dev/v1/')) checkKey(request)
+      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }, { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 }], (request, path) => {
+        if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
       }),
     )
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
@@ -202,7 +216,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     http,
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
     fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
-    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo },
+    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions },
     events,
     socket: web.socket,
     hub: web.hub,

@@ -6,9 +6,12 @@ import { parseArgs } from 'node:util'
 import { backup } from './cli/backup.ts'
 import { keys } from './cli/keys.ts'
 import { serve } from './cli/serve.ts'
+import { users } from './cli/users.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open-database.ts'
+import { peopleService } from './people/service.ts'
+import { peopleStore } from './people/store.ts'
 import { VERSION } from './version.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
@@ -22,6 +25,11 @@ Usage:
                                         print a new API key (alone, on stdout)
   parley keys list                      list API keys (prefixes only)
   parley keys revoke PREFIX             revoke the key with that prefix
+  parley users create --email E --name N --role admin|agent [--workspace ID] [--password-stdin]
+                                        add a person; prints a one-time link to set the password
+  parley users reset-password --email E [--workspace ID]
+                                        print a one-time link to set a new password
+  parley users list                     list the people of every workspace
   parley backup FILE                    write a consistent copy of the database to FILE
   parley --version | --help
 
@@ -44,6 +52,9 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       workspace: { type: 'string' },
       'new-workspace': { type: 'boolean' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
     },
   })
   const [command, action, argument] = positionals
@@ -68,6 +79,25 @@ async function main(argv: string[]): Promise<number> {
           { action, name: values.name, workspaceId: values.workspace, newWorkspace: values['new-workspace'], prefix: argument },
           (line) => console.log(line),
         )
+      } finally {
+        db.close()
+      }
+      return 0
+    }
+    case 'users': {
+      if (action !== 'create' && action !== 'reset-password' && action !== 'list') {
+        throw new UsageError('users takes create, reset-password or list')
+      }
+      const db = openExistingDatabase(databaseFile)
+      try {
+        migrate(db)
+        const workspaceRows = workspaceStore(db)
+        const workspaceId = values.workspace ?? workspaceRows.firstWorkspace()?.id
+        if (!workspaceId) throw new Error('the database has no workspace yet; run parley serve once')
+        if (!workspaceRows.getWorkspace(workspaceId)) throw new Error(`no workspace with id ${workspaceId}`)
+        const password = values['password-stdin'] ? (await Bun.stdin.text()).replace(/\r?\n$/, '') : undefined
+        const people = peopleService({ store: peopleStore(db), now: systemClock, publicUrl: config.publicUrl })
+        await users(people, { action, email: values.email, name: values.name, role: values.role, workspaceId, password }, (line) => console.log(line))
       } finally {
         db.close()
       }

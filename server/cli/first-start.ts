@@ -1,13 +1,15 @@
 import type { App } from '../app.ts'
 
 /**
- * On an empty database: a workspace, its first API key and a demo chatbot to talk to,
- * announced once on stdout. The key is never logged; this banner is the only place it appears.
+ * On an empty database: a workspace, its first API key, a demo chatbot to talk to and a
+ * one-time link that creates the first admin, announced once on stdout. The key and the link
+ * are never logged; this banner is the only place they appear.
  */
 export function firstStart(app: App, publicUrl: string, print: (line: string) => void): boolean {
   if (app.services.workspaces.hasWorkspaces()) return false
   const { key, workspaceId } = app.services.workspaces.createKey({ name: 'first key' })
   const demo = app.services.demo.create(workspaceId)
+  const setup = app.services.people.setupLink(workspaceId)
   print('')
   print('Parley created your first workspace. Its API key, shown this once:')
   print('')
@@ -15,6 +17,12 @@ export function firstStart(app: App, publicUrl: string, print: (line: string) =>
   print('')
   print('Send it as "Authorization: Bearer <key>". Make more with `parley keys create --name NAME`.')
   print(`A demo chatbot (${demo.chatbotId}) answers on ${publicUrl}/ (widget key ${demo.widgetKey}).`)
+  print('')
+  print('Create the first admin of the desk with this link (it works once, for 30 minutes):')
+  print('')
+  print(`  ${setup.url}`)
+  print('')
+  print('Later: `parley users create --email E --name N --role admin` prints a new link.')
   print('')
   return true
 }

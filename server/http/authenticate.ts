@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { WorkspaceService } from '../workspaces/service.ts'
 import { ApiError, unauthorized } from './api-error.ts'
+import type { Caller, SessionAuth } from '../people/session-auth.ts'
 import { addressGroup, clientAddress } from './client-address.ts'
 import type { FailedAttempts } from './failed-attempts.ts'
 import type { RateLimiter } from './rate-limiter.ts'
@@ -46,15 +47,17 @@ function workspaceOf(workspaces: WorkspaceService, request: Request): string {
  * Resolves the API key to the workspace it opens, for every route of the module that uses
  * it; then applies the workspace's rate limit.
  */
-export function authenticate(checkKey: ApiKeyCheck, limit: RateLimiter) {
-  return new Elysia().resolve({ as: 'scoped' }, ({ request }) => {
-    const workspaceId = checkKey(request)
+export function authenticate(checkKey: ApiKeyCheck, limit: RateLimiter, sessionCaller?: SessionAuth['caller']) {
+  return new Elysia().resolve({ as: 'scoped' }, ({ request, set }): Caller => {
+    // A person's session cookie (server/people/session-auth.ts), else the API key.
+    const caller = sessionCaller?.(request, set) ?? { workspaceId: checkKey(request) }
+    const { workspaceId } = caller
     const decision = limit(workspaceId)
     if (!decision.allowed) {
       throw new ApiError(429, 'rate_limited', `too many requests for this workspace; retry in ${decision.retryAfter} s`, undefined, {
         'retry-after': String(decision.retryAfter),
       })
     }
-    return { workspaceId }
+    return caller
   })
 }

@@ -7,7 +7,8 @@ export interface Scenario<C> {
   path: string | ((ctx: C) => string)
   body?: unknown | ((ctx: C) => unknown)
   rawBody?: string
-  headers?: Record<string, string>
+  /** A function picks headers from the context (a session cookie made in setup, say). */
+  headers?: Record<string, string> | ((ctx: C) => Record<string, string>)
   /** `null` sends no Authorization header; a function picks a key from the context. */
   key?: string | null | ((ctx: C) => string | null)
   status: number
@@ -63,7 +64,7 @@ function scenarioTable<C>(
       if (target === 'binary' && row.inProcessOnly) continue
       test(row.name, async () => {
         const resolve = <T>(value: T | ((c: C) => T)) => (typeof value === 'function' ? (value as (c: C) => T)(ctx) : value)
-        const options: CallOptions = { headers: row.headers, rawBody: row.rawBody }
+        const options: CallOptions = { headers: resolve(row.headers), rawBody: row.rawBody }
         if (row.body !== undefined) options.body = resolve(row.body)
         if (row.key !== undefined) options.key = resolve(row.key)
         const result = await app.call(row.method, resolve(row.path), options)

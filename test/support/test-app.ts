@@ -28,7 +28,7 @@ export interface CallResult {
  * A fresh Parley over a real SQLite file in a temporary directory, called in-process.
  * Each call carries the first workspace's API key unless told otherwise.
  */
-export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tuning'] = {}) {
+export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tuning'] = {}, now?: AppDeps['now']) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'))
   // Public routes' per-address limit is off unless a test turns it on: in-process calls share one address.
   const environment = { PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...env }
@@ -36,7 +36,7 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
   const db = openDatabase(join(dir, 'parley.db'))
   migrate(db)
   const sink = memorySink()
-  const app = createApp({ db, config, logger: createLogger('debug', sink), tuning })
+  const app = createApp({ db, config, logger: createLogger('debug', sink), tuning, now })
   const key = app.services.workspaces.createKey({ name: 'test' }).key
   let appClosed = false
   let binary: RunningParley | null = null

@@ -1,0 +1,148 @@
+import { Elysia, t } from 'elysia'
+import { ApiError } from '../http/api-error.ts'
+import type { Authenticate } from '../http/authenticate.ts'
+import { clientAddress } from '../http/client-address.ts'
+import { errorResponses } from '../http/error-responses.ts'
+import { rateLimiter } from '../http/rate-limiter.ts'
+import { AcceptInvite, Me, SessionList, SignIn } from './model.ts'
+import { type PeopleService, toUser } from './service.ts'
+import type { Caller, SessionAuth } from './session-auth.ts'
+import { clearedSessionCookie, sessionCookie } from './session-cookie.ts'
+import type { SessionService, StartedSession } from './sessions.ts'
+import type { SignInService } from './sign-in.ts'
+import type { UserRow } from './store.ts'
+
+const tags = ['People']
+/** Each try at a one-time token costs an argon2id hash: bounded per address like sign-in. */
+const ACCEPT_PER_ADDRESS_PER_MINUTE = 20
+
+interface AuthRoutesDeps {
+  auth: Authenticate
+  people: PeopleService
+  sessions: SessionService
+  signIn: SignInService
+  sessionAuth: SessionAuth
+}
+
+/** Signing in and out: the routes that set and clear the session cookie. */
+export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: AuthRoutesDeps) {
+  const { secure } = sessionAuth
+  const acceptLimit = rateLimiter(ACCEPT_PER_ADDRESS_PER_MINUTE)
+  const where = (request: Request) => ({ address: clientAddress(request), userAgent: request.headers.get('user-agent') })
+  const signedIn = (user: UserRow, session: StartedSession, set: { headers: Record<string, unknown> }) => {
+    set.headers['set-cookie'] = sessionCookie(session.secret, (Date.parse(session.expiresAt) - Date.parse(session.createdAt)) / 1000, secure)
+    return { user: toUser(user), workspace_id: user.workspace_id, session: { created_at: session.createdAt, expires_at: session.expiresAt } }
+  }
+
+  const open = new Elysia({ prefix: '/auth' })
+    .post(
+      '/sign-in',
+      async ({ request, body, set }) => {
+        sessionAuth.refuseForeignOrigin(request)
+        const { user, session } = await signIn.signIn(body, where(request))
+        return signedIn(user, session, set)
+      },
+      {
+        body: SignIn,
+        response: { 200: Me, ...errorResponses(400, 403, 409, 413, 415, 422) },
+        detail: {
+          tags,
+          summary: 'Sign in with e-mail and password',
+          description:
+            'Sets the `parley_session` cookie (HttpOnly, SameSite=Lax, Secure over https). A wrong e-mail and a wrong password get the same 401. Limited per address and per e-mail (429 with Retry-After).',
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/accept-invite',
+      async ({ request, body, set }) => {
+        sessionAuth.refuseForeignOrigin(request)
+        const decision = acceptLimit(clientAddress(request))
+        if (!decision.allowed) {
+          throw new ApiError(429, 'rate_limited', `too many attempts from this address; retry in ${decision.retryAfter} s`, undefined, {
+            'retry-after': String(decision.retryAfter),
+          })
+        }
+        const user = await people.accept(body)
+        return signedIn(user, sessions.start(user, where(request)), set)
+      },
+      {
+        body: AcceptInvite,
+        response: { 200: Me, ...errorResponses(400, 403, 409, 413, 415, 422) },
+        detail: {
+          tags,
+          summary: 'Set a password from a one-time link, and sign in',
+          description:
+            'Takes the token of a setup link (creates the first admin: send `email`), an invite link or a password reset link (signs the person out everywhere first). A link works once.',
+          security: [],
+        },
+      },
+    )
+
+  const personal = new Elysia({ prefix: '/auth' })
+    .use(auth)
+    .get(
+      '/me',
+      (context) => {
+        const person = requirePerson(context)
+        const session = sessions.list(person.id).find((row) => row.id === person.sessionId)
+        return {
+          user: people.get(context.workspaceId, person.id),
+          workspace_id: context.workspaceId,
+          session: { created_at: session?.created_at ?? '', expires_at: session?.expires_at ?? '' },
+        }
+      },
+      {
+        response: { 200: Me, ...errorResponses(400) },
+        detail: { tags, summary: 'Who is signed in', description: 'Needs the session cookie; an API key gets 400 session_required.' },
+      },
+    )
+    .get(
+      '/sessions',
+      (context) => {
+        const person = requirePerson(context)
+        const items = sessions.list(person.id).map(({ id, created_at, last_seen_at, expires_at, user_agent, address }) => ({
+          id, created_at, last_seen_at, expires_at, user_agent, address, current: id === person.sessionId,
+        }))
+        return { items }
+      },
+      {
+        response: { 200: SessionList, ...errorResponses(400) },
+        detail: { tags, summary: 'Where you are signed in', description: 'Your live sessions, most recently used first.' },
+      },
+    )
+    .post(
+      '/sign-out',
+      (context) => {
+        sessions.end(requirePerson(context).sessionId)
+        context.set.headers['set-cookie'] = clearedSessionCookie(secure)
+        return context.status(204, undefined)
+      },
+      {
+        response: { 204: t.Void(), ...errorResponses(400, 403) },
+        detail: { tags, summary: 'Sign out', description: 'Ends this session at once and clears the cookie.' },
+      },
+    )
+    .post(
+      '/sign-out-everywhere',
+      (context) => {
+        sessions.endAll(requirePerson(context).id)
+        context.set.headers['set-cookie'] = clearedSessionCookie(secure)
+        return context.status(204, undefined)
+      },
+      {
+        response: { 204: t.Void(), ...errorResponses(400, 403) },
+        detail: { tags, summary: 'Sign out everywhere', description: 'Ends every session of the signed-in person, this one included.' },
+      },
+    )
+
+  return new Elysia().use(open).use(personal)
+}
+
+function requirePerson(caller: Caller): NonNullable<Caller['person']> {
+  if (!caller.person) {
+    throw new ApiError(400, 'session_required', 'this route is for a signed-in person: send the session cookie, not an API key')
+  }
+  return caller.person
+}

@@ -1,0 +1,85 @@
+import { ApiError } from '../http/api-error.ts'
+import type { Role } from './model.ts'
+import { isAdminAction, isStateChanging } from './agent-policy.ts'
+import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie.ts'
+import type { ResumedSession, SessionService } from './sessions.ts'
+
+/** Who made a request: a machine with an API key (no person), or a signed-in person. */
+export type Caller = {
+  workspaceId: string
+  person?: { id: string; role: Role; sessionId: string }
+}
+
+/** Where the context lets a hook add response headers (Elysia's `set`). */
+export interface ResponseHeaders {
+  headers: Record<string, unknown>
+}
+
+export type SessionAuth = ReturnType<typeof sessionAuth>
+
+/** Paths anyone may call without a key or a session: they open sessions. */
+const OPEN_PATHS = new Set(['/api/dev/v1/auth/sign-in', '/api/dev/v1/auth/accept-invite'])
+
+/**
+ * The session-cookie half of authentication. A request with an Authorization header is a
+ * machine's and is left to the API key; a request with the session cookie is a person's:
+ * the session must be live, a change must come from Parley's own origin (the browser always
+ * sends Origin on POST, PATCH and DELETE, and a forged cross-site request cannot hide it),
+ * and an `agent` may not take admin actions.
+ */
+export function sessionAuth({ sessions, publicOrigin }: { sessions: SessionService; publicOrigin: string }) {
+  const secure = publicOrigin.startsWith('https:')
+  // The body parser asks before the route does: one lookup per request.
+  const resolved = new WeakMap<Request, ResumedSession | null>()
+
+  function resume(request: Request, secret: string): ResumedSession | null {
+    if (resolved.has(request)) return resolved.get(request) ?? null
+    const session = sessions.resume(secret)
+    resolved.set(request, session)
+    return session
+  }
+
+  function caller(request: Request, set?: ResponseHeaders): Caller | null {
+    if (request.headers.has('authorization')) return null
+    const secret = readSessionCookie(request)
+    if (secret === null) return null
+    const session = resume(request, secret)
+    if (!session) {
+      throw new ApiError(401, 'unauthorized', 'the session has ended; sign in again', undefined, {
+        'www-authenticate': 'Bearer',
+        'set-cookie': clearedSessionCookie(secure),
+      })
+    }
+    const path = new URL(request.url).pathname
+    if (isStateChanging(request.method) && request.headers.get('origin') !== publicOrigin) {
+      throw new ApiError(403, 'origin_refused', `a change made with the session cookie must come from ${publicOrigin} (the Origin header)`)
+    }
+    if (session.person.role === 'agent' && isAdminAction(request.method, path)) {
+      throw new ApiError(403, 'forbidden', 'this is an admin action; your role (agent) may not do it')
+    }
+    if (session.renewed && set) {
+      set.headers['set-cookie'] = sessionCookie(secret, session.maxAgeSeconds, secure)
+    }
+    return { workspaceId: session.workspaceId, person: { ...session.person, sessionId: session.sessionId } }
+  }
+
+  return {
+    caller,
+    secure,
+    /**
+     * For the body parser, before a byte is read: true when the request may go on to its route
+     * without an API key (a live session, or a route that opens sessions).
+     */
+    admitsWithoutKey(request: Request, path: string): boolean {
+      if (OPEN_PATHS.has(path)) return true
+      return caller(request) !== null
+    },
+    /** Sign-in and invite acceptance change state without a session: a browser's Origin, when sent, must be ours. */
+    refuseForeignOrigin(request: Request): void {
+      const origin = request.headers.get('origin')
+      if (origin !== null && origin !== publicOrigin) {
+        throw new ApiError(403, 'origin_refused', `sign-in must come from ${publicOrigin} (the Origin header)`)
+      }
+    },
+  }
+}

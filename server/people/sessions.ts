@@ -1,0 +1,87 @@
+import type { Clock } from '../support/clock.ts'
+import { constantTimeEqual } from '../support/constant-time-equal.ts'
+import { newId } from '../support/new-id.ts'
+import { randomToken } from '../support/random-token.ts'
+import type { Role } from './model.ts'
+import { secretHash } from './secret-hash.ts'
+import { SESSION_TOUCH_MS, sessionExpiry } from './session-lifetime.ts'
+import type { PeopleStore, SessionRow, UserRow } from './store.ts'
+
+/** Who a valid session cookie stands for. */
+export interface ResumedSession {
+  sessionId: string
+  workspaceId: string
+  person: { id: string; role: Role }
+  createdAt: string
+  expiresAt: string
+  /** Set when the expiry slid forward: the cookie is sent again with the new lifetime. */
+  renewed: boolean
+  /** Seconds from now to the expiry, for the cookie's Max-Age. */
+  maxAgeSeconds: number
+}
+
+export interface StartedSession {
+  secret: string
+  expiresAt: string
+  createdAt: string
+}
+
+export type SessionService = ReturnType<typeof sessionService>
+
+/**
+ * Browser sessions: a random secret in the cookie, its SHA-256 in the database. A session
+ * ends 14 days after its last use and 30 days after sign-in, whichever comes first.
+ */
+export function sessionService({ store, now }: { store: PeopleStore; now: Clock }) {
+  return {
+    start(user: UserRow, where: { userAgent: string | null; address: string | null }): StartedSession {
+      const secret = `ps_${randomToken(40)}`
+      const at = now()
+      const row: SessionRow = {
+        id: newId(),
+        hash: secretHash(secret),
+        user_id: user.id,
+        workspace_id: user.workspace_id,
+        created_at: at,
+        last_seen_at: at,
+        expires_at: sessionExpiry(at, at),
+        user_agent: where.userAgent?.slice(0, 300) ?? null,
+        address: where.address,
+      }
+      store.insertSession(row)
+      return { secret, expiresAt: row.expires_at, createdAt: at }
+    },
+
+    /** The session a cookie's secret opens, its expiry slid forward; null if it has ended. */
+    resume(secret: string): ResumedSession | null {
+      if (!secret.startsWith('ps_') || secret.length > 100) return null
+      const hash = secretHash(secret)
+      const row = store.findSession(hash)
+      if (!row || !constantTimeEqual(row.hash, hash) || row.disabled_at) return null
+      const at = now()
+      if (row.expires_at <= at) {
+        store.deleteSession(row.id)
+        return null
+      }
+      let expiresAt = row.expires_at
+      const renewed = Date.parse(at) - Date.parse(row.last_seen_at) >= SESSION_TOUCH_MS
+      if (renewed) {
+        expiresAt = sessionExpiry(row.created_at, at)
+        store.touchSession(row.id, at, expiresAt)
+      }
+      return {
+        sessionId: row.id,
+        workspaceId: row.workspace_id,
+        person: { id: row.user_id, role: row.role },
+        createdAt: row.created_at,
+        expiresAt,
+        renewed,
+        maxAgeSeconds: (Date.parse(expiresAt) - Date.parse(at)) / 1000,
+      }
+    },
+
+    end: (sessionId: string) => store.deleteSession(sessionId),
+    endAll: (userId: string) => store.deleteSessionsOf(userId),
+    list: (userId: string) => store.listSessions(userId),
+  }
+}
