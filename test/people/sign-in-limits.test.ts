@@ -39,7 +39,7 @@ describe('sign-in attempts are limited per address and per account', () => {
     for (let i = 0; i < 20; i++) expect(await attempt(`user${i}@acme.io`, '192.0.2.7')).toMatchObject({ status: 401 })
     expect(await attempt('ada@acme.io', '192.0.2.7', PASSWORD)).toEqual({ status: 429, detail: 'too many sign-in attempts from this address; retry in 1 s', retryAfter: '1' })
     expect(await attempt('ada@acme.io', '192.0.2.8', PASSWORD)).toBe('signed in')
-  })
+  }, 30_000)
 })
 
 async function limitedSetup(app: TestApp) {

@@ -24,6 +24,9 @@ export interface Scenario<C> {
   inProcessOnly?: string
 }
 
+/** A row may sign in with argon2id several times; on a loaded machine that takes seconds. */
+const ROW_TIMEOUT_MS = 30_000
+
 /**
  * Assertions about what the app announced on its event bus, which lives inside the process:
  * they run for the in-process app, and the rest of the row still runs against the binary.
@@ -79,7 +82,7 @@ function scenarioTable<C>(
         if (row.code) expect(result.body.code).toBe(row.code)
         if (row.errorPaths) expect(result.body.errors.map((e: { path: string }) => e.path)).toEqual(row.errorPaths)
         await row.check?.(result, ctx)
-      })
+      }, ROW_TIMEOUT_MS)
     }
   })
 }
