@@ -9,7 +9,7 @@ import { newId } from '../support/new-id.ts'
 import type { ContactStore } from './contact-store.ts'
 import type { ConversationStore, StoredConversation } from './conversation-store.ts'
 import type { MessageStore } from './message-store.ts'
-import type { Channel, Message } from './model.ts'
+import type { Channel, ContactDetails, Message } from './model.ts'
 
 /** Messages a widget gets per batch of history. */
 export const HISTORY_LIMIT = 50
@@ -95,6 +95,12 @@ interface Turn {
 
 export type ConversationService = ReturnType<typeof conversationService>
 
+function engineInputOf(content: VisitorInput['content']): Extract<EngineInput, { kind: 'text' | 'reply' }> {
+  return content.kind === 'text'
+    ? { kind: 'text', text: content.text }
+    : { kind: 'reply', reply_to: content.reply_to, id: content.id, title: content.title }
+}
+
 /**
  * A conversation's life: opening it (greeting, then the flow's first messages), feeding the
  * visitor's input to the engine, agents' messages and status changes. Each step is worked out
@@ -155,33 +161,76 @@ export function conversationService(deps: ConversationServiceDeps) {
 
   const startTurn = (conversation: StoredConversation, at = now()): Turn => ({ conversation, messages: [], status: conversation.status, at })
 
+  /** A new conversation's row, in the chatbot's entry flow as published now, and its first turn. */
+  function openingTurn(ctx: ChannelContext, contactId: string): { conversation: StoredConversation; turn: Turn } {
+    const snapshot = snapshots.entry(ctx.chatbotId)
+    const at = now()
+    const conversation: StoredConversation = {
+      id: newId(),
+      chatbot_id: ctx.chatbotId,
+      contact_id: contactId,
+      channel: ctx.channel,
+      integration_id: ctx.integrationId,
+      flow_id: snapshot?.flowId ?? null,
+      flow_version: snapshot?.version ?? null,
+      status: 'bot',
+      state: null,
+      created_at: at,
+      updated_at: null,
+      last_message_at: at,
+    }
+    return { conversation, turn: startTurn(conversation, at) }
+  }
+
+  /** The greeting, then the flow's first messages, with the page's details over the stored ones. */
+  function opening(turn: Turn, ctx: ChannelContext, greeting: string | null, pageDetails: ContactDetails): void {
+    if (greeting) turn.messages.push(message(turn, 'bot', { kind: 'text', text: greeting }))
+    const stored = contacts.get(turn.conversation.contact_id)?.details ?? {}
+    botStep(turn, { kind: 'start' }, ctx, { ...stored, ...pageDetails })
+  }
+
   return {
     get: (id: string) => conversations.get(id),
     latestOfContact: (contactId: string, channel: Channel) => conversations.latestOfContact(contactId, channel),
 
-    /** A new conversation: the greeting (if any), then the entry flow's first messages. */
-    open(ctx: ChannelContext, contactId: string, greeting: string | null): StoredConversation {
-      const snapshot = snapshots.entry(ctx.chatbotId)
-      const at = now()
-      const conversation: StoredConversation = {
-        id: newId(),
-        chatbot_id: ctx.chatbotId,
-        contact_id: contactId,
-        channel: ctx.channel,
-        integration_id: ctx.integrationId,
-        flow_id: snapshot?.flowId ?? null,
-        flow_version: snapshot?.version ?? null,
-        status: 'bot',
-        state: null,
-        created_at: at,
-        updated_at: null,
-        last_message_at: at,
-      }
-      const turn = startTurn(conversation, at)
-      if (greeting) turn.messages.push(message(turn, 'bot', { kind: 'text', text: greeting }))
-      botStep(turn, { kind: 'start' }, ctx, contacts.get(contactId)?.details ?? {})
+    /**
+     * A new conversation: the greeting (if any), then the entry flow's first messages.
+     * `pageDetails` are contact details the page gave that are not stored yet (they are, once
+     * the visitor speaks): the flow's first messages can already use them.
+     */
+    open(ctx: ChannelContext, contactId: string, greeting: string | null, pageDetails: ContactDetails = {}): StoredConversation {
+      const { conversation, turn } = openingTurn(ctx, contactId)
+      opening(turn, ctx, greeting, pageDetails)
       write(turn, true)
       return conversation
+    },
+
+    /**
+     * A new conversation opened by the visitor's own message (a channel with no "open chat"
+     * step, or a text after the last conversation closed): the message is stored first, then
+     * the greeting and the flow's first messages. It counts as an answer only when the first
+     * state listens for what it says (the engine's `opening` input): nothing had been asked
+     * yet, and answering anything else would greet and then say the fallback.
+     */
+    openWith(ctx: ChannelContext, contactId: string, greeting: string | null, input: VisitorInput, pageDetails: ContactDetails = {}): VisitorResult & { conversation: StoredConversation } {
+      const { conversation, turn } = openingTurn(ctx, contactId)
+      const said = message(turn, 'visitor', input.content, input.clientId ? { client_id: input.clientId } : {})
+      // A reaction opens nothing of its own: it follows the flow's first messages, as before.
+      if (input.notAnAnswer) {
+        opening(turn, ctx, greeting, pageDetails)
+        turn.messages.push(said)
+      } else {
+        turn.messages.push(said)
+        opening(turn, ctx, greeting, pageDetails)
+      }
+      if (turn.status === 'bot' && !input.notAnAnswer) {
+        const details = { ...(contacts.get(contactId)?.details ?? {}), ...pageDetails }
+        botStep(turn, { ...engineInputOf(input.content), opening: true }, ctx, details)
+      }
+      write(turn, true)
+      const contact = contacts.get(contactId)
+      if (contact && !contact.first_message_at) batch.run(() => contacts.markFirstMessage(contact.id, said.created_at))
+      return { conversation, message: said, duplicate: false }
     },
 
     /**
@@ -198,13 +247,7 @@ export function conversationService(deps: ConversationServiceDeps) {
       const turn = startTurn(conversation)
       const said = message(turn, 'visitor', input.content, input.clientId ? { client_id: input.clientId } : {})
       turn.messages.push(said)
-      if (conversation.status === 'bot' && !input.notAnAnswer) {
-        const engineInput: EngineInput =
-          input.content.kind === 'text'
-            ? { kind: 'text', text: input.content.text }
-            : { kind: 'reply', reply_to: input.content.reply_to, id: input.content.id, title: input.content.title }
-        botStep(turn, engineInput, ctx, contact?.details ?? {})
-      }
+      if (conversation.status === 'bot' && !input.notAnAnswer) botStep(turn, engineInputOf(input.content), ctx, contact?.details ?? {})
       write(turn)
       if (contact && !contact.first_message_at) batch.run(() => contacts.markFirstMessage(contact.id, said.created_at))
       return { message: said, duplicate: false }

@@ -44,14 +44,18 @@ export const ConversationState = t.Object({
 export type ConversationState = Static<typeof ConversationState>
 
 export const EngineInput = t.Union([
-  /** A new conversation: enter `flow.start`. */
+  /**
+ * A new conversation: enter `flow.start`. (A text or reply marked `opening` is the visitor's
+ * message that opened the conversation: see runEngine.)
+ */
   t.Object({ kind: t.Literal('start') }),
-  t.Object({ kind: t.Literal('text'), text: t.String() }),
+  t.Object({ kind: t.Literal('text'), text: t.String(), opening: t.Optional(t.Literal(true)) }),
   t.Object({
     kind: t.Literal('reply'),
     reply_to: t.Union([t.Literal('button'), t.Literal('row')]),
     id: t.String(),
     title: t.String(),
+    opening: t.Optional(t.Literal(true)),
   }),
   /** A person hands the conversation back to the bot. */
   t.Object({ kind: t.Literal('resume') }),

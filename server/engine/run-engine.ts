@@ -35,6 +35,7 @@ export function runEngine(flow: ConversationFlow, state: ConversationState | nul
   if (state.waiting === 'agent' && current.agent) return finish(run, answerInAgentState(run, state, current.agent, input))
   if (input.kind === 'agent_exit' || input.kind === 'agent_failed') return quiet(state)
   const answer = readAnswer(input, state.interactive)
+  if (input.opening) return finish(run, opened(run, state, current.on, answer))
   if (state.waiting === 'capture' && current.capture) {
     const { var: name, as, retry } = current.capture
     const checked = checkCapture(as, answer.text, context.defaultCountry)
@@ -61,6 +62,18 @@ function answerOn(run: Run, state: ConversationState, on: Transition[], answer: 
   reshow(run, state)
   run.events.push({ type: 'unmatched', state: state.state })
   return finish(run, state)
+}
+
+/**
+ * The visitor's message that opened the conversation, read after the flow's first messages:
+ * nothing had been asked yet, so it counts only when it says something the first state
+ * listens for (a button, row, match or equals transition: "pricing" to a menu offering
+ * Pricing). Otherwise it is not an answer: no fallback, no capture, no catch-all transition.
+ */
+function opened(run: Run, state: ConversationState, on: Transition[] | undefined, answer: Answer): ConversationState {
+  if (state.waiting !== 'on' || !on) return state
+  const transition = pickTransition(on.filter((candidate) => Object.keys(candidate).length > 1), answer)
+  return transition ? intoAgentAnswering(run, enterState(run, transition.to)) : state
 }
 
 /**

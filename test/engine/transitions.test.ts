@@ -1,3 +1,4 @@
+import type { EngineInput } from '../../server/engine/model.ts'
 import { button, engineCases, flowOf, row, says, text } from './engine-cases.ts'
 
 const menu = flowOf({
@@ -264,5 +265,58 @@ engineCases('a first input without a conversation', [
       lastButtons,
     ],
     state_after: { state: 'menu', waiting: 'on' },
+  },
+])
+
+const opener = (value: string): EngineInput => ({ kind: 'text', text: value, opening: true })
+const opens = flowOf({
+  version: 1,
+  start: 'menu',
+  variables: { name: { type: 'string' } },
+  states: {
+    menu: {
+      say: [{ text: 'Pick one', buttons: [{ id: 'sales', title: 'Sales' }] }],
+      on: [{ button: 'sales', to: 'sales' }, { match: '(?i)price', to: 'sales' }, { to: 'lost' }],
+    },
+    sales: { say: [{ text: 'Sales here.' }], end: true },
+    lost: { say: [{ text: 'Sorry?' }], next: 'menu' },
+    ask: { say: [{ text: 'Your name?' }], capture: { var: 'name', as: 'text' }, next: 'sales' },
+  },
+})
+const asking = flowOf({ ...opens, start: 'ask' })
+
+engineCases('the message that opened the conversation', [
+  {
+    name: 'follows a transition with a condition it meets (a typed button title, a match)',
+    flow: opens,
+    before: [],
+    input: opener('what is the price?'),
+    messages: [{ kind: 'text', text: 'Sales here.' }],
+    state_after: { state: 'sales', status: 'closed' },
+  },
+  {
+    name: 'a typed button title counts as the pick',
+    flow: opens,
+    before: [],
+    input: opener('sales'),
+    messages: [{ kind: 'text', text: 'Sales here.' }],
+  },
+  {
+    name: 'is not an answer otherwise: no catch-all transition, no fallback, nothing said',
+    flow: opens,
+    before: [],
+    input: opener('hello'),
+    messages: [],
+    events: [],
+    state_after: { state: 'menu', waiting: 'on' },
+  },
+  {
+    name: 'is never captured: it was not an answer to the question',
+    flow: asking,
+    before: [],
+    input: opener('hello'),
+    messages: [],
+    events: [],
+    state_after: { state: 'ask', waiting: 'capture', variables: {} },
   },
 ])

@@ -70,8 +70,11 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
     const conversation = read.notAnAnswer
       ? reactedConversation(integration, contact.id, read.inReplyTo)
       : store.latestConversation(contact.id, integration.integrationId, true)
-    const target = conversation ?? conversations.open(ctx, contact.id, null)
-    const { message: stored, duplicate } = conversations.visitorSays(target, { clientId: message.id, content, notAnAnswer: read.notAnAnswer }, ctx)
+    const said = { clientId: message.id, content, notAnAnswer: read.notAnAnswer }
+    // A first message opens the conversation; it answers only what the first state listens for, as on every channel.
+    const { conversation: target, message: stored, duplicate } = conversation
+      ? { conversation, ...conversations.visitorSays(conversation, said, ctx) }
+      : conversations.openWith(ctx, contact.id, null, said)
     if (duplicate) {
       summary.messages.duplicates++
       return

@@ -46,8 +46,12 @@ export function restApiInbound({ integrations, visitors, conversations, store }:
       // Before the bot runs, so that its first answer can already use them.
       if (input.contact_details) visitors.mergeDetails(contact.id, normalizeContactDetails(input.contact_details).details)
       const ctx: ChannelContext = { chatbotId, channel: 'rest-api', integrationId: integration.id }
-      const conversation = store.latestOpenConversation(contact.id, integration.id) ?? conversations.open(ctx, contact.id, null)
-      const { message } = conversations.visitorSays(conversation, { clientId: input.client_id, content }, ctx)
+      const said = { clientId: input.client_id, content }
+      const running = store.latestOpenConversation(contact.id, integration.id)
+      // A first message opens the conversation; it answers only what the first state listens for, as on every channel.
+      const { conversation, message } = running
+        ? { conversation: running, ...conversations.visitorSays(running, said, ctx) }
+        : conversations.openWith(ctx, contact.id, null, said)
       return { accepted: { conversation_id: conversation.id, contact: shown, message }, replayed: false }
     },
   }

@@ -77,28 +77,55 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
     })
   }
 
-  /** Opens a conversation unless one is running; every tab of the visitor follows it. */
-  function start(socket: WidgetSocket): StoredConversation {
+  /** The visitor's running conversation, if any (a closed one is history). */
+  function running(socket: WidgetSocket): StoredConversation | undefined {
+    const current = socket.data.conversationId ? conversations.get(socket.data.conversationId) : undefined
+    return current && current.status !== 'closed' ? current : undefined
+  }
+
+  /** The visitor's contact, made now if they had none; every tab of the visitor follows it. */
+  function contactOf(socket: WidgetSocket): string {
     const data = socket.data
-    const current = data.conversationId ? conversations.get(data.conversationId) : undefined
-    if (current && current.status !== 'closed') return current
-    const integration = data.integration!
-    const contact = visitors.ensureContact(integration.chatbotId, { externalId: data.externalId, tokenHash: data.tokenHash })
+    const contact = visitors.ensureContact(data.integration!.chatbotId, { externalId: data.externalId, tokenHash: data.tokenHash })
     hub.bindContact(data.visitorKey, contact.id)
-    const conversation = conversations.open(context(socket), contact.id, integration.greetingMessage)
-    for (const tab of hub.socketsOf(contactKey(contact.id))) tab.data.conversationId = conversation.id
-    return conversation
+    return contact.id
+  }
+
+  function follow(contactId: string, conversation: StoredConversation): void {
+    for (const tab of hub.socketsOf(contactKey(contactId))) tab.data.conversationId = conversation.id
+  }
+
+  /** Opens a conversation unless one is running (the chat was opened). */
+  function start(socket: WidgetSocket): void {
+    if (running(socket)) return
+    const contactId = contactOf(socket)
+    // The page's contact details are not stored before the visitor speaks, but the greeting may use them.
+    follow(contactId, conversations.open(context(socket), contactId, socket.data.integration!.greetingMessage, socket.data.pendingDetails ?? {}))
   }
 
   function say(socket: WidgetSocket, clientId: string, content: VisitorInput['content']): void {
-    const result = conversations.visitorSays(start(socket), { clientId, content }, context(socket))
+    const data = socket.data
+    const conversation = running(socket)
+    if (!conversation) {
+      // A message with no conversation running opens one; it answers only what the first state listens for.
+      const contactId = contactOf(socket)
+      const opened = conversations.openWith(context(socket), contactId, data.integration!.greetingMessage, { clientId, content }, data.pendingDetails ?? {})
+      follow(contactId, opened.conversation)
+      storePendingDetails(socket)
+      return
+    }
+    // The visitor speaks: what the page gave is stored now, before the bot answers with it.
+    storePendingDetails(socket)
+    const result = conversations.visitorSays(conversation, { clientId, content }, context(socket))
     // A resend after a reconnect: the first copy is confirmed to this tab only, not stored again.
     if (result.duplicate) send(socket, { type: 'message', message: result.message })
+  }
+
+  function storePendingDetails(socket: WidgetSocket): void {
     const data = socket.data
-    if (data.pendingDetails && data.contactId) {
-      warnOverLimit(socket, visitors.mergeDetails(data.contactId, data.pendingDetails))
-      data.pendingDetails = null
-    }
+    if (!data.pendingDetails || !data.contactId) return
+    warnOverLimit(socket, visitors.mergeDetails(data.contactId, data.pendingDetails))
+    data.pendingDetails = null
   }
 
   /** Stored at once for a visitor who has spoken; otherwise kept until their first message. */

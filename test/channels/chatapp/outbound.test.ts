@@ -9,7 +9,7 @@ import { postWebhook, setUpChatappChat, text, userMessage } from './support/chat
 import { type ChatappTestbed, chatappTestbed, summary, USER } from './support/chatapp-test.ts'
 import { fakeGraphApi, GRAPH_ERRORS } from './support/fake-graph-api.ts'
 
-const GREETING = ['Hi! How can I help?', '[buttons] Pick one: Sales | Support', 'Sorry, I did not get that.', 'Hi! How can I help?', '[buttons] Pick one: Sales | Support']
+const GREETING = ['Hi! How can I help?', '[buttons] Pick one: Sales | Support']
 
 const cleanups: (() => unknown)[] = []
 afterEach(async () => {
@@ -32,11 +32,11 @@ describe("the provider's answers to Parley's messages", () => {
     bed.graph.respond(500)
     expect(await bed.say(chat, text('Hi'))).toEqual([])
     const log = await deliveries(bed, chat.path)
-    expect(log.total).toBe(5)
+    expect(log.total).toBe(GREETING.length)
     const first = log.items.at(-1)
     expect(first).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500, provider_message_id: null })
     expect(first.last_error).toMatch(/^HTTP 500: Graph API error 131000: Something went wrong \(Something went wrong\. Please try again later\.\) \[fbtrace_id [\w-]+\]$/)
-    expect(log.items.slice(0, 4).map((item: any) => [item.status, item.attempts, item.next_attempt_at])).toEqual(Array(4).fill(['pending', 0, null]))
+    expect(log.items.slice(0, -1).map((item: any) => [item.status, item.attempts, item.next_attempt_at])).toEqual(Array(GREETING.length - 1).fill(['pending', 0, null]))
 
     bed.time.advance(10_000)
     expect(await bed.sent()).toEqual(GREETING)
@@ -84,7 +84,7 @@ describe("the provider's answers to Parley's messages", () => {
     await bed.app.call('PATCH', chat.path('/integrations/chatapp'), { body: { access_token: 'EAAG-revoked-token-000000' } })
     await bed.say(chat, text('Hi'))
     const refused = (await deliveries(bed, chat.path, '?status=failed')).items
-    expect(refused).toHaveLength(5)
+    expect(refused).toHaveLength(GREETING.length)
     expect(refused[0].last_status_code).toBe(401)
     expect(refused[0].last_error).toContain('Graph API error 190: Invalid OAuth access token - Cannot parse access token')
     expect(refused[0].last_error).toContain('PATCH the chatapp integration with a new one')
@@ -145,11 +145,11 @@ describe('what happens to queued messages', () => {
     bed.graph.respond(500)
     await bed.say(chat, text('Hi'))
     const rows = () => bed.app.db.query<{ status: string; last_error: string | null }, [string]>('SELECT status, last_error FROM outbox WHERE integration_id = ? ORDER BY seq').all(chat.integrationId)
-    expect(rows().map((row) => row.status)).toEqual(Array(5).fill('pending'))
+    expect(rows().map((row) => row.status)).toEqual(Array(GREETING.length).fill('pending'))
     await bed.app.call('DELETE', chat.path(`/integrations/${chat.integrationId}`))
     bed.time.advance(3_600_000)
     expect(await bed.sent()).toEqual([])
-    expect(rows()).toEqual(Array(5).fill({ status: 'failed', last_error: 'the integration was deleted' }))
+    expect(rows()).toEqual(Array(GREETING.length).fill({ status: 'failed', last_error: 'the integration was deleted' }))
   })
 
   test('switching the integration off fails what is pending; the bot answers nothing more until it is on again', async () => {
@@ -161,11 +161,11 @@ describe('what happens to queued messages', () => {
     bed.time.advance(3_600_000)
     expect(await bed.sent()).toEqual([])
     const failed = (await deliveries(bed, chat.path, '?status=failed')).items
-    expect(failed.map((item: any) => item.last_error)).toEqual(Array(5).fill('the integration was switched off (is_active: false)'))
+    expect(failed.map((item: any) => item.last_error)).toEqual(Array(GREETING.length).fill('the integration was switched off (is_active: false)'))
     // An agent's message meanwhile is stored but not queued for a switched-off channel.
     const [conversation] = (await bed.app.call('GET', chat.path('/conversations'))).body.items
     expect((await bed.app.call('POST', chat.path(`/conversations/${conversation.id}/messages`), { body: { text: 'Still there?' } })).status).toBe(201)
-    expect((await deliveries(bed, chat.path)).total).toBe(5)
+    expect((await deliveries(bed, chat.path)).total).toBe(GREETING.length)
     await bed.app.call('PATCH', chat.path('/integrations/chatapp'), { body: { is_active: true } })
     expect((await bed.app.call('POST', chat.path(`/conversations/${conversation.id}/messages`), { body: { text: 'Back now.' } })).status).toBe(201)
     expect(await bed.sent()).toEqual(['Back now.'])

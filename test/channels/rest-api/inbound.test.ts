@@ -45,7 +45,7 @@ scenarios<Ctx>(
       })
       expect(result.headers.get('idempotent-replayed')).toBeNull()
       c.saved.first = result.body
-      expect(await texts(c, result.body.conversation_id)).toEqual(['bot: Hi! How can I help?', 'bot: Pick one', 'visitor: pricing', 'bot: What is your email?'])
+      expect(await texts(c, result.body.conversation_id)).toEqual(['visitor: pricing', 'bot: Hi! How can I help?', 'bot: Pick one', 'bot: What is your email?'])
     }),
     send('a retry with the same client_id answers the first result and stores and runs nothing', { user_id: 'user-1', text: 'pricing', client_id: 'm-1' }, 202, async (result, c) => {
       expect(result.body).toEqual(c.saved.first)

@@ -43,6 +43,26 @@ describe('contact details', () => {
     expect((await api('GET', path)).body.contact.details).toEqual({ first_name: 'Jane', plan: 'pro', seats: 5, is_admin: true })
   })
 
+  test("the page's details reach the flow's first messages before they are stored", async () => {
+    const flow = {
+      version: 1 as const,
+      start: 'hello',
+      states: { hello: { say: [{ text: 'Hello {{contact.first_name|there}}, on the {{contact.plan}} plan!' }], on: [{ to: 'hello' }] } },
+    }
+    const chat = await setUpWebChat(suite.server, { flow })
+    const client = await connect(chat)
+    await client.hello({ contact_details: { 'First Name': 'Jane', plan: 'pro' } })
+    client.send({ type: 'start' })
+    const [greeting] = await client.messages(1)
+    expect(textOf(greeting!.content)).toBe('Hello Jane, on the pro plan!')
+    // Stored once the visitor speaks, as the spec says.
+    const path = `/chatbots/${chat.chatbotId}/conversations/${greeting!.conversation_id}`
+    expect((await api('GET', path)).body.contact.details).toEqual({})
+    client.send({ type: 'message', client_id: 'm1', text: 'hi' })
+    await client.messages(2)
+    expect((await api('GET', path)).body.contact.details).toEqual({ first_name: 'Jane', plan: 'pro' })
+  })
+
   test('past 13 fields the extra keys are named in a notice and left out; long values are cut', async () => {
     const chat = await setUpWebChat(suite.server)
     const details = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`field ${i}`, i]))
@@ -193,5 +213,29 @@ describe('limits', () => {
     for (let i = 0; i < 60; i++) client.send({ type: 'ping' })
     expect((await client.next('error')).code).toBe('rate_limited')
     expect((await client.closedWith()).code).toBe(CloseCode.rateLimited)
+  })
+})
+
+describe('a message that opens the conversation', () => {
+  test('is stored first, then the flow opens; it answers the first state only when it says what it listens for', async () => {
+    const chat = await setUpWebChat(suite.server)
+    const client = await connect(chat)
+    await client.hello()
+    client.send({ type: 'message', client_id: 'm1', text: 'hello there' })
+    const opened = await client.messages(3)
+    expect(opened.map((m) => `${m.role}: ${textOf(m.content)}`)).toEqual(['visitor: hello there', 'bot: Hi! How can I help?', 'bot: Pick one'])
+    // Nothing more: no fallback for a greeting nobody asked for.
+    await expect(client.messages(1, 300)).rejects.toThrow('no message within 300 ms')
+
+    const other = await connect(chat)
+    await other.hello()
+    other.send({ type: 'message', client_id: 'm1', text: 'What is your pricing?' })
+    const answered = await other.messages(4)
+    expect(answered.map((m) => `${m.role}: ${textOf(m.content)}`)).toEqual([
+      'visitor: What is your pricing?',
+      'bot: Hi! How can I help?',
+      'bot: Pick one',
+      'bot: What is your email?',
+    ])
   })
 })
