@@ -9,7 +9,7 @@ import { chatapp } from './0007_chatapp.ts'
 import { compactMessageKeys } from './0008_compact_message_keys.ts'
 import { messagesInInsertionOrder } from './0009_messages_in_insertion_order.ts'
 import { conversationListByStatus } from './0010_conversation_list_by_status.ts'
-import { mcpNames } from './0011_mcp_names.ts'
+import { mcpIntegrations } from './0011_mcp_integrations.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpNames]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations]
