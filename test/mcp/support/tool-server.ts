@@ -16,6 +16,9 @@ export interface ToolServerOptions {
   extraTools?: number
   /** tools/list page size (the SDK's own servers do not paginate; this one does). */
   pageSize?: number
+  /** Other tools instead of the test set, answered by `answer`. */
+  tools?: Tool[]
+  answer?: (name: string, args: Record<string, unknown>) => CallToolResult
 }
 
 const BASE_TOOLS: Tool[] = [
@@ -47,7 +50,7 @@ const BASE_TOOLS: Tool[] = [
  * fixed set of tools; a new one per session or per stateless request, sharing `counters`.
  */
 export function toolServer(counters: ServerCounters, options: ToolServerOptions = {}): Server {
-  const tools = [...BASE_TOOLS]
+  const tools = [...(options.tools ?? BASE_TOOLS)]
   for (let i = 0; i < (options.extraTools ?? 0); i++) {
     tools.push({ name: `tool_${String(i).padStart(4, '0')}`, description: `Generated tool ${i}`, inputSchema: { type: 'object', properties: {} } })
   }
@@ -66,6 +69,7 @@ export function toolServer(counters: ServerCounters, options: ToolServerOptions 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     counters.toolCalls++
     const args = (request.params.arguments ?? {}) as Record<string, unknown>
+    if (options.answer) return options.answer(request.params.name, args)
     switch (request.params.name) {
       case 'echo':
         return { content: [{ type: 'text', text: String(args.text) }] }
