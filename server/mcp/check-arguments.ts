@@ -17,7 +17,8 @@ const ajv = new Ajv2020({
 
 function compiledPattern(pattern: string) {
   const re = RE2JS.compile(pattern)
-  return { test: (text: string) => re.matcher(text).find() }
+  // Ajv keys its shared pattern objects by toString(): each pattern needs its own.
+  return { test: (text: string) => re.matcher(text).find(), toString: () => `/${pattern}/` }
 }
 
 const compiled = new WeakMap<object, ValidateFunction | null>()

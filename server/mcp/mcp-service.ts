@@ -69,7 +69,10 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
     open,
     events,
     idleMs: tuning.idleMs ?? 5 * 60_000,
-    maxConnections: tuning.maxConnections ?? 2_000,
+    // Each idle streamable-HTTP connection holds a GET stream open, and Bun's fetch runs at most
+    // 256 requests at once (BUN_CONFIG_MAX_HTTP_REQUESTS): holding more would stall every
+    // outbound request of the process, webhooks included.
+    maxConnections: tuning.maxConnections ?? 200,
     onToolsChanged: (integrationId) => changedTools.add(integrationId),
   })
 
