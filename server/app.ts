@@ -55,6 +55,9 @@ import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
 import { integrationService } from './integrations/service.ts'
 import { integrationStore } from './integrations/store.ts'
+import { catalogueStore } from './mcp/catalogue-store.ts'
+import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
+import { mcpServerRoutes } from './mcp/routes.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
@@ -69,7 +72,7 @@ export interface AppDeps {
   logger: Logger
   now?: Clock
   /** Protocol timings, shortened by tests; the outbox's clock and timers, moved by tests. */
-  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup }
+  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning }
 }
 
 /**
@@ -77,7 +80,7 @@ export interface AppDeps {
  * their routes behind one error renderer. Nothing else constructs domain objects.
  */
 export function createApp({ db, config, logger, now = systemClock, tuning = {} }: AppDeps) {
-  const { outbox: outboxTuning, dnsLookup, ...webTuning } = tuning
+  const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
   const workspaces = workspaceService(workspaceStore(db), now)
@@ -90,6 +93,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     publicUrl: config.publicUrl,
     outbound,
   })
+  const mcp = mcpService({ integrations: integrations.mcp, catalogues: catalogueStore(db), policy: outbound, events, now, logger, tuning: mcpTuning })
   const flows = flowService({
     store: flowStore(db),
     now,
@@ -180,6 +184,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
     .use(chatbotRoutes(auth, chatbots))
     .use(integrationRoutes(auth, integrations))
+    .use(mcpServerRoutes(auth, mcp))
     .use(flowRoutes(auth, flows))
     .use(conversationRoutes(auth, desk))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
@@ -210,13 +215,13 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey() }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => chatappOut.close(), () => restApiOut.close(), () => web.close()]
+  const closers: (() => void | Promise<void>)[] = [() => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
 
   return {
     http,
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
     fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
-    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions },
+    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp },
     events,
     socket: web.socket,
     hub: web.hub,

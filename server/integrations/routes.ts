@@ -3,6 +3,7 @@ import type { Authenticate } from '../http/authenticate.ts'
 import { ChatbotParams, PageQuery } from '../http/common-model.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { chatappRoutes } from './chatapp-routes.ts'
+import { mcpRoutes } from './mcp-routes.ts'
 import { IntegrationList, IntegrationParams } from './model.ts'
 import { Integration } from './record-model.ts'
 import { restApiRoutes } from './rest-api-routes.ts'
@@ -11,7 +12,7 @@ import { webRoutes } from './web-routes.ts'
 
 const tags = ['Integrations']
 
-/** Every integration route: the generic list, get and delete, and the three typed paths. */
+/** Every integration route: the generic list, get and delete, the three typed paths and the mcp paths. */
 export function integrationRoutes(auth: Authenticate, integrations: IntegrationService) {
   const generic = new Elysia({ prefix: '/chatbots/:chatbot_id/integrations' })
     .use(auth)
@@ -51,4 +52,5 @@ export function integrationRoutes(auth: Authenticate, integrations: IntegrationS
     .use(webRoutes(auth, integrations))
     .use(restApiRoutes(auth, integrations))
     .use(chatappRoutes(auth, integrations))
+    .use(mcpRoutes(auth, integrations))
 }

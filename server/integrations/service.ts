@@ -6,8 +6,9 @@ import { newId } from '../support/new-id.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import { channelLookups } from './channel-lookups.ts'
 import { chatappKind } from './chatapp-integration.ts'
-import { renderGeneric } from './generic-record.ts'
 import type { IntegrationKind } from './integration-kind.ts'
+import { mcpKind } from './mcp-integration.ts'
+import { mcpIntegrations } from './mcp-integrations.ts'
 import type { IntegrationListItem, IntegrationRow, IntegrationSettings } from './model.ts'
 import type { Integration } from './record-model.ts'
 import { restApiKind } from './rest-api-integration.ts'
@@ -41,14 +42,15 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
   const web = webKind(newWidgetKey)
   const restApi = restApiKind(outbound)
   const chatapp = chatappKind(publicUrl)
-  const kinds = { web, 'rest-api': restApi, chatapp }
+  const mcp = mcpKind(outbound)
+  const kinds = { web, 'rest-api': restApi, chatapp, mcp }
 
   function requireChatbot(workspaceId: string, chatbotId: string): void {
     if (!ownsChatbot(workspaceId, chatbotId)) throw notFound('chatbot')
   }
 
   function render(row: IntegrationRow): Integration {
-    return row.type === 'mcp' ? renderGeneric(row) : kinds[row.type].render(row)
+    return kinds[row.type].render(row)
   }
 
   const exists = (type: string) =>
@@ -121,6 +123,7 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
     web: typed(web),
     restApi: typed(restApi),
     chatapp: typed(chatapp),
+    mcp: mcpIntegrations({ store, now, events, kind: mcp, requireChatbot }),
 
     list(workspaceId: string, chatbotId: string, page: Page): PageOf<IntegrationListItem> {
       requireChatbot(workspaceId, chatbotId)

@@ -4,7 +4,8 @@ import type { IntegrationListItem, IntegrationRow, IntegrationType, JsonObject }
 
 type StoredRow = Omit<IntegrationRow, 'is_active' | 'config' | 'secrets'> & { is_active: number; config: string; secrets: string }
 
-export type InsertResult = 'inserted' | 'type_exists' | 'public_key_taken'
+export type InsertResult = 'inserted' | 'type_exists' | 'public_key_taken' | 'name_taken'
+export type UpdateResult = 'updated' | 'name_taken'
 
 // Every read joins the chatbot so that the workspace scopes it, whatever the caller checked.
 const SELECT = `SELECT i.id, i.chatbot_id, c.workspace_id, i.type, i.name, i.is_active, i.config, i.secrets,
@@ -44,6 +45,16 @@ export function integrationStore(db: Database) {
     `DELETE FROM integrations WHERE id = ? AND chatbot_id = ?
      AND chatbot_id IN (SELECT id FROM chatbots WHERE workspace_id = ?) RETURNING id`,
   )
+  const selectPageOfType = db.query<StoredRow, [string, string, string, number, number]>(
+    `${SELECT} WHERE i.chatbot_id = ? AND c.workspace_id = ? AND i.type = ? ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`,
+  )
+  const countOfType = db.query<{ n: number }, [string, string, string]>(
+    `SELECT count(*) AS n FROM integrations i JOIN chatbots c ON c.id = i.chatbot_id WHERE i.chatbot_id = ? AND c.workspace_id = ? AND i.type = ?`,
+  )
+  const mcpNamed = db.query<{ id: string }, [string, string]>(
+    "SELECT id FROM integrations WHERE chatbot_id = ? AND type = 'mcp' AND lower(name) = lower(?)",
+  )
+  const activeOfType = db.query<StoredRow, [string]>(`${SELECT} WHERE i.type = ? AND i.is_active = 1`)
   const idsOfType = db.query<{ id: string }, [string, string]>(
     'SELECT id FROM integrations WHERE chatbot_id = ? AND type = ? ORDER BY created_at, id',
   )
@@ -65,11 +76,22 @@ export function integrationStore(db: Database) {
         insert.run({ ...columns(row), chatbot_id: row.chatbot_id, type: row.type, created_at: row.created_at })
         return 'inserted'
       } catch (error) {
-        const message = String((error as Error).message)
-        if (!message.includes('UNIQUE constraint failed')) throw error
+        const message = uniqueViolation(error)
+        if (message.includes('integrations_mcp_name')) return 'name_taken'
         return message.includes('public_key') ? 'public_key_taken' : 'type_exists'
       }
     },
+    /** The id of the chatbot's mcp integration with this name (ignoring case), if any. */
+    mcpNamed: (chatbotId: string, name: string) => mcpNamed.get(chatbotId, name)?.id ?? null,
+    /** One page of a chatbot's integrations of one type, whole rows, newest first. */
+    listOfType(workspaceId: string, chatbotId: string, type: IntegrationType, page: Page): PageOf<IntegrationRow> {
+      return {
+        items: selectPageOfType.all(chatbotId, workspaceId, type, page.limit, page.offset).map((row) => parsed(row) as IntegrationRow),
+        total: countOfType.get(chatbotId, workspaceId, type)?.n ?? 0,
+      }
+    },
+    /** Every active integration of a type, whatever its workspace (for a domain's background work). */
+    activeOfType: (type: IntegrationType) => activeOfType.all(type).map((row) => parsed(row) as IntegrationRow),
     hasType: (chatbotId: string, type: IntegrationType) => typeExists.get(chatbotId, type) !== null,
     get: (workspaceId: string, chatbotId: string, id: string) => parsed(selectOne.get(id, chatbotId, workspaceId)),
     getTyped: (workspaceId: string, chatbotId: string, type: IntegrationType) =>
@@ -87,10 +109,25 @@ export function integrationStore(db: Database) {
         total: count.get(chatbotId, workspaceId)?.n ?? 0,
       }
     },
-    update: (row: IntegrationRow) => void update.run(columns(row)),
+    update(row: IntegrationRow): UpdateResult {
+      try {
+        update.run(columns(row))
+        return 'updated'
+      } catch (error) {
+        if (uniqueViolation(error).includes('integrations_mcp_name')) return 'name_taken'
+        throw error
+      }
+    },
     remove: (workspaceId: string, chatbotId: string, id: string) => remove.get(id, chatbotId, workspaceId) !== null,
     idsOfType: (chatbotId: string, type: IntegrationType) => idsOfType.all(chatbotId, type).map((row) => row.id),
   }
+}
+
+/** The message of a unique-index violation; any other error is thrown on. */
+function uniqueViolation(error: unknown): string {
+  const message = String((error as Error).message)
+  if (!message.includes('UNIQUE constraint failed')) throw error
+  return message
 }
 
 function parsed(row: StoredRow | null): IntegrationRow | null {

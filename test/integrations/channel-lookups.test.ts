@@ -23,10 +23,10 @@ describe('lookups for the channels and the flow validator', () => {
   })
   afterAll(() => app.close())
 
-  const insert = (chatbotId: string, type: 'mcp' | 'web', createdAt: string, publicKey: string | null = null) => {
+  const insert = (chatbotId: string, type: 'mcp' | 'web', createdAt: string, publicKey: string | null = null, name?: string) => {
     const id = newId()
     const result = integrationStore(app.db).insert({
-      id, chatbot_id: chatbotId, workspace_id: workspaceId, type, name: type, is_active: true,
+      id, chatbot_id: chatbotId, workspace_id: workspaceId, type, name: name ?? (type === 'mcp' ? `tools-${id}` : type), is_active: true,
       config: {}, secrets: {}, public_key: publicKey, created_at: createdAt, updated_at: null,
     })
     return { id, result }
@@ -97,6 +97,10 @@ describe('lookups for the channels and the flow validator', () => {
   test('the database allows many mcp integrations but one of each typed integration per chatbot', async () => {
     expect(insert(otherBotId, 'mcp', '2026-04-01T00:00:00.000Z').result).toBe('inserted')
     expect(insert(otherBotId, 'mcp', '2026-04-02T00:00:00.000Z').result).toBe('inserted')
+    // An mcp name namespaces its tools: unique per chatbot whatever its case, free on another chatbot.
+    expect(insert(otherBotId, 'mcp', '2026-04-02T00:00:00.000Z', null, 'Orders').result).toBe('inserted')
+    expect(insert(otherBotId, 'mcp', '2026-04-02T00:00:00.000Z', null, 'oRDERS').result).toBe('name_taken')
+    expect(insert(botId, 'mcp', '2026-04-02T00:00:00.000Z', null, 'orders').result).toBe('inserted')
     // otherBotId already has a web row (stored long ago, above).
     expect(insert(otherBotId, 'web', '2026-04-03T00:00:00.000Z', 'wk_anotherkeyanotherkey12').result).toBe('type_exists')
   })

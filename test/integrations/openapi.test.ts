@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { ChatappIntegration, CreateChatappIntegration, UpdateChatappIntegration } from '../../server/integrations/chatapp-model.ts'
-import { McpIntegration } from '../../server/integrations/record-model.ts'
+import { CreateMcpIntegration, McpIntegration, UpdateMcpIntegration } from '../../server/integrations/mcp-model.ts'
 import {
   CreatedRestApiIntegration,
   CreateRestApiIntegration,
@@ -70,6 +70,34 @@ describe('the integrations in the OpenAPI document', () => {
   })
 })
 
+describe('the mcp integrations in the OpenAPI document', () => {
+  const app = testApp()
+  afterAll(() => app.close())
+
+  test('the collection and each record have their operations, with schemas, examples and errors', async () => {
+    const doc = (await app.call('GET', '/api/dev/v1/openapi.json', { key: null })).body
+    const collection = doc.paths[`${base}/mcp`]
+    const one = doc.paths[`${base}/mcp/{integration_id}`]
+    expect(Object.keys(collection).sort()).toEqual(['get', 'post'])
+    expect(Object.keys(one).sort()).toEqual(['delete', 'get', 'patch'])
+    const create = collection.post.requestBody.content['application/json'].schema
+    expect(create).toMatchObject({ type: 'object', additionalProperties: false, required: ['name', 'url'] })
+    expect(Object.keys(create.properties).sort()).toEqual(['auth', 'is_active', 'name', 'timeout_ms', 'tools', 'transport', 'url'])
+    expect(create.properties.timeout_ms).toMatchObject({ minimum: 1000, maximum: 300_000 })
+    expect(create.properties.auth.properties.type.anyOf.map((m: { const: string }) => m.const)).toEqual(['none', 'bearer', 'headers', 'oauth'])
+    expect(create.properties.transport.anyOf.map((m: { const: string }) => m.const)).toEqual(['auto', 'streamable-http', 'sse'])
+    expect(create.examples.length).toBeGreaterThan(0)
+    expect(collection.post.responses['201'].content['application/json'].schema.properties.type).toEqual({ const: 'mcp', type: 'string' })
+    expect(collection.post.responses['409'].content['application/problem+json']).toBeDefined()
+    expect(collection.get.parameters.map((p: { name: string }) => p.name)).toEqual(['chatbot_id', 'limit', 'offset'])
+    expect(collection.get.responses['200'].content['application/json'].schema.properties.items.items.properties.config.properties.auth).toBeDefined()
+    expect(one.patch.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', additionalProperties: false })
+    expect(one.patch.requestBody.content['application/json'].schema.required).toBeUndefined()
+    expect(Object.keys(one.delete.responses)).toContain('204')
+    expect(one.get.tags).toEqual(['Integrations'])
+  })
+})
+
 describe('the examples in the integration schemas', () => {
   const schemas: Record<string, TSchema> = {
     CreateWebIntegration,
@@ -83,6 +111,8 @@ describe('the examples in the integration schemas', () => {
     CreateChatappIntegration,
     UpdateChatappIntegration,
     ChatappIntegration,
+    CreateMcpIntegration,
+    UpdateMcpIntegration,
     McpIntegration,
   }
   test.each(Object.entries(schemas))('%s: every example is valid against its schema', (_, schema) => {

@@ -11,7 +11,7 @@ const MCP_TOKEN = 'mcp-bearer-token-0123456789-QwEr'
 const MCP_HEADER = 'Basic dXNlcjpwYXNzd29yZA-9z8y'
 const VERIFY_TOKEN = 'verify-token-for-routes'
 
-/** An mcp row as its future create endpoint would store it: settings, and secrets of any shape. */
+/** An mcp row as its create endpoint stores it, with a chosen creation time to order the list. */
 function insertMcp(app: TestApp, chatbotId: string, workspaceId: string, name: string, createdAt: string) {
   const id = newId()
   const result = integrationStore(app.db).insert({
@@ -21,8 +21,8 @@ function insertMcp(app: TestApp, chatbotId: string, workspaceId: string, name: s
     type: 'mcp',
     name,
     is_active: true,
-    config: { url: 'https://tools.example.com/mcp', allowed_tools: ['orders.find'] },
-    secrets: { token: MCP_TOKEN, headers: { authorization: MCP_HEADER }, pin: 1234 },
+    config: { url: 'https://tools.example.com/mcp', transport: 'auto', auth: { type: 'headers' }, tools: { allow: ['orders.find'], deny: [] }, timeout_ms: 30_000 },
+    secrets: { headers: { Authorization: MCP_HEADER, 'X-Token': MCP_TOKEN } },
     public_key: null,
     created_at: createdAt,
     updated_at: null,
@@ -77,11 +77,11 @@ scenarios<Ctx>(
     const workspaceId = app.db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?').get(base.botId)!.workspace_id
     const create = async (type: (typeof typed)[number]) =>
       (await app.call('POST', integrationsOf(base.botId, `/${type}`), { body: bodies[type] })).body.id as string
-    const mcpOld = insertMcp(app, base.botId, workspaceId, 'Old tools', '2020-01-01T00:00:00.000Z')
+    const mcpOld = insertMcp(app, base.botId, workspaceId, 'old-tools', '2020-01-01T00:00:00.000Z')
     const web = await create('web')
     const restApi = await create('rest-api')
     const chatapp = await create('chatapp')
-    const mcpNew = insertMcp(app, base.botId, workspaceId, 'New tools', '2999-01-01T00:00:00.000Z')
+    const mcpNew = insertMcp(app, base.botId, workspaceId, 'new-tools', '2999-01-01T00:00:00.000Z')
     const theirs = (
       await app.call('POST', integrationsOf(base.otherBotId, '/web'), { body: { name: 'Their site' }, key: base.otherKey })
     ).body.id as string
@@ -129,7 +129,7 @@ scenarios<Ctx>(
       check: ({ body }) => expect(body).toEqual({ items: [], total: 0 }),
     },
     {
-      name: 'an mcp integration reads generically: settings shown, every secret masked, whatever its shape',
+      name: 'an mcp integration reads by id with its settings, every secret masked',
       method: 'GET',
       path: (c) => integrationsOf(c.botId, `/${c.mcp[0]}`),
       status: 200,
@@ -138,14 +138,14 @@ scenarios<Ctx>(
           id: c.mcp[0],
           chatbot_id: c.botId,
           type: 'mcp',
-          name: 'New tools',
+          name: 'new-tools',
           is_active: true,
           config: {
             url: 'https://tools.example.com/mcp',
-            allowed_tools: ['orders.find'],
-            token: '••••QwEr',
-            headers: { authorization: '••••9z8y' },
-            pin: '••••',
+            transport: 'auto',
+            auth: { type: 'headers', headers: { Authorization: '••••9z8y', 'X-Token': '••••QwEr' } },
+            tools: { allow: ['orders.find'], deny: [] },
+            timeout_ms: 30_000,
           },
           created_at: '2999-01-01T00:00:00.000Z',
           updated_at: null,

@@ -9,9 +9,8 @@ import { chatapp } from './0007_chatapp.ts'
 import { compactMessageKeys } from './0008_compact_message_keys.ts'
 import { messagesInInsertionOrder } from './0009_messages_in_insertion_order.ts'
 import { conversationListByStatus } from './0010_conversation_list_by_status.ts'
+import { mcpIntegrations } from './0011_mcp_integrations.ts'
 import { people } from './0012_people.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus,
-  // 11 is the MCP integrations' migration, landing from another branch.
-  people]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people]

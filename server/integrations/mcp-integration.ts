@@ -1,0 +1,211 @@
+import type { FieldError } from '../http/api-error.ts'
+import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
+import { throwIfInvalid } from './integration-kind.ts'
+import { maskOptional, maskSecret } from './mask-secret.ts'
+import {
+  type CreateMcpIntegration,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type McpAuthInput,
+  type McpAuthType,
+  type McpIntegration,
+  type McpToolsInput,
+  type McpTransport,
+  type UpdateMcpIntegration,
+} from './mcp-model.ts'
+import type { IntegrationRow, IntegrationSettings, JsonObject } from './model.ts'
+
+/** What `config` of an mcp row holds; secrets live in `secrets` (see McpSecrets). */
+export interface McpConfig {
+  url: string
+  transport: McpTransport
+  auth: { type: McpAuthType; client_id?: string | null; scopes?: string[] }
+  tools: { allow: string[] | null; deny: string[] }
+  timeout_ms: number
+}
+
+/** The write-only part: a bearer token, header values, or OAuth's client secret and tokens. */
+export interface McpSecrets {
+  token?: string
+  headers?: Record<string, string>
+  client_secret?: string
+  oauth?: OAuthTokens
+}
+
+export interface OAuthTokens {
+  access_token: string
+  refresh_token?: string
+  /** Epoch milliseconds; absent when the server gave no lifetime. */
+  expires_at?: number
+  token_type?: string
+  /** Set when a refresh failed: a person must authorize again. */
+  needs_authorization?: boolean
+}
+
+// RFC 9110 token characters.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/
+/** Headers the transport itself sets: a user value would break the protocol or the pinning. */
+const RESERVED_HEADERS = new Set([
+  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer',
+  'accept', 'accept-encoding', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'proxy-authorization',
+])
+
+export const mcpConfigOf = (row: Pick<IntegrationRow, 'config'>) => row.config as unknown as McpConfig
+export const mcpSecretsOf = (row: Pick<IntegrationRow, 'secrets'>) => row.secrets as McpSecrets
+
+/**
+ * The mcp type: how its request becomes stored settings and how a row is shown. Pure, like
+ * the typed kinds; the service does the store, the uniqueness of the name and the events.
+ */
+export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>) {
+  function checkUrl(value: string, errors: FieldError[]): void {
+    if (/[\s\u0000-\u001f\u007f]/.test(value)) {
+      errors.push({ path: '/url', message: 'must not contain spaces or control characters' })
+      return
+    }
+    const checked = outbound.checkOutboundUrl(value)
+    if (!checked.ok) errors.push({ path: '/url', message: checked.reason })
+  }
+
+  function authOf(input: McpAuthInput, errors: FieldError[]): { auth: McpConfig['auth']; secrets: McpSecrets } {
+    const allowed: Record<McpAuthType, (keyof McpAuthInput)[]> = {
+      none: [],
+      bearer: ['token'],
+      headers: ['headers'],
+      oauth: ['client_id', 'client_secret', 'scopes'],
+    }
+    for (const key of Object.keys(input) as (keyof McpAuthInput)[]) {
+      if (key !== 'type' && !allowed[input.type].includes(key)) {
+        errors.push({ path: `/auth/${key}`, message: `is not used with type ${input.type}` })
+      }
+    }
+    switch (input.type) {
+      case 'none':
+        return { auth: { type: 'none' }, secrets: {} }
+      case 'bearer':
+        if (input.token === undefined) errors.push({ path: '/auth/token', message: 'is required with type bearer' })
+        return { auth: { type: 'bearer' }, secrets: { token: input.token ?? '' } }
+      case 'headers': {
+        const headers = input.headers ?? {}
+        if (Object.keys(headers).length === 0) errors.push({ path: '/auth/headers', message: 'must name at least one header with type headers' })
+        checkHeaderNames(headers, errors)
+        return { auth: { type: 'headers' }, secrets: { headers } }
+      }
+      case 'oauth': {
+        if (input.client_secret !== undefined && input.client_id === undefined) {
+          errors.push({ path: '/auth/client_secret', message: 'needs client_id' })
+        }
+        const secrets: McpSecrets = input.client_secret === undefined ? {} : { client_secret: input.client_secret }
+        return { auth: { type: 'oauth', client_id: input.client_id ?? null, scopes: unique(input.scopes ?? []) }, secrets }
+      }
+    }
+  }
+
+  function toolsOf(input: McpToolsInput | undefined, current: McpConfig['tools']): McpConfig['tools'] {
+    return {
+      allow: input?.allow === undefined ? current.allow : input.allow === null ? null : unique(input.allow),
+      deny: input?.deny === undefined ? current.deny : unique(input.deny),
+    }
+  }
+
+  return {
+    type: 'mcp' as const,
+
+    create(input: CreateMcpIntegration): IntegrationSettings {
+      const errors: FieldError[] = []
+      checkUrl(input.url, errors)
+      const { auth, secrets } = authOf(input.auth ?? { type: 'none' }, errors)
+      throwIfInvalid(errors)
+      const config: McpConfig = {
+        url: input.url,
+        transport: input.transport ?? 'auto',
+        auth,
+        tools: toolsOf(input.tools, { allow: null, deny: [] }),
+        timeout_ms: input.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
+      }
+      return { name: input.name, is_active: input.is_active ?? true, config: config as unknown as JsonObject, secrets: secrets as JsonObject, public_key: null }
+    },
+
+    /** `auth` is replaced whole; a new url or auth drops OAuth tokens, which were issued for the old ones. */
+    update(current: IntegrationSettings, input: UpdateMcpIntegration): IntegrationSettings {
+      const errors: FieldError[] = []
+      const before = mcpConfigOf(current)
+      if (input.url !== undefined) checkUrl(input.url, errors)
+      const replaced = input.auth === undefined ? null : authOf(input.auth, errors)
+      throwIfInvalid(errors)
+      let secrets: McpSecrets = replaced ? replaced.secrets : { ...mcpSecretsOf(current) }
+      if (!replaced && input.url !== undefined && input.url !== before.url && secrets.oauth) {
+        const { oauth: _dropped, ...rest } = secrets
+        secrets = rest
+      }
+      const config: McpConfig = {
+        url: input.url ?? before.url,
+        transport: input.transport ?? before.transport,
+        auth: replaced ? replaced.auth : before.auth,
+        tools: toolsOf(input.tools, before.tools),
+        timeout_ms: input.timeout_ms ?? before.timeout_ms,
+      }
+      return { ...current, config: config as unknown as JsonObject, secrets: secrets as JsonObject }
+    },
+
+    render(row: IntegrationRow): McpIntegration {
+      const config = mcpConfigOf(row)
+      const secrets = mcpSecretsOf(row)
+      return {
+        id: row.id,
+        chatbot_id: row.chatbot_id,
+        type: 'mcp',
+        name: row.name,
+        is_active: row.is_active,
+        config: {
+          url: config.url,
+          transport: config.transport,
+          auth: renderAuth(config.auth, secrets),
+          tools: { allow: config.tools.allow, deny: config.tools.deny },
+          timeout_ms: config.timeout_ms,
+        },
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+      }
+    },
+  }
+}
+
+export type McpKind = ReturnType<typeof mcpKind>
+
+function renderAuth(auth: McpConfig['auth'], secrets: McpSecrets): McpIntegration['config']['auth'] {
+  switch (auth.type) {
+    case 'none':
+      return { type: 'none' }
+    case 'bearer':
+      return { type: 'bearer', token: maskSecret(secrets.token ?? '') }
+    case 'headers':
+      return {
+        type: 'headers',
+        headers: Object.fromEntries(Object.entries(secrets.headers ?? {}).map(([name, value]) => [name, maskSecret(value)])),
+      }
+    case 'oauth':
+      return {
+        type: 'oauth',
+        client_id: auth.client_id ?? null,
+        client_secret: maskOptional(secrets.client_secret),
+        scopes: auth.scopes ?? [],
+        status: secrets.oauth && !secrets.oauth.needs_authorization ? 'authorized' : 'needs_authorization',
+      }
+  }
+}
+
+function checkHeaderNames(headers: Record<string, string>, errors: FieldError[]): void {
+  const seen = new Set<string>()
+  for (const name of Object.keys(headers)) {
+    const path = `/auth/headers/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`
+    const lower = name.toLowerCase()
+    if (!HEADER_NAME.test(name)) errors.push({ path, message: 'is not a valid header name (letters, digits and !#$%&\'*+.^_`|~-, 1 to 100)' })
+    else if (RESERVED_HEADERS.has(lower)) errors.push({ path, message: 'is set by the MCP transport itself and cannot be configured' })
+    else if (seen.has(lower)) errors.push({ path, message: 'repeats a header name (names ignore case)' })
+    seen.add(lower)
+  }
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)]
+}

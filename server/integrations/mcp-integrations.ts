@@ -1,0 +1,94 @@
+import { ApiError, notFound } from '../http/api-error.ts'
+import type { Page, PageOf } from '../http/common-model.ts'
+import type { Clock } from '../support/clock.ts'
+import type { EventBus } from '../support/events.ts'
+import { newId } from '../support/new-id.ts'
+import type { McpKind } from './mcp-integration.ts'
+import type { CreateMcpIntegration, McpIntegration, UpdateMcpIntegration } from './mcp-model.ts'
+import type { IntegrationRow } from './model.ts'
+import type { IntegrationStore } from './store.ts'
+
+export interface McpIntegrationsDeps {
+  store: IntegrationStore
+  now: Clock
+  events: EventBus
+  kind: McpKind
+  requireChatbot: (workspaceId: string, chatbotId: string) => void
+}
+
+export type McpIntegrations = ReturnType<typeof mcpIntegrations>
+
+const nameTaken = (name: string) =>
+  new ApiError(409, 'name_taken', `this chatbot already has an mcp integration named "${name}" (names ignore case)`, [
+    { path: '/name', message: 'is already the name of another mcp integration of this chatbot' },
+  ])
+
+/** The mcp integrations of a chatbot: many per chatbot, each addressed by its id. */
+export function mcpIntegrations({ store, now, events, kind, requireChatbot }: McpIntegrationsDeps) {
+  /** The row, scoped to the workspace and chatbot, or 404 (also for an integration of another type). */
+  function row(workspaceId: string, chatbotId: string, id: string): IntegrationRow {
+    requireChatbot(workspaceId, chatbotId)
+    const found = store.get(workspaceId, chatbotId, id)
+    if (!found || found.type !== 'mcp') throw notFound('mcp integration')
+    return found
+  }
+
+  return {
+    row,
+
+    create(workspaceId: string, chatbotId: string, input: CreateMcpIntegration): McpIntegration {
+      requireChatbot(workspaceId, chatbotId)
+      // Decided before the value rules, as integration_exists is for the typed kinds.
+      if (store.mcpNamed(chatbotId, input.name)) throw nameTaken(input.name)
+      const settings = kind.create(input)
+      const created: IntegrationRow = {
+        id: newId(),
+        chatbot_id: chatbotId,
+        workspace_id: workspaceId,
+        type: 'mcp',
+        ...settings,
+        created_at: now(),
+        updated_at: null,
+      }
+      const result = store.insert(created)
+      if (result === 'name_taken') throw nameTaken(input.name)
+      if (result !== 'inserted') throw new Error(`mcp insert refused: ${result}`)
+      return kind.render(created)
+    },
+
+    list(workspaceId: string, chatbotId: string, page: Page): PageOf<McpIntegration> {
+      requireChatbot(workspaceId, chatbotId)
+      const { items, total } = store.listOfType(workspaceId, chatbotId, 'mcp', page)
+      return { items: items.map(kind.render), total }
+    },
+
+    get: (workspaceId: string, chatbotId: string, id: string): McpIntegration => kind.render(row(workspaceId, chatbotId, id)),
+
+    update(workspaceId: string, chatbotId: string, id: string, input: UpdateMcpIntegration): McpIntegration {
+      const current = row(workspaceId, chatbotId, id)
+      if (input.name !== undefined) {
+        const holder = store.mcpNamed(chatbotId, input.name)
+        if (holder && holder !== id) throw nameTaken(input.name)
+      }
+      const settings = kind.update(
+        { name: input.name ?? current.name, is_active: input.is_active ?? current.is_active, config: current.config, secrets: current.secrets, public_key: null },
+        input,
+      )
+      const next: IntegrationRow = { ...current, ...settings }
+      if (JSON.stringify([current.name, current.is_active, current.config, current.secrets]) === JSON.stringify([next.name, next.is_active, next.config, next.secrets])) {
+        return kind.render(current)
+      }
+      next.updated_at = now()
+      if (store.update(next) === 'name_taken') throw nameTaken(next.name)
+      events.emit('integration.changed', { workspaceId, chatbotId, integrationId: id, type: 'mcp', isActive: next.is_active })
+      return kind.render(next)
+    },
+
+    remove(workspaceId: string, chatbotId: string, id: string): void {
+      row(workspaceId, chatbotId, id)
+      if (!store.remove(workspaceId, chatbotId, id)) throw notFound('mcp integration')
+      events.emit('integration.removed', { workspaceId, chatbotId, integrationId: id, type: 'mcp' })
+    },
+
+  }
+}
