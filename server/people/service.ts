@@ -26,9 +26,9 @@ export type PeopleService = ReturnType<typeof peopleService>
  * exists from their invite on (status `invited`), and is `active` once a password is set.
  */
 export function peopleService({ store, now, publicUrl }: { store: PeopleStore; now: Clock; publicUrl: string }) {
-  function issueLink(workspaceId: string, purpose: TokenPurpose, userId: string | null): OneTimeLink {
+  /** `createdAt`: the time of the change the link belongs to (an invite's person), one clock read for both. */
+  function issueLink(workspaceId: string, purpose: TokenPurpose, userId: string | null, createdAt = now()): OneTimeLink {
     const token = `pt_${randomToken(40)}`
-    const createdAt = now()
     const expiresAt = new Date(Date.parse(createdAt) + LINK_LIFETIME_MS[purpose]).toISOString()
     // A new link replaces the person's earlier ones: only the latest one handed out works.
     if (userId) store.deleteUnusedTokensOf(userId)
@@ -84,7 +84,7 @@ export function peopleService({ store, now, publicUrl }: { store: PeopleStore; n
     invite(workspaceId: string, input: CreateUser): { user: User; invite: OneTimeLink } {
       return store.transaction(() => {
         const row = insertPerson(workspaceId, input, null)
-        return { user: toUser(row), invite: issueLink(workspaceId, 'invite', row.id) }
+        return { user: toUser(row), invite: issueLink(workspaceId, 'invite', row.id, row.created_at) }
       })
     },
 
