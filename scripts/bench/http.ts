@@ -6,6 +6,7 @@
  * that matters is the ratio, since these machines are noisy.
  */
 import { spawn } from 'bun'
+import { startServer } from './start-server.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -30,25 +31,6 @@ const workspaceId = app.services.workspaces.authenticate(key) as string
 const bot = app.services.chatbots.create(workspaceId, { name: 'Bench bot' })
 closeDatabase(seed)
 
-async function startServer(command: string[], env: Record<string, string>, ready: RegExp) {
-  const proc = spawn(command, { cwd: root, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'inherit' })
-  const decoder = new TextDecoder()
-  const reader = proc.stdout.getReader()
-  let seen = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`server did not start: ${seen}`)
-    seen += decoder.decode(value, { stream: true })
-    const match = ready.exec(seen)
-    if (match) {
-      // Keep draining stdout so that logging never blocks on a full pipe.
-      void (async () => {
-        while (!(await reader.read()).done);
-      })()
-      return { proc, port: Number(match[1]) }
-    }
-  }
-}
 
 interface Result {
   requests: number

@@ -7,6 +7,7 @@
  * (target >= 0.7), and the memory each idle connected integration costs with 1,000 of them.
  */
 import { spawn } from 'bun'
+import { startServer } from './start-server.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,24 +26,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const INTEGRATIONS = Number(process.env.BENCH_INTEGRATIONS ?? 1000)
 
-async function startServer(command: string[], env: Record<string, string>, ready: RegExp) {
-  const proc = spawn(command, { cwd: root, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'inherit' })
-  const decoder = new TextDecoder()
-  const reader = proc.stdout.getReader()
-  let seen = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`server did not start: ${seen}`)
-    seen += decoder.decode(value, { stream: true })
-    const match = ready.exec(seen)
-    if (match) {
-      void (async () => {
-        while (!(await reader.read()).done);
-      })()
-      return { proc, port: Number(match[1]) }
-    }
-  }
-}
 
 const tools = await startServer([process.execPath, 'scripts/bench/mcp-tool-server.ts'], {}, /listening (\d+)/)
 // The tool server is a child process: it must not outlive a failed run.
