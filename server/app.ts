@@ -212,7 +212,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
-    .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey() }))
+    .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
   const closers: (() => void | Promise<void>)[] = [() => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]

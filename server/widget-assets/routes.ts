@@ -7,6 +7,8 @@ import { isFresh, prepareAsset } from './widget-asset.ts'
 export interface WidgetAssetOptions {
   /** The demo chatbot's widget key, or null when there is no demo web integration. */
   demoWidgetKey: () => string | null
+  /** PARLEY_PUBLIC_URL: where another site loads the widget from, in the snippet to copy. */
+  publicUrl: string
   /** Defaults to the built dist/widget/widget.js (embedded in the compiled binary). */
   widgetFile?: string
 }
@@ -19,7 +21,7 @@ const detail = { tags: ['Widget'], security: [] }
  * security headers (nosniff, the demo page's Content-Security-Policy) are added as the
  * answers leave the app, by http/security-headers.ts.
  */
-export function widgetAssetRoutes({ demoWidgetKey, widgetFile = widgetPath }: WidgetAssetOptions) {
+export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widgetPath }: WidgetAssetOptions) {
   const asset = prepareAsset(widgetFile)
   const common = {
     'cache-control': 'public, max-age=300',
@@ -50,7 +52,7 @@ export function widgetAssetRoutes({ demoWidgetKey, widgetFile = widgetPath }: Wi
     )
     .get(
       '/',
-      () => new Response(demoPage(demoWidgetKey()), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }),
+      () => new Response(demoPage(demoWidgetKey(), publicUrl), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }),
       { detail: { ...detail, summary: 'Demo page embedding the demo chatbot widget (HTML)' } },
     )
 }

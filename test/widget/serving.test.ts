@@ -144,15 +144,19 @@ describe('GET /: the demo page', () => {
     }
   })
 
-  test('with a demo widget key: embeds the widget from this server and shows the snippet, escaped', () => {
-    const html = demoPage('wk_demo123456789012345678')
+  test('with a demo widget key: embeds the widget from this server and shows the snippet with the public URL, escaped', () => {
+    const html = demoPage('wk_demo123456789012345678', 'https://chat.acme.io')
     expect(html).toContain('<script src="/widget.js" data-widget-key="wk_demo123456789012345678" async></script>')
-    expect(html).toContain('&#60;script src=&#34;/widget.js&#34; data-widget-key=&#34;wk_demo123456789012345678&#34; async&#62;&#60;/script&#62;')
+    // Pasted into another site, the snippet must load the script from this server.
+    expect(html).toContain(
+      '&#60;script src=&#34;https://chat.acme.io/widget.js&#34; data-widget-key=&#34;wk_demo123456789012345678&#34; async&#62;&#60;/script&#62;',
+    )
     expect(html).toContain('href="/api/dev/v1/reference"')
+    // The page itself loads nothing from elsewhere (the snippet is text, escaped).
     expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//)
   })
 
   test('escapes a key it did not make itself', () => {
-    expect(demoPage('wk_"><script>alert(1)</script>')).not.toContain('<script>alert(1)')
+    expect(demoPage('wk_"><script>alert(1)</script>', 'http://localhost:3000')).not.toContain('<script>alert(1)')
   })
 })
