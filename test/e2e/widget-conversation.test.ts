@@ -148,6 +148,34 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     expect(await visitor.page.evaluate(() => window.scrollY)).toBe(pageScroll)
   }, E2E_TIMEOUT)
 
+  test('a conversation a person closes shows its end; the next message starts a new one below a divider, with no fallback', async () => {
+    const { visitor, chat } = await chatPage()
+    await visitor.openChat()
+    await visitor.shownText('Pick one')
+    const desk = agentDesk(suite.parley.app, chat.chatbotId)
+    const first = await desk.onlyConversation()
+    await desk.setStatus(first.id, 'closed')
+    const divider = visitor.page.locator('#parley-widget .ended')
+    await divider.waitFor()
+    expect(await divider.getAttribute('role')).toBe('separator')
+    expect(await divider.textContent()).toBe('Conversation ended')
+
+    await visitor.sendText('hello again')
+    const shown = await visitor.shownWhen((messages) => texts(messages).filter((text) => text === 'Pick one').length === 2, 'the flow greets the new conversation')
+    // The visitor's text opens the new conversation; nobody asked it anything, so no fallback follows.
+    expect(texts(shown).slice(-3)).toEqual(['hello again', 'Hi! How can I help?', 'Pick one'])
+    expect(await divider.count()).toBe(1)
+    const dividerAbove = await visitor.page.evaluate(() => {
+      const root = document.querySelector('#parley-widget')?.shadowRoot
+      const log = root?.querySelector('.log')
+      const children = [...(log?.children ?? [])]
+      const at = children.findIndex((child) => child.classList.contains('ended'))
+      return children[at + 1]?.textContent ?? null
+    })
+    expect(dividerAbove).toContain('hello again')
+    expect((await desk.conversations()).length).toBe(2)
+  }, E2E_TIMEOUT)
+
   test('HTML in messages from the visitor, an agent and the flow is shown as text: no element is made, no script runs', async () => {
     const html = '<img src=x onerror="window.__pwned=1"><b>bold</b><script>window.__pwned=2</script>'
     const flow = { ...SALES_FLOW, states: { ...SALES_FLOW.states, fallback: { say: [{ text: `Flow says ${html}` }], next: 'welcome' } } }

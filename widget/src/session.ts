@@ -104,7 +104,8 @@ export function createSession(options: SessionOptions) {
         setMessages(mergeMessages(messages(), [chat]))
         if (chat.client_id) setOutgoing((list) => list.filter((item) => item.client_id !== chat.client_id))
         if (chat.role !== 'visitor') setTyping(null)
-        if (conversation()?.id !== chat.conversation_id) setConversation({ id: chat.conversation_id, status: conversation()?.status ?? 'bot' })
+        // A message of another conversation: a new one opened (a closed one's status does not carry over).
+        if (conversation()?.id !== chat.conversation_id) setConversation({ id: chat.conversation_id, status: 'bot' })
         if (isOpen()) markSeen()
         else if (chat.role !== 'visitor') setUnread(countUnread(messages(), memory.get('seen')))
         return

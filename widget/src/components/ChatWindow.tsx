@@ -57,6 +57,7 @@ export function ChatWindow(props: Props) {
         greeting={props.greeting}
         botName={props.settings.bot_display_name}
         typing={s.typing()}
+        ended={s.conversation()?.status === 'closed'}
         hasMore={s.hasMore()}
         onLoadOlder={s.loadOlder}
         onReply={reply}

@@ -10,6 +10,8 @@ interface Props {
   greeting: string | null
   botName: string
   typing: 'bot' | 'agent' | null
+  /** The latest conversation was closed: the log ends with a divider saying so. */
+  ended: boolean
   hasMore: boolean
   onLoadOlder: () => void
   onReply: ReplyHandler
@@ -45,12 +47,20 @@ export function MessageList(props: Props) {
         </Bubble>
       </Show>
       <For each={props.messages}>
-        {(message) => (
-          <Bubble role={message.role} speaker={speaker(message)} author={message.role === 'agent' ? message.author : undefined}>
-            <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} />
-          </Bubble>
+        {(message, index) => (
+          <>
+            <Show when={index() > 0 && props.messages[index() - 1]?.conversation_id !== message.conversation_id}>
+              <Ended />
+            </Show>
+            <Bubble role={message.role} speaker={speaker(message)} author={message.role === 'agent' ? message.author : undefined}>
+              <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} />
+            </Bubble>
+          </>
         )}
       </For>
+      <Show when={props.ended && props.messages.length > 0 && props.outgoing.length === 0}>
+        <Ended />
+      </Show>
       <For each={props.outgoing}>
         {(item) => (
           <Bubble role="visitor" speaker="You" pending={!item.failed} failed={item.failed}>
@@ -65,6 +75,15 @@ export function MessageList(props: Props) {
           <span />
         </div>
       </Show>
+    </div>
+  )
+}
+
+/** Where one conversation stopped: closed by a person or by the flow. A new message starts the next. */
+function Ended() {
+  return (
+    <div class="ended" role="separator" aria-label="Conversation ended">
+      <span>Conversation ended</span>
     </div>
   )
 }
