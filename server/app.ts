@@ -100,7 +100,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     events,
     mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
   })
-  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind })
+  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   const personRows = peopleStore(db)
   const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl })
   const sessions = sessionService({ store: personRows, now })

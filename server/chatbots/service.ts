@@ -3,8 +3,10 @@ import type { Page, PageOf } from '../http/common-model.ts'
 import type { Clock } from '../support/clock.ts'
 import type { EventBus } from '../support/events.ts'
 import { newId } from '../support/new-id.ts'
+import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import type { Chatbot, CreateChatbot, UpdateChatbot } from './model.ts'
-import type { ChatbotStore } from './store.ts'
+import { nextLlmSettings, readLlmSettings, showLlmSettings, type StoredLlmSettings } from './model-settings.ts'
+import type { ChatbotStore, StoredChatbot } from './store.ts'
 
 /** What kind of flow an id names within a chatbot, if any; answered by the flows domain. */
 export type FlowKindLookup = (chatbotId: string, flowId: string) => 'conversation' | 'meta' | undefined
@@ -14,41 +16,52 @@ export interface ChatbotServiceDeps {
   now: Clock
   events: EventBus
   flowKind: FlowKindLookup
+  outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>
 }
 
 export type ChatbotService = ReturnType<typeof chatbotService>
 
-export function chatbotService({ store, now, events, flowKind }: ChatbotServiceDeps) {
-  function get(workspaceId: string, id: string): Chatbot {
+export function chatbotService({ store, now, events, flowKind, outbound }: ChatbotServiceDeps) {
+  function stored(workspaceId: string, id: string): StoredChatbot {
     const bot = store.get(workspaceId, id)
     if (!bot) throw notFound('chatbot')
     return bot
   }
 
+  const view = (bot: StoredChatbot): Chatbot => ({ ...bot, llm: showLlmSettings(bot.llm) })
+  const get = (workspaceId: string, id: string): Chatbot => view(stored(workspaceId, id))
+
   return {
     get,
-    list: (workspaceId: string, page: Page): PageOf<Chatbot> => store.list(workspaceId, page),
+    list(workspaceId: string, page: Page): PageOf<Chatbot> {
+      const { items, total } = store.list(workspaceId, page)
+      return { items: items.map(view), total }
+    },
+
+    /** The chatbot's model settings with the api key in clear, for the agent runner only. */
+    modelSettings: (workspaceId: string, id: string): StoredLlmSettings | null => readLlmSettings(stored(workspaceId, id).llm),
 
     create(workspaceId: string, input: CreateChatbot): Chatbot {
-      const bot: Chatbot = { id: newId(), name: input.name, entry_flow_id: null, created_at: now(), updated_at: null }
+      const bot: StoredChatbot = { id: newId(), name: input.name, entry_flow_id: null, llm: null, created_at: now(), updated_at: null }
       store.insert({ ...bot, workspace_id: workspaceId })
-      return bot
+      return view(bot)
     },
 
     update(workspaceId: string, id: string, input: UpdateChatbot): Chatbot {
-      const current = get(workspaceId, id)
+      const current = stored(workspaceId, id)
       if (input.entry_flow_id) {
         const kind = flowKind(id, input.entry_flow_id)
         if (!kind) throw invalidField('/entry_flow_id', 'names no flow of this chatbot')
         if (kind !== 'conversation') throw invalidField('/entry_flow_id', 'must name a conversation flow')
       }
-      const next: Chatbot = {
+      const next: StoredChatbot = {
         ...current,
         name: input.name ?? current.name,
         entry_flow_id: input.entry_flow_id === undefined ? current.entry_flow_id : input.entry_flow_id,
+        llm: input.llm === undefined ? current.llm : nextLlmSettings(input.llm, current.llm, outbound),
         updated_at: now(),
       }
-      return store.update(workspaceId, next) ?? next
+      return view(store.update(workspaceId, next) ?? next)
     },
 
     remove(workspaceId: string, id: string): void {

@@ -30,7 +30,7 @@ scenarios<Ctx>(
       body: { name: 'Sales' },
       status: 201,
       check: ({ body }) => {
-        expect(body).toEqual({ id: expect.stringMatching(ULID), name: 'Sales', entry_flow_id: null, created_at: expect.stringMatching(ISO_MS), updated_at: null })
+        expect(body).toEqual({ id: expect.stringMatching(ULID), name: 'Sales', entry_flow_id: null, llm: null, created_at: expect.stringMatching(ISO_MS), updated_at: null })
       },
     },
     { name: 'a chatbot needs a name', method: 'POST', path: base, body: {}, status: 422, code: 'validation_failed', errorPaths: ['/name'] },

@@ -1,0 +1,43 @@
+import { invalidField } from '../http/api-error.ts'
+import { maskOptional } from '../integrations/mask-secret.ts'
+import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
+import type { LlmSettings, UpdateChatbot } from './model.ts'
+
+/** The model settings as stored (the api key in clear, for the agent runner). */
+export interface StoredLlmSettings {
+  base_url: string
+  model: string
+  temperature: number | null
+  api_key: string | null
+}
+
+/** The settings as answers show them: the key masked. */
+export function showLlmSettings(stored: string | null): LlmSettings | null {
+  const settings = readLlmSettings(stored)
+  return settings ? { ...settings, api_key: maskOptional(settings.api_key) } : null
+}
+
+export function readLlmSettings(stored: string | null): StoredLlmSettings | null {
+  return stored ? (JSON.parse(stored) as StoredLlmSettings) : null
+}
+
+/**
+ * The settings a PATCH asks for, as JSON to store: `null` removes them; an omitted `api_key`
+ * keeps the stored one, so a client never has to send the key back. The base URL passes the
+ * outbound-address policy, as webhooks do: a team's own Ollama on a private address is allowed
+ * through PARLEY_OUTBOUND_ALLOW.
+ */
+export function nextLlmSettings(
+  input: NonNullable<UpdateChatbot['llm']> | null,
+  stored: string | null,
+  outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>,
+): string | null {
+  if (input === null) return null
+  const checked = outbound.checkOutboundUrl(input.base_url)
+  if (!checked.ok) throw invalidField('/llm/base_url', checked.reason)
+  const base = checked.url.href.replace(/\/+$/, '')
+  const before = readLlmSettings(stored)
+  const apiKey = input.api_key === undefined ? (before?.api_key ?? null) : input.api_key
+  const settings: StoredLlmSettings = { base_url: base, model: input.model.trim(), temperature: input.temperature ?? null, api_key: apiKey }
+  return JSON.stringify(settings)
+}
