@@ -1,0 +1,205 @@
+import type { ModelCallOutcome } from '../llm/call-model.ts'
+import type { ChatMessage, ChatRequestBody, ToolDefinition, Usage } from '../llm/wire-format.ts'
+import type { Scalar } from '../engine/model.ts'
+import { toolNames } from './tool-names.ts'
+
+/** One tool of an MCP integration, as its catalogue offers it (allow and deny applied). */
+export interface OfferedTool {
+  name: string
+  description: string | null
+  input_schema: Record<string, unknown>
+}
+
+/** What a run needs from the world; the server wires the LLM client and the MCP service in. */
+export interface AutopilotPorts {
+  callModel(body: ChatRequestBody, onText?: (fragment: string) => void): Promise<ModelCallOutcome>
+  listTools(integrationId: string): Promise<OfferedTool[]>
+  callTool(integrationId: string, tool: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }>
+  /** Waits before a retry (tests shorten it). */
+  sleep(ms: number): Promise<void>
+}
+
+export interface AgentExitOffer {
+  when: string
+  to: string
+  /** The variables the model fills when it takes this exit, with their declared types. */
+  capture: { name: string; type: 'string' | 'number' | 'boolean' }[]
+}
+
+export interface AgentRunRequest {
+  model: string
+  temperature: number | null
+  /** The state's instructions, templates filled. */
+  instructions: string
+  /** The conversation so far, oldest first, already cut to the state's `history`. */
+  history: ChatMessage[]
+  tools: { integrationId: string; integrationName: string; allow?: string[] }[]
+  exits: AgentExitOffer[]
+  maxSteps: number
+  /** Characters of one tool's output the model sees. */
+  toolOutputLimit?: number
+  stream?: boolean
+}
+
+export type TraceEntry =
+  | { kind: 'model'; finish_reason: string | null; usage: Usage | null; error?: string }
+  | { kind: 'tool'; name: string; arguments: string; result: string; is_error: boolean; latency_ms: number }
+  | { kind: 'exit'; exit: number; to: string; values: Record<string, Scalar> }
+
+export type AgentRunOutcome =
+  | { kind: 'answer'; text: string; trace: TraceEntry[] }
+  | { kind: 'exit'; exit: number; values: Record<string, Scalar>; trace: TraceEntry[] }
+  | { kind: 'failed'; reason: string; trace: TraceEntry[] }
+
+const MODEL_ATTEMPTS = 3
+const LONGEST_RETRY_WAIT_MS = 20_000
+const DEFAULT_TOOL_OUTPUT = 20_000
+
+/**
+ * One run of an agent state for the visitor's latest message(s): the model is called with the
+ * state's instructions, the history, its MCP tools (namespaced per integration) and its exits
+ * (offered as functions whose parameters are the captured variables); tool calls are made
+ * through the ports (whatever the model asks, only tools the state offers), their output goes
+ * back to the model as data, cut to a size; the run ends when the model answers in text, calls
+ * an exit, fails, or spends `maxSteps` rounds.
+ */
+export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, onText?: (fragment: string) => void): Promise<AgentRunOutcome> {
+  const trace: TraceEntry[] = []
+  const names = toolNames()
+  const functions: ToolDefinition[] = []
+  const exitByName = new Map<string, number>()
+  request.exits.forEach((exit, index) => {
+    const name = names.reserve(`exit_${exit.to}`)
+    exitByName.set(name, index)
+    functions.push({
+      type: 'function',
+      function: {
+        name,
+        description: `Call this when ${exit.when}. It ends your part of the conversation.`,
+        parameters: {
+          type: 'object',
+          properties: Object.fromEntries(exit.capture.map((variable) => [variable.name, { type: variable.type }])),
+          required: exit.capture.map((variable) => variable.name),
+          additionalProperties: false,
+        },
+      },
+    })
+  })
+  for (const source of request.tools) {
+    let offered: OfferedTool[]
+    try {
+      offered = await ports.listTools(source.integrationId)
+    } catch (error) {
+      // A server that cannot be reached takes its tools away for this run, not the answer.
+      trace.push({ kind: 'tool', name: `${source.integrationName}__*`, arguments: '', result: `tools unavailable: ${(error as Error).message}`, is_error: true, latency_ms: 0 })
+      continue
+    }
+    for (const tool of offered) {
+      if (source.allow && !source.allow.includes(tool.name)) continue
+      functions.push({
+        type: 'function',
+        function: { name: names.forTool(source.integrationName, source.integrationId, tool.name), description: tool.description ?? '', parameters: tool.input_schema },
+      })
+    }
+  }
+
+  const messages: ChatMessage[] = [{ role: 'system', content: request.instructions }, ...request.history]
+  for (let step = 0; step < request.maxSteps; step++) {
+    const body: ChatRequestBody = {
+      model: request.model,
+      messages,
+      stream: request.stream ?? false,
+      ...(request.stream ? { stream_options: { include_usage: true } } : {}),
+      ...(request.temperature === null ? {} : { temperature: request.temperature }),
+      ...(functions.length > 0 ? { tools: functions, tool_choice: 'auto' as const } : {}),
+    }
+    const outcome = await callWithRetries(body, ports, trace, onText)
+    if (outcome.kind !== 'answer') return { kind: 'failed', reason: outcome.reason, trace }
+    const { answer } = outcome
+    trace.push({ kind: 'model', finish_reason: answer.finishReason, usage: answer.usage })
+    const exitCall = answer.toolCalls.find((call) => exitByName.has(call.function.name))
+    if (exitCall) {
+      const index = exitByName.get(exitCall.function.name) as number
+      const values = exitValues(exitCall.function.arguments, request.exits[index] as AgentExitOffer)
+      trace.push({ kind: 'exit', exit: index, to: (request.exits[index] as AgentExitOffer).to, values })
+      return { kind: 'exit', exit: index, values, trace }
+    }
+    if (answer.toolCalls.length === 0) {
+      const text = answer.content?.trim() ?? ''
+      if (text) return { kind: 'answer', text, trace }
+      return { kind: 'failed', reason: 'the model answered nothing', trace }
+    }
+    messages.push({ role: 'assistant', content: answer.content, tool_calls: answer.toolCalls })
+    // Every call id is answered (providers refuse one left out), in the order asked.
+    for (const call of answer.toolCalls) {
+      const content = await runTool(call.function.name, call.function.arguments, names, ports, trace, request.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT)
+      messages.push({ role: 'tool', tool_call_id: call.id, content })
+    }
+  }
+  return { kind: 'failed', reason: `no answer within max_steps (${request.maxSteps}) rounds`, trace }
+}
+
+async function callWithRetries(
+  body: ChatRequestBody,
+  ports: AutopilotPorts,
+  trace: TraceEntry[],
+  onText?: (fragment: string) => void,
+): Promise<ModelCallOutcome> {
+  let outcome: ModelCallOutcome = { kind: 'unavailable', reason: 'not called' }
+  for (let attempt = 1; attempt <= MODEL_ATTEMPTS; attempt++) {
+    outcome = await ports.callModel(body, onText)
+    if (outcome.kind !== 'unavailable') return outcome
+    trace.push({ kind: 'model', finish_reason: null, usage: null, error: outcome.reason })
+    if (attempt < MODEL_ATTEMPTS) await ports.sleep(Math.min(outcome.retryAfterMs ?? 1000 * 2 ** (attempt - 1), LONGEST_RETRY_WAIT_MS))
+  }
+  return outcome
+}
+
+async function runTool(
+  functionName: string,
+  rawArguments: string,
+  names: ReturnType<typeof toolNames>,
+  ports: AutopilotPorts,
+  trace: TraceEntry[],
+  limit: number,
+): Promise<string> {
+  const record = (result: string, isError: boolean, latency = 0) => {
+    trace.push({ kind: 'tool', name: functionName, arguments: rawArguments, result, is_error: isError, latency_ms: latency })
+    return isError ? `Error: ${result}` : result
+  }
+  const target = names.tool(functionName)
+  if (!target) return record(`there is no tool named ${functionName}; use only the tools offered`, true)
+  let args: unknown
+  try {
+    args = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments)
+  } catch {
+    return record('the arguments are not valid JSON; send a JSON object', true)
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return record('the arguments must be a JSON object', true)
+  const started = performance.now()
+  try {
+    const result = await ports.callTool(target.integrationId, target.tool, args as Record<string, unknown>)
+    const text = result.text.length > limit ? `${result.text.slice(0, limit)}\n[output cut at ${limit} characters]` : result.text
+    return record(text, result.isError, performance.now() - started)
+  } catch (error) {
+    // A refused or failed call is the model's to hear about, never the visitor's.
+    return record((error as Error).message, true, performance.now() - started)
+  }
+}
+
+/** The exit's captured values that have the declared type; anything else is left out. */
+function exitValues(rawArguments: string, exit: AgentExitOffer): Record<string, Scalar> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(rawArguments || '{}')
+  } catch {
+    return {}
+  }
+  if (typeof parsed !== 'object' || parsed === null) return {}
+  const values: Record<string, Scalar> = {}
+  for (const { name, type } of exit.capture) {
+    const value = (parsed as Record<string, unknown>)[name]
+    if (typeof value === type) values[name] = value as Scalar
+  }
+  return values
+}
