@@ -11,7 +11,7 @@ describe('the preview of a new message above the closed launcher, in Chromium', 
   const { opened } = suite
 
   /** A fresh SALES_FLOW chatbot on its own page; the visitor opened the chat once, then closed it. */
-  async function closedChat(web: Parameters<typeof setUpWebChat>[1]['web'] = {}) {
+  async function closedChat(web: Record<string, unknown> = {}) {
     const chat = await setUpWebChat(suite.parley.app, { web })
     const path = `/${chat.chatbotId}`
     suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
