@@ -15,6 +15,8 @@ export interface WidgetConfigValues {
   background_color: string | null
   bubble_text: string
   bot_avatar_icon: AvatarIcon | null
+  /** An https image shown as the chatbot's avatar; bot_avatar_icon stands in when it fails to load. */
+  bot_avatar_url: string | null
   font_size: number
   position: Position
   width: number
@@ -30,6 +32,7 @@ export const WIDGET_CONFIG_DEFAULTS: Readonly<WidgetConfigValues> = Object.freez
   background_color: null,
   bubble_text: 'Need Help?',
   bot_avatar_icon: null,
+  bot_avatar_url: null,
   font_size: 13.5,
   position: 'bottom-right',
   width: 380,
@@ -42,6 +45,11 @@ export const WIDGET_LIMITS = {
   width: { min: 280, max: 600 },
   height: { min: 400, max: 800 },
 } as const
+
+/** The longest bot_avatar_url: a URL longer than this is refused rather than cut. */
+export const AVATAR_URL_MAX_LENGTH = 2048
+/** https://host[/...]: no other scheme (the widget runs on customers' https pages), no spaces. */
+export const AVATAR_URL_PATTERN = /^https:\/\/[^\s/?#\\]+(?:[/?#]\S*)?$/
 
 export const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
 /** `/exact` or `/base/*`: starts with `/`, and `*` only as a final `/*`. */

@@ -1,6 +1,6 @@
 import type { TLiteral, TSchema } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
-import { AVATAR_ICONS, WIDGET_CONFIG_DEFAULTS as D, WIDGET_LIMITS as L, POSITIONS } from './widget-config-defaults.ts'
+import { AVATAR_ICONS, AVATAR_URL_MAX_LENGTH, AVATAR_URL_PATTERN, WIDGET_CONFIG_DEFAULTS as D, WIDGET_LIMITS as L, POSITIONS } from './widget-config-defaults.ts'
 
 /**
  * widget_config as TypeBox schemas: the stored, complete form (every default filled in), the
@@ -26,6 +26,16 @@ const PathPattern = t.String({
   error: 'must start with / and may use * only as a final /*',
   examples: ['/contact', '/shop/*'],
 })
+/**
+ * Only https: the widget runs on customers' pages, most of them https, where an http image is
+ * mixed content; data: and javascript: URLs are no images to link to.
+ */
+const AvatarUrl = t.String({
+  pattern: AVATAR_URL_PATTERN.source,
+  maxLength: AVATAR_URL_MAX_LENGTH,
+  error: `must be an https:// address of an image, at most ${AVATAR_URL_MAX_LENGTH} characters`,
+  examples: ['https://example.com/bot.png'],
+})
 
 const fields = {
   bot_display_name: t.String({ minLength: 1, maxLength: 60, default: D.bot_display_name }),
@@ -34,6 +44,7 @@ const fields = {
   background_color: t.Union([HexColor, t.Null()], { default: null }),
   bubble_text: t.String({ minLength: 1, maxLength: 60, default: D.bubble_text }),
   bot_avatar_icon: t.Union([AvatarIcon, t.Null()], { default: null }),
+  bot_avatar_url: t.Union([AvatarUrl, t.Null()], { default: null }),
   font_size: t.Number({ minimum: L.font_size.min, maximum: L.font_size.max, default: D.font_size }),
   position: { ...Position, default: D.position },
   width: t.Number({ minimum: L.width.min, maximum: L.width.max, default: D.width }),
@@ -74,6 +85,7 @@ export const WidgetConfigPatch = t.Object(
     background_color: t.Optional(requestFields.background_color),
     bubble_text: patchable(requestFields.bubble_text),
     bot_avatar_icon: t.Optional(requestFields.bot_avatar_icon),
+    bot_avatar_url: t.Optional(requestFields.bot_avatar_url),
     font_size: patchable(requestFields.font_size),
     position: patchable(requestFields.position),
     width: patchable(requestFields.width),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
+import { startImageHost } from './support/image-host.ts'
 import { type ParleyServer, startParley } from './support/parley-server.ts'
 import { waitUntil, WidgetPage } from './support/widget-page.ts'
 
@@ -11,8 +12,8 @@ function recordViolations() {
   document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'}`), true)
 }
 
-async function open(browser: Browser): Promise<WidgetPage & { violations: () => Promise<string[]>; refusals: () => string[] }> {
-  const page = await WidgetPage.open(browser)
+async function open(browser: Browser, options: Parameters<typeof WidgetPage.open>[1] = {}): Promise<WidgetPage & { violations: () => Promise<string[]>; refusals: () => string[] }> {
+  const page = await WidgetPage.open(browser, options)
   await page.context.addInitScript(recordViolations)
   return Object.assign(page, {
     violations: () => page.page.evaluate(() => (window as unknown as { __violations: string[] }).__violations),
@@ -66,5 +67,32 @@ describe('the pages under their Content-Security-Policy in Chromium', () => {
     expect(await visitor.violations()).toEqual([])
     expect(visitor.refusals()).toEqual([])
     expect(visitor.pageErrors()).toEqual([])
+  }, E2E_TIMEOUT)
+
+  test('on the demo page an https bot_avatar_url loads under the page policy (img-src https:)', async () => {
+    const images = await startImageHost()
+    try {
+      const workspaceId = parley.app.services.workspaces.authenticate(parley.app.key) as string
+      const demo = parley.app.services.demo.create(workspaceId)
+      const avatar = images.url('/avatar.png')
+      const patched = await parley.app.call('PATCH', `/api/dev/v1/chatbots/${demo.chatbotId}/integrations/web`, { body: { widget_config: { bot_avatar_url: avatar } } })
+      expect(patched.status).toBe(200)
+      // ignoreHTTPSErrors: the image host's test certificate is trusted by no browser.
+      const visitor = await open(browser, { ignoreHTTPSErrors: true })
+      pages.push(visitor)
+      const response = await visitor.page.goto(`${parley.url}/`)
+      expect(response?.headers()['content-security-policy']).toContain('img-src \'self\' data: https:')
+      await visitor.connected()
+      await visitor.openChat()
+      const img = visitor.page.locator('#parley-widget .header .avatar img')
+      await waitUntil(async () => (await img.count()) === 1 && (await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)), 'the avatar loaded', {
+        seen: async () => ({ requested: images.requested, violations: await visitor.violations(), refusals: visitor.refusals() }),
+      })
+      expect(await img.getAttribute('src')).toBe(avatar)
+      expect(await visitor.violations()).toEqual([])
+      expect(visitor.refusals()).toEqual([])
+    } finally {
+      await images.stop()
+    }
   }, E2E_TIMEOUT)
 })

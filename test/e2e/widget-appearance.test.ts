@@ -1,9 +1,10 @@
-import { describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { setUpWebChat } from '../support/web-chat.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { browserSuite } from './support/browser-suite.ts'
 import { embedPage } from './support/host-pages.ts'
-import { WidgetPage } from './support/widget-page.ts'
+import { type ImageHost, startImageHost } from './support/image-host.ts'
+import { WidgetPage, waitUntil } from './support/widget-page.ts'
 
 /** A page whose own CSS tries hard to restyle everything, the widget included. */
 const HOSTILE_CSS = `<style>
@@ -16,12 +17,19 @@ describe('widget_config applied, read back from computed styles in Chromium', ()
   const suite = browserSuite()
   const { opened } = suite
 
+  let images: ImageHost
+  beforeAll(async () => {
+    images = await startImageHost()
+  })
+  afterAll(() => images?.stop())
+
   async function visitChat(widgetConfig: Record<string, unknown>, viewport: { width: number; height: number }, head = '') {
     const chat = await setUpWebChat(suite.parley.app, { web: { widget_config: widgetConfig } })
     const path = `/${chat.chatbotId}`
     suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey, head }))
     // Reduced motion: no opening animation, so boxes are measured where they come to rest.
-    const visitor = await WidgetPage.open(suite.browser, { viewport, reducedMotion: 'reduce' })
+    // ignoreHTTPSErrors: the image host's test certificate is trusted by no browser.
+    const visitor = await WidgetPage.open(suite.browser, { viewport, reducedMotion: 'reduce', ignoreHTTPSErrors: true })
     opened.push(visitor)
     await visitor.goto(suite.host.url('shop.test', path))
     await visitor.launcher.waitFor({ state: 'visible' })
@@ -95,6 +103,45 @@ describe('widget_config applied, read back from computed styles in Chromium', ()
     expect(await visitor.styleOf('.msg.bot', ['background-color', 'font-size'])).toEqual({ 'background-color': rgb('#f0f4ff'), 'font-size': '13.5px' })
     expect(await visitor.styleOf('textarea', ['font-size'])).toEqual({ 'font-size': '16px' })
     expect(await visitor.page.locator('#parley-widget .header .avatar').count()).toBe(0)
+  }, E2E_TIMEOUT)
+
+  /** The header's avatar: an image (and whether it loaded) or an icon. */
+  async function headerAvatar(visitor: WidgetPage) {
+    return await visitor.page.locator('#parley-widget .header .avatar').evaluate((avatar) => {
+      const img = avatar.querySelector('img')
+      return img
+        ? { image: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0, alt: img.getAttribute('alt'), referrerPolicy: img.referrerPolicy }
+        : { icon: avatar.querySelectorAll('svg').length }
+    })
+  }
+
+  test('bot_avatar_url: the header shows the image, drawn round, without telling its host the page', async () => {
+    const url = images.url('/avatar.png')
+    const visitor = await visitChat({ bot_avatar_url: url, bot_avatar_icon: 'store' }, { width: 1280, height: 800 })
+    await visitor.openChat()
+    const img = visitor.page.locator('#parley-widget .header .avatar img')
+    await img.waitFor()
+    await waitUntil(async () => (await headerAvatar(visitor)).loaded === true, 'the avatar image loaded', { seen: () => headerAvatar(visitor) })
+    expect(await headerAvatar(visitor)).toEqual({ image: url, loaded: true, alt: '', referrerPolicy: 'no-referrer' })
+    expect(await visitor.styleOf('.header .avatar', ['border-top-left-radius', 'width', 'overflow'])).toEqual({ 'border-top-left-radius': '50%', width: '34px', overflow: 'hidden' })
+    expect(await visitor.styleOf('.header .avatar img', ['width', 'height', 'object-fit'])).toEqual({ width: '34px', height: '34px', 'object-fit': 'cover' })
+    expect(images.requested).toContain('/avatar.png')
+  }, E2E_TIMEOUT)
+
+  test('a bot_avatar_url that fails to load falls back to the built-in icon (the robot when no icon is set)', async () => {
+    const withIcon = await visitChat({ bot_avatar_url: images.url('/missing.png'), bot_avatar_icon: 'store' }, { width: 1280, height: 800 })
+    await withIcon.openChat()
+    await waitUntil(async () => 'icon' in (await headerAvatar(withIcon)), 'the icon stands in', { seen: () => headerAvatar(withIcon) })
+    expect(await headerAvatar(withIcon)).toEqual({ icon: 1 })
+    expect(await withIcon.page.locator('#parley-widget .header .avatar svg rect').count()).toBe(0)
+    expect(images.requested).toContain('/missing.png')
+
+    const withoutIcon = await visitChat({ bot_avatar_url: images.url('/gone.png') }, { width: 1280, height: 800 })
+    await withoutIcon.openChat()
+    await waitUntil(async () => 'icon' in (await headerAvatar(withoutIcon)), 'the robot stands in', { seen: () => headerAvatar(withoutIcon) })
+    // The robot's outline: its head is the one <rect> among the icons.
+    expect(await withoutIcon.page.locator('#parley-widget .header .avatar svg rect').count()).toBe(1)
+    expect(withoutIcon.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
 
   test('on a narrow phone the open chat fills the screen and the bubble steps aside', async () => {

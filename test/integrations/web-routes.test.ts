@@ -16,6 +16,7 @@ const SPEC_DEFAULTS = {
   background_color: null,
   bubble_text: 'Need Help?',
   bot_avatar_icon: null,
+  bot_avatar_url: null,
   font_size: 13.5,
   position: 'bottom-right',
   width: 380,
@@ -195,6 +196,22 @@ scenarios<IntegrationContext>(
       widget(`bot_avatar_icon takes ${icon}`, { bot_avatar_icon: icon }, 201, storedWidget({ bot_avatar_icon: icon })),
     ),
     widget('bot_avatar_icon refuses other names', { bot_avatar_icon: 'dragon' }, ['/widget_config/bot_avatar_icon']),
+    widget('bot_avatar_url takes an https image address', { bot_avatar_url: 'https://cdn.example.com/team/bot.png?v=2' }, 201, storedWidget({ bot_avatar_url: 'https://cdn.example.com/team/bot.png?v=2' })),
+    widget('bot_avatar_url takes null (the icon only)', { bot_avatar_url: null }, 201, storedWidget({ bot_avatar_url: null })),
+    widget('bot_avatar_url takes 2048 characters', { bot_avatar_url: `https://cdn.example.com/${'a'.repeat(2048 - 24)}` }, 201),
+    widget('bot_avatar_url refuses 2049 characters', { bot_avatar_url: `https://cdn.example.com/${'a'.repeat(2049 - 24)}` }, ['/widget_config/bot_avatar_url']),
+    widget('bot_avatar_url refuses http', { bot_avatar_url: 'http://cdn.example.com/bot.png' }, ['/widget_config/bot_avatar_url']),
+    widget('bot_avatar_url refuses a data: URL', { bot_avatar_url: 'data:image/png;base64,iVBORw0KGgo=' }, ['/widget_config/bot_avatar_url']),
+    widget('bot_avatar_url refuses javascript:', { bot_avatar_url: 'javascript:alert(1)' }, ['/widget_config/bot_avatar_url']),
+    widget('bot_avatar_url refuses a relative path', { bot_avatar_url: '/bot.png' }, ['/widget_config/bot_avatar_url']),
+    widget('bot_avatar_url refuses an address without a host', { bot_avatar_url: 'https:///bot.png' }, ['/widget_config/bot_avatar_url']),
+    widget('bot_avatar_url refuses spaces', { bot_avatar_url: 'https://cdn.example.com/my bot.png' }, ['/widget_config/bot_avatar_url']),
+    widget('bot_avatar_url refuses the empty string', { bot_avatar_url: '' }, ['/widget_config/bot_avatar_url']),
+    widget('bot_avatar_url refuses a number', { bot_avatar_url: 1 }, ['/widget_config/bot_avatar_url']),
+    {
+      ...widget('a bot_avatar_url error explains the rule', { bot_avatar_url: 'http://cdn.example.com/bot.png' }, ['/widget_config/bot_avatar_url']),
+      check: ({ body }) => expect(body.errors[0].message).toBe('must be an https:// address of an image, at most 2048 characters, or null'),
+    },
     widget('font_size takes 12', { font_size: 12 }, 201),
     widget('font_size takes 24', { font_size: 24 }, 201),
     widget('font_size takes fractions such as 13.5', { font_size: 15.5 }, 201, storedWidget({ font_size: 15.5 })),
@@ -250,6 +267,13 @@ scenarios<IntegrationContext>(
     patch('a second merge keeps what the first set', { widget_config: { height: 700 } }, 200, ({ body }) =>
       expect(body.config.widget_config).toEqual({ ...SPEC_DEFAULTS, primary_color: '#112233', width: 420, height: 700 }),
     ),
+    patch('bot_avatar_url is set by a PATCH', { widget_config: { bot_avatar_url: 'https://cdn.example.com/bot.png' } }, 200, ({ body }) =>
+      expect(body.config.widget_config.bot_avatar_url).toBe('https://cdn.example.com/bot.png'),
+    ),
+    patch('bot_avatar_url null in a PATCH restores no avatar image', { widget_config: { bot_avatar_url: null } }, 200, ({ body }) =>
+      expect(body.config.widget_config.bot_avatar_url).toBe(null),
+    ),
+    patch('bot_avatar_url in a PATCH refuses http', { widget_config: { bot_avatar_url: 'http://cdn.example.com/bot.png' } }, ['/widget_config/bot_avatar_url']),
     patch('null restores a widget_config key to its default', { widget_config: { width: null, primary_color: null } }, 200, ({ body }) =>
       expect(body.config.widget_config).toEqual({ ...SPEC_DEFAULTS, height: 700 }),
     ),
@@ -307,7 +331,7 @@ scenarios<IntegrationContext>(
       method: 'GET',
       path: (c) => web(c.botId),
       status: 200,
-      check: (_, c) => announcedInProcess(c.app, () => expect(c.saved.changes).toHaveLength(11)),
+      check: (_, c) => announcedInProcess(c.app, () => expect(c.saved.changes).toHaveLength(13)),
     },
     {
       name: 'widget keys are unique across chatbots',

@@ -16,6 +16,7 @@ describe('widget_config as the widget draws it', () => {
       background_color: '#101820',
       bubble_text: 'Chat with us',
       bot_avatar_icon: 'graduation',
+      bot_avatar_url: 'https://cdn.example.com/bot.png',
       font_size: 16,
       position: 'bottom-left',
       width: 420,
@@ -33,6 +34,7 @@ describe('widget_config as the widget draws it', () => {
       background_color: 'url(x)',
       bubble_text: null,
       bot_avatar_icon: 'dragon',
+      bot_avatar_url: 'javascript:alert(1)',
       font_size: 40,
       position: 'top-left',
       width: 100,
@@ -40,6 +42,17 @@ describe('widget_config as the widget draws it', () => {
       allowed_paths: ['/ok', 'no-slash', '/a/*/b'],
     })
     expect(resolved).toEqual({ ...WIDGET_CONFIG_DEFAULTS, allowed_paths: ['/ok'] })
+  })
+
+  test.each([
+    ['http', 'http://cdn.example.com/bot.png'],
+    ['data:', 'data:image/png;base64,iVBORw0KGgo='],
+    ['no host', 'https:///bot.png'],
+    ['spaces', 'https://cdn.example.com/a b.png'],
+    ['too long', `https://cdn.example.com/${'a'.repeat(2048)}`],
+    ['not a string', 42],
+  ])('an avatar image address the server would refuse (%s) is not drawn', (_, url) => {
+    expect(resolveSettings({ bot_avatar_url: url }).bot_avatar_url).toBe(null)
   })
 
   test('an empty avatar icon means none is drawn but stays as given', () => {

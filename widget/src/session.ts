@@ -41,6 +41,8 @@ export function createSession(options: SessionOptions) {
   const [typing, setTyping] = createSignal<'bot' | 'agent' | null>(null)
   const [isOpen, setIsOpen] = createSignal(tabMemory.get('open') === '1')
   const [unread, setUnread] = createSignal(0)
+  /** The newest bot or agent message that arrived while the chat was closed, until opened or dismissed. */
+  const [preview, setPreview] = createSignal<ChatMessage | null>(null)
   const [hasMore, setHasMore] = createSignal(false)
   const [unavailable, setUnavailable] = createSignal(false)
   let typingTimer: ReturnType<typeof setTimeout> | undefined
@@ -54,6 +56,7 @@ export function createSession(options: SessionOptions) {
     const last = newest()
     if (last) memory.set('seen', last.created_at)
     setUnread(0)
+    setPreview(null)
   }
 
   const socket = createConnection({
@@ -107,7 +110,10 @@ export function createSession(options: SessionOptions) {
         // A message of another conversation: a new one opened (a closed one's status does not carry over).
         if (conversation()?.id !== chat.conversation_id) setConversation({ id: chat.conversation_id, status: 'bot' })
         if (isOpen()) markSeen()
-        else if (chat.role !== 'visitor') setUnread(countUnread(messages(), memory.get('seen')))
+        else if (chat.role !== 'visitor') {
+          setUnread(countUnread(messages(), memory.get('seen')))
+          if (chat.role === 'bot' || chat.role === 'agent') setPreview(chat)
+        }
         return
       }
       case 'history':
@@ -157,6 +163,7 @@ export function createSession(options: SessionOptions) {
         setConversation(null)
         setHasMore(false)
         setUnread(0)
+        setPreview(null)
       })
       startSent = false
       if (live) socket.connect()
@@ -174,6 +181,7 @@ export function createSession(options: SessionOptions) {
     typing,
     isOpen,
     unread,
+    preview,
     hasMore,
     unavailable,
     listener,
@@ -184,6 +192,10 @@ export function createSession(options: SessionOptions) {
         markSeen()
         startIfNeeded()
       }
+    },
+    /** The visitor closed the preview: it stays closed until the next message. */
+    dismissPreview() {
+      setPreview(null)
     },
     sendText(text: string) {
       const trimmed = text.trim()

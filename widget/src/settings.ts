@@ -1,5 +1,7 @@
 import {
   AVATAR_ICONS,
+  AVATAR_URL_MAX_LENGTH,
+  AVATAR_URL_PATTERN,
   type AvatarIcon,
   HEX_COLOR,
   PATH_PATTERN,
@@ -33,6 +35,7 @@ export function resolveSettings(raw: Record<string, unknown> | null | undefined)
   }
   const background = given.background_color
   const icon = given.bot_avatar_icon
+  const avatarUrl = given.bot_avatar_url
   const position = given.position
   const paths = given.allowed_paths
   return {
@@ -42,6 +45,8 @@ export function resolveSettings(raw: Record<string, unknown> | null | undefined)
     background_color: typeof background === 'string' && HEX_COLOR.test(background) ? background : null,
     bubble_text: text('bubble_text'),
     bot_avatar_icon: AVATAR_ICONS.includes(icon as AvatarIcon) ? (icon as AvatarIcon) : null,
+    bot_avatar_url:
+      typeof avatarUrl === 'string' && avatarUrl.length <= AVATAR_URL_MAX_LENGTH && AVATAR_URL_PATTERN.test(avatarUrl) ? avatarUrl : null,
     font_size: number('font_size'),
     position: POSITIONS.includes(position as Position) ? (position as Position) : d.position,
     width: number('width'),

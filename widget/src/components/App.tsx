@@ -4,6 +4,7 @@ import type { Session } from '../session.ts'
 import { textColorOn } from '../settings.ts'
 import { ChatWindow } from './ChatWindow.tsx'
 import { ChatIcon, CloseIcon } from './Icons.tsx'
+import { MessagePreview } from './MessagePreview.tsx'
 
 interface Props {
   session: Session
@@ -12,7 +13,7 @@ interface Props {
   css: string
 }
 
-/** The launcher bubble and, when open, the chat window; every widget_config value as a CSS variable. */
+/** The launcher bubble, the preview of a message that came while closed, and, when open, the chat window; every widget_config value as a CSS variable. */
 export function App(props: Props) {
   const s = props.session
   const c = props.settings
@@ -46,6 +47,15 @@ export function App(props: Props) {
       <Show when={s.isOpen()}>
         <ChatWindow session={s} settings={c} greeting={props.greeting} onClose={() => s.setOpen(false)} inputRef={(el) => (input = el)} />
       </Show>
+      <MessagePreview
+        message={s.isOpen() ? null : s.preview()}
+        botName={c.bot_display_name}
+        onOpen={() => s.setOpen(true)}
+        onDismiss={() => {
+          s.dismissPreview()
+          launcher?.focus()
+        }}
+      />
       <button
         type="button"
         class="launcher"

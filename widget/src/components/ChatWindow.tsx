@@ -2,7 +2,8 @@ import { Show } from 'solid-js'
 import type { WidgetConfigValues } from '../../../server/protocol/widget-config-defaults.ts'
 import type { Session } from '../session.ts'
 import { Composer } from './Composer.tsx'
-import { AvatarIconSvg, CloseIcon } from './Icons.tsx'
+import { BotAvatar } from './BotAvatar.tsx'
+import { CloseIcon } from './Icons.tsx'
 import { MessageList } from './MessageList.tsx'
 
 interface Props {
@@ -37,13 +38,7 @@ export function ChatWindow(props: Props) {
       }}
     >
       <header class="header">
-        <Show when={props.settings.bot_avatar_icon || null}>
-          {(icon) => (
-            <span class="avatar">
-              <AvatarIconSvg icon={icon()} />
-            </span>
-          )}
-        </Show>
+        <BotAvatar src={props.settings.bot_avatar_url} icon={props.settings.bot_avatar_icon} />
         <h2 id="parley-title" class="title">
           {props.settings.bot_display_name}
         </h2>
