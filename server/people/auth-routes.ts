@@ -33,6 +33,14 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
     set.headers['set-cookie'] = sessionCookie(session.secret, (Date.parse(session.expiresAt) - Date.parse(session.createdAt)) / 1000, secure)
     return { user: toUser(user), workspace_id: user.workspace_id, session: { created_at: session.createdAt, expires_at: session.expiresAt } }
   }
+  /** Ends what `end` ends for the signed-in person and clears the cookie: 204. */
+  const signOut =
+    (end: (person: NonNullable<Caller['person']>) => void) =>
+    (context: Caller & { set: { headers: Record<string, unknown> }; status: (code: 204, body: undefined) => unknown }) => {
+      end(requirePerson(context))
+      context.set.headers['set-cookie'] = clearedSessionCookie(secure)
+      return context.status(204, undefined)
+    }
 
   const open = new Elysia({ prefix: '/auth' })
     .post(
@@ -114,11 +122,7 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
     )
     .post(
       '/sign-out',
-      (context) => {
-        sessions.end(requirePerson(context).sessionId)
-        context.set.headers['set-cookie'] = clearedSessionCookie(secure)
-        return context.status(204, undefined)
-      },
+      signOut((person) => sessions.end(person.sessionId)),
       {
         response: { 204: t.Void(), ...errorResponses(400, 403) },
         detail: { tags, summary: 'Sign out', description: 'Ends this session at once and clears the cookie.' },
@@ -126,11 +130,7 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
     )
     .post(
       '/sign-out-everywhere',
-      (context) => {
-        sessions.endAll(requirePerson(context).id)
-        context.set.headers['set-cookie'] = clearedSessionCookie(secure)
-        return context.status(204, undefined)
-      },
+      signOut((person) => sessions.endAll(person.id)),
       {
         response: { 204: t.Void(), ...errorResponses(400, 403) },
         detail: { tags, summary: 'Sign out everywhere', description: 'Ends every session of the signed-in person, this one included.' },
