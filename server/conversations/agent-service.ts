@@ -62,7 +62,7 @@ export function agentService({ chatbots, conversations, contacts, messages, life
     },
 
     typing(workspaceId: string, chatbotId: string, conversationId: string, active: boolean): void {
-      events.emit('conversation.typing', { conversation: find(workspaceId, chatbotId, conversationId), active })
+      events.emit('conversation.typing', { conversation: find(workspaceId, chatbotId, conversationId), active, from: 'agent' })
     },
   }
 }

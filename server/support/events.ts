@@ -17,8 +17,16 @@ export interface DomainEvents {
   'conversation.messages': { conversation: ConversationRef; messages: ChatMessage[] }
   /** A conversation's status changed (handoff, closed, back to the bot). */
   'conversation.status': { conversation: ConversationRef; status: ConversationStatus }
-  /** An agent is typing in a conversation, or stopped. */
-  'conversation.typing': { conversation: ConversationRef; active: boolean }
+  /** A person (`agent`) is typing in a conversation, or the bot is working on an answer (an LLM run, tools included); or stopped. */
+  'conversation.typing': { conversation: ConversationRef; active: boolean; from: 'agent' | 'bot' }
+  /**
+   * The bot's answer while it is being written (an LLM agent state), before it is stored:
+   * `started` opens a draft under the id the stored message will have, `delta` adds text to it,
+   * `dropped` abandons it (the run failed, or a person took over). A kept draft ends when
+   * 'conversation.messages' announces the stored message with that same id. Only channels
+   * that can show text as it comes (the widget) listen; nothing here is stored or delivered.
+   */
+  'conversation.draft': { conversation: ConversationRef; message_id: string; phase: 'started' | 'delta' | 'dropped'; text?: string }
 }
 
 /** Enough of a conversation for a channel to find who must receive an event. */

@@ -41,9 +41,9 @@ export function webChannel(deps: WebChannelDeps) {
       if (conversation.channel !== 'web') return
       hub.sendToContact(conversation.contact_id, [{ type: 'status', conversation_id: conversation.id, status }])
     }),
-    events.on('conversation.typing', ({ conversation, active }) => {
+    events.on('conversation.typing', ({ conversation, active, from }) => {
       if (conversation.channel !== 'web') return
-      hub.sendToContact(conversation.contact_id, [{ type: 'typing', from: 'agent', active }])
+      hub.sendToContact(conversation.contact_id, [{ type: 'typing', from, active }])
     }),
     events.on('integration.removed', ({ integrationId }) => {
       hub.closeIntegration(integrationId, CloseCode.integrationRemoved, 'this chat was removed')
