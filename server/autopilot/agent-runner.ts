@@ -84,10 +84,10 @@ export function agentRunner(deps: AgentRunnerDeps) {
     writesFor(turn) {
       const asked = turn.engineEvents.findLast((event) => event.type === 'agent_run')
       if (!asked || asked.type !== 'agent_run' || turn.conversation.status !== 'bot') return null
-      const run: PendingRun = { id: newId(), conversation_id: turn.conversation.id, chatbot_id: turn.conversation.chatbot_id, state: asked.state }
-      const at = turn.messages.at(-1)?.created_at ?? now()
+      const created_at = turn.messages.findLast((message) => message.role === 'visitor')?.created_at ?? now()
+      const run: PendingRun = { id: newId(), conversation_id: turn.conversation.id, chatbot_id: turn.conversation.chatbot_id, state: asked.state, created_at }
       return () => {
-        store.insert(run, at)
+        store.insert(run)
         recorded.add(run.conversation_id)
       }
     },
@@ -236,7 +236,8 @@ export function agentRunner(deps: AgentRunnerDeps) {
           sleep: tuning.sleep ?? ((ms) => abortable(ms, work.abort.signal)),
           draft: showDraft,
         })
-        const history = modelHistory(messages.latest(conversationId, (agent.history ?? AGENT_DEFAULTS.history) + 50).messages, agent.history ?? AGENT_DEFAULTS.history)
+        const keep = agent.history ?? AGENT_DEFAULTS.history
+        const history = modelHistory(messages.latest(conversationId, keep + 50).messages, keep, (runs[0] as PendingRun).created_at)
         const details = contacts.get(conversation.contact_id)?.details ?? {}
         outcome = await runAgent(
           {
