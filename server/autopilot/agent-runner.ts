@@ -53,6 +53,7 @@ export type AgentRunner = ReturnType<typeof agentRunner>
 
 const abortable = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve()
     const timer = setTimeout(resolve, ms)
     signal.addEventListener('abort', () => {
       clearTimeout(timer)
@@ -136,6 +137,9 @@ export function agentRunner(deps: AgentRunnerDeps) {
 
   /** Drops the runs without an answer, keeping what they cost and did. */
   function drop(conversationId: string, runs: PendingRun[], reason: string, outcome?: AgentRunOutcome): void {
+    // A conversation deleted meanwhile (its chatbot or flow removed) took its runs with it; a
+    // trace row for it would fail its foreign key and roll back the whole batch.
+    if (!lifecycle?.get(conversationId)) return
     const at = now()
     batch.run(() => writeEnd(conversationId, runs, { status: 'dropped', outcome: reason, at }, outcome))
   }

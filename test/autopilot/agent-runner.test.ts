@@ -273,6 +273,31 @@ describe('order and people', () => {
     expect(chat.typing.at(-1)?.active).toBe(false)
   })
 
+  test('a person who takes over and hands back during the run still wins: that run answer is dropped', async () => {
+    chat = await agentChat({ script: [{ text: 'Too late.', delayMs: 300 }], flow: () => billingFlow(null) })
+    const conversation = chat.open('Hello')
+    while (chat.model.requests.length === 0) await Bun.sleep(5)
+    const path = `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${conversation.id}`
+    expect((await chat.app.call('PATCH', path, { body: { status: 'handoff' } })).status).toBe(200)
+    expect((await chat.app.call('PATCH', path, { body: { status: 'bot' } })).status).toBe(200)
+    await chat.settled()
+    expect(transcript(chat.messages(conversation.id))).toEqual(['visitor: Hello'])
+    expect(runs(conversation.id)[0]).toMatchObject({ status: 'dropped', outcome: 'a person took over' })
+    expect(chat.drafts.map((draft) => draft.phase)).not.toContain('delta')
+  })
+
+  test('a chatbot deleted during a run takes the run with it, and no write fails', async () => {
+    chat = await agentChat({ script: () => ({ text: 'Answer.', delayMs: 200 }), flow: () => billingFlow(null) })
+    const doomed = chat.open('Hello')
+    while (chat.model.requests.length === 0) await Bun.sleep(5)
+    expect((await chat.app.call('DELETE', `/api/dev/v1/chatbots/${chat.chatbotId}`)).status).toBe(204)
+    await chat.settled()
+    expect(chat.app.db.query('SELECT count(*) AS n FROM agent_runs').get()).toEqual({ n: 0 })
+    expect(chat.app.db.query('SELECT count(*) AS n FROM agent_trace').get()).toEqual({ n: 0 })
+    expect(chat.app.services.conversations.get(doomed.id)).toBeUndefined()
+    expect(chat.app.logLines.filter((line: string) => line.includes('batch commit failed'))).toEqual([])
+  })
+
   test('runs beyond the per-workspace bound wait their turn and all are answered', async () => {
     chat = await agentChat({ script: () => ({ text: 'Answer.', delayMs: 50 }), flow: () => billingFlow(null), tuning: { runsPerWorkspace: 2 } })
     let working = 0
