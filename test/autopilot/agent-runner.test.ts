@@ -40,9 +40,9 @@ describe('a visitor in an agent state', () => {
     expect(chat.model.requests[0]!.headers.get('authorization')).toBe('Bearer sk-test-key')
     // The draft: started, the text in fragments, and the stored message under the same id.
     const answerId = stored[1]!.id
-    expect(chat.drafts.map((draft) => [draft.message_id === answerId, draft.phase])).toEqual([
+    expect(chat.drafts.map((draft): [boolean, string] => [draft.message_id === answerId, draft.phase])).toEqual([
       [true, 'started'],
-      ...Array.from({ length: 7 }, () => [true, 'delta']),
+      ...Array.from({ length: 7 }, (): [boolean, string] => [true, 'delta']),
     ])
     expect(chat.drafts.map((draft) => draft.text ?? '').join('')).toBe('Your invoice INV-7 is paid.')
     expect(chat.typing.map((event) => event.active)).toEqual([true, false])
