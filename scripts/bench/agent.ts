@@ -205,7 +205,7 @@ const inRunner: number[] = []
 const beforeRun: number[] = []
 for (const { conversationId, waitedMs } of runs) {
   const trace = await api('GET', `/chatbots/${agentBot.id}/conversations/${conversationId}/trace?limit=200`)
-  const entries = trace.items as { kind: string; detail: Record<string, number> }[]
+  const entries = trace.items as { kind: string; detail: { latency_ms: number; duration_ms: number; waited_ms: number } }[]
   const outside = entries.filter((entry) => entry.kind === 'model' || entry.kind === 'tool').reduce((sum, entry) => sum + entry.detail.latency_ms, 0)
   const end = entries.findLast((entry) => entry.kind === 'run')
   added.push(waitedMs - outside)
