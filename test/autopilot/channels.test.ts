@@ -10,7 +10,7 @@ import { type LiveServer, liveServer } from '../support/live-server.ts'
 import type { TestApp } from '../support/test-app.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
 import { WidgetClient } from '../support/widget-client.ts'
-import { billingFlow } from './support/agent-chat.ts'
+import { billingFlow, runsSettled } from './support/agent-chat.ts'
 
 /**
  * One flow with an agent state, on every channel: the same visitor messages get the same
@@ -63,14 +63,6 @@ async function agentBot(app: TestApp, chatbotId: string): Promise<void> {
   await call('PATCH', '', { entry_flow_id: flow.id })
 }
 
-async function settled(app: TestApp): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    const pending = app.db.query<{ n: number }, []>("SELECT count(*) AS n FROM agent_runs WHERE status = 'pending'").get()?.n
-    if (pending === 0 && app.services.autopilot.busy() === 0) return
-    await Bun.sleep(10)
-  }
-  throw new Error('runs did not settle')
-}
 
 async function transcriptOf(app: TestApp, chatbotId: string, conversationId: string): Promise<string[]> {
   const { body } = await app.call('GET', `/api/dev/v1/chatbots/${chatbotId}/conversations/${conversationId}/messages`)
@@ -93,7 +85,7 @@ describe('an agent state on every channel', () => {
         const sent = await server.call('POST', chat.path(`/integrations/rest-api/messages`), { body: { user_id: 'ada@example.com', text: question } })
         expect(sent.status).toBe(202)
         conversationId = sent.body.conversation_id
-        await settled(server)
+        await runsSettled(server)
       }
       expect(await transcriptOf(server, chat.chatbotId, conversationId)).toEqual(EXPECTED)
       await receiver.waitFor(4)
@@ -126,7 +118,7 @@ describe('an agent state on every channel', () => {
       const sent: string[] = []
       for (const question of QUESTIONS) {
         await bed.say(chat, text(question))
-        await settled(bed.app)
+        await runsSettled(bed.app)
         sent.push(...(await bed.sent()))
       }
       expect(sent).toEqual(['You said: hello', 'Invoice INV-7 is paid.', 'A person will take over.'])
@@ -154,7 +146,7 @@ describe('an agent state on every channel', () => {
         client.socket.send({ type: 'message', client_id: `q${n}`, text: question })
         frames.push(...(await client.socket.messages(2, 5000)))
       }
-      await settled(server)
+      await runsSettled(server)
       const { body } = await server.call('GET', `/api/dev/v1/chatbots/${client.chat.chatbotId}/conversations`)
       expect(await transcriptOf(server, client.chat.chatbotId, body.items[0].id)).toEqual(EXPECTED)
       frames.push(...client.socket.received)

@@ -6,6 +6,7 @@ import { fakeChatCompletions } from '../llm/support/fake-chat-completions.ts'
 import { DOCS_TOKEN, docsServer } from '../mcp/support/docs-server.ts'
 import { type McpApp, mcpApp } from '../mcp/support/mcp-app.ts'
 import type { RunningMcpServer } from '../mcp/support/mcp-servers.ts'
+import { runsSettled } from './support/agent-chat.ts'
 
 const page = readFileSync(new URL('../../docs/agents.md', import.meta.url), 'utf8')
 const examples = curlExamples(page)
@@ -29,14 +30,6 @@ const model = fakeChatCompletions((body) => {
   return { toolCalls: [{ name: 'orders__find_order', arguments: '{"number":"A-1042"}' }], usage: { prompt_tokens: 210, completion_tokens: 18 } }
 })
 
-async function settled(app: McpApp): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    const pending = app.db.query<{ n: number }, []>("SELECT count(*) AS n FROM agent_runs WHERE status = 'pending'").get()?.n
-    if (pending === 0 && app.services.autopilot.busy() === 0) return
-    await Bun.sleep(10)
-  }
-  throw new Error('runs did not settle')
-}
 
 describe('docs/agents.md: the flow runs and every curl example answers as documented', () => {
   let app: McpApp
@@ -71,7 +64,7 @@ describe('docs/agents.md: the flow runs and every curl example answers as docume
     await must('POST', `/flows/${created.id}/publish`)
     await must('PATCH', '', { entry_flow_id: created.id })
     vars.CONVERSATION_ID = open('ada', 'Where is my order A-1042?')
-    await settled(app)
+    await runsSettled(app)
   })
   afterAll(async () => {
     await app.close()
@@ -92,7 +85,7 @@ describe('docs/agents.md: the flow runs and every curl example answers as docume
   test('an exit with a capture moves the flow to the claim, which says the captured number', async () => {
     const before = model.requests.length
     const claim = open('bob', 'My order A-1042 arrived broken')
-    await settled(app)
+    await runsSettled(app)
     expect(model.requests.length).toBe(before + 1)
     expect(await transcript(claim)).toEqual([
       'visitor: My order A-1042 arrived broken',

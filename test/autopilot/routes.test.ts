@@ -2,7 +2,7 @@ import { afterAll, expect } from 'bun:test'
 import type { TestApp } from '../support/test-app.ts'
 import { scenarios } from '../support/scenarios.ts'
 import { fakeChatCompletions } from '../llm/support/fake-chat-completions.ts'
-import { billingFlow } from './support/agent-chat.ts'
+import { billingFlow, runsSettled } from './support/agent-chat.ts'
 
 /** Two answers (20 tokens each) then an exit (10): usage adds up per conversation and per chatbot. */
 const model = fakeChatCompletions((body) => {
@@ -35,24 +35,16 @@ async function setUp(app: TestApp, key?: string) {
   const open = async (user: string, texts: string[]) => {
     const contact = app.services.visitors.ensureContact(bot, { externalId: `${user}@example.com`, tokenHash: user })
     const { conversation } = app.services.conversations.openWith(ctx, contact.id, null, { content: { kind: 'text', text: texts[0]! } })
-    await settled(app)
+    await runsSettled(app)
     for (const text of texts.slice(1)) {
       app.services.conversations.visitorSays(app.services.conversations.get(conversation.id)!, { content: { kind: 'text', text } }, ctx)
-      await settled(app)
+      await runsSettled(app)
     }
     return conversation.id
   }
   return { bot, open }
 }
 
-async function settled(app: TestApp): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    const pending = app.db.query<{ n: number }, []>("SELECT count(*) AS n FROM agent_runs WHERE status = 'pending'").get()?.n
-    if (pending === 0 && app.services.autopilot.busy() === 0) return
-    await Bun.sleep(10)
-  }
-  throw new Error('runs did not settle')
-}
 
 scenarios<Ctx>(
   'agent trace and usage routes',

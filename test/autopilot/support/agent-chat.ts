@@ -87,16 +87,6 @@ export async function agentChat(options: {
   const ctx = { chatbotId: bot.id, channel: 'web' as const, integrationId: null }
   let visitors = 0
 
-  async function settled(): Promise<void> {
-    const deadline = Date.now() + 10_000
-    for (;;) {
-      const pending = app.db.query<{ n: number }, []>("SELECT count(*) AS n FROM agent_runs WHERE status = 'pending'").get()?.n ?? 0
-      if (pending === 0 && app.services.autopilot.busy() === 0) return
-      if (Date.now() > deadline) throw new Error(`runs still pending after 10 s (${pending} pending)`)
-      await Bun.sleep(5)
-    }
-  }
-
   return {
     app,
     model,
@@ -114,7 +104,7 @@ export async function agentChat(options: {
       app.services.conversations.visitorSays(current, { content: { kind: 'text', text } }, ctx)
     },
     messages: (conversationId) => app.services.conversations.history(conversationId).messages,
-    settled,
+    settled: () => runsSettled(app),
     async close() {
       await app.close()
       model.stop()
@@ -128,4 +118,15 @@ export function transcript(messages: Message[]): string[] {
     const content = message.content as { text?: string; title?: string; kind: string }
     return `${message.role}: ${content.text ?? content.title ?? `[${content.kind}]`}`
   })
+}
+
+/** Waits until no agent run of the app is under way or pending (fails after 10 s). */
+export async function runsSettled(app: Pick<TestApp, 'db' | 'services'>): Promise<void> {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const pending = app.db.query<{ n: number }, []>("SELECT count(*) AS n FROM agent_runs WHERE status = 'pending'").get()?.n ?? 0
+    if (pending === 0 && app.services.autopilot.busy() === 0) return
+    if (Date.now() > deadline) throw new Error(`runs still pending after 10 s (${pending} pending)`)
+    await Bun.sleep(5)
+  }
 }
