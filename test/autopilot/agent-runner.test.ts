@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { AGENT_APOLOGY } from '../../server/engine/agent-state.ts'
 import { type RunningMcpServer, streamableServer } from '../mcp/support/mcp-servers.ts'
-import { type AgentChat, agentChat, billingFlow, transcript } from './support/agent-chat.ts'
+import { type AgentChat, agentChat, billingFlow, runsSettled, transcript } from './support/agent-chat.ts'
 
 let tools: RunningMcpServer
 let chat: AgentChat | undefined
@@ -311,5 +311,47 @@ describe('order and people', () => {
     await chat.settled()
     expect(most).toBe(2)
     for (const conversation of conversations) expect(transcript(chat.messages(conversation.id)).at(-1)).toBe('bot: Answer.')
+  })
+})
+
+describe('restarts', () => {
+  test('a run cut off by a shutdown stays pending and is answered once by the next start', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { parleyOnFile } = await import('../channels/rest-api/support/parley-on-file.ts')
+    let answering = false
+    const { fakeChatCompletions } = await import('../llm/support/fake-chat-completions.ts')
+    const model = fakeChatCompletions(() => (answering ? { text: 'Answered after the restart.' } : { hang: true }))
+    const dir = mkdtempSync(join(tmpdir(), 'parley-agent-restart-'))
+    const env = { PARLEY_OUTBOUND_ALLOW: '127.0.0.1' }
+    try {
+      const first = parleyOnFile(dir, env)
+      const services = first.app.services
+      const workspaceId = services.workspaces.authenticate(services.workspaces.createKey({ name: 'restart', newWorkspace: true }).key) as string
+      const bot = services.chatbots.create(workspaceId, { name: 'Restart' })
+      services.chatbots.update(workspaceId, bot.id, { llm: { base_url: model.baseUrl, model: 'fake-1' } })
+      const flow = services.flows.create(workspaceId, bot.id, { name: 'Main', type: 'conversation', flow: billingFlow(null) } as never)
+      services.flows.publish(workspaceId, bot.id, flow.id)
+      const contact = services.visitors.ensureContact(bot.id, { externalId: 'ada@example.com', tokenHash: 'ada' })
+      const ctx = { chatbotId: bot.id, channel: 'web' as const, integrationId: null }
+      const conversationId = services.conversations.openWith(ctx, contact.id, null, { content: { kind: 'text', text: 'Hello?' } }).conversation.id
+      while (model.requests.length === 0) await Bun.sleep(5)
+      await first.stop()
+
+      answering = true
+      const second = parleyOnFile(dir, env)
+      for (let waited = 0; second.app.services.conversations.history(conversationId).messages.length < 2; waited += 10) {
+        if (waited > 5_000) throw new Error('no answer after the restart')
+        await Bun.sleep(10)
+      }
+      await Bun.sleep(100)
+      expect(transcript(second.app.services.conversations.history(conversationId).messages)).toEqual(['visitor: Hello?', 'bot: Answered after the restart.'])
+      expect(model.requests).toHaveLength(2)
+      await second.stop()
+    } finally {
+      model.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
