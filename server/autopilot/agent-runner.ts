@@ -193,12 +193,11 @@ export function agentRunner(deps: AgentRunnerDeps) {
   }
 
   async function runOnce(conversationId: string, work: Working): Promise<void> {
-    const first = store.pendingOf(conversationId)
-    const first0 = first[0]
-    if (!first0) return
-    const chatbot = store.chatbot(first0.chatbot_id)
-    if (!chatbot) return
-    await slots.acquire(chatbot.workspace_id)
+    const oldest = store.pendingOf(conversationId)[0]
+    if (!oldest) return
+    const owner = store.chatbot(oldest.chatbot_id)
+    if (!owner) return
+    await slots.acquire(owner.workspace_id)
     let typing: ConversationRef | null = null
     let draft: { id: string } | null = null
     const started = performance.now()
@@ -207,7 +206,9 @@ export function agentRunner(deps: AgentRunnerDeps) {
       // Read again once the slot is ours: runs recorded while waiting are answered too.
       const runs = store.pendingOf(conversationId)
       const conversation = lifecycle?.get(conversationId)
-      if (runs.length === 0 || !conversation) return
+      // The model settings as they are now, not as they were when the run was queued.
+      const chatbot = store.chatbot(oldest.chatbot_id)
+      if (runs.length === 0 || !conversation || !chatbot) return
       const state = conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null
       const snapshot = conversation.flow_id && conversation.flow_version !== null ? snapshots.version(conversation.flow_id, conversation.flow_version) : null
       const agent = state ? snapshot?.definition.states[state.state]?.agent : undefined
@@ -276,7 +277,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
     } finally {
       if (draft && typing) events.emit('conversation.draft', { conversation: typing, message_id: (draft as { id: string }).id, phase: 'dropped' })
       if (typing) events.emit('conversation.typing', { conversation: typing, active: false, from: 'bot' })
-      slots.release(chatbot.workspace_id)
+      slots.release(owner.workspace_id)
     }
   }
 
