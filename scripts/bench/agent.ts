@@ -138,7 +138,7 @@ async function humanPaceChat(seconds: number): Promise<ChatResult> {
 }
 
 /** One visitor of the agent chatbot: a socket, hello, a question; the time until the bot's answer. */
-async function askOnce(n: number): Promise<{ conversationId: string; waitedMs: number }> {
+async function askOnce(n: number): Promise<Asked> {
   const socket = new WebSocket(agentSocket)
   await new Promise<void>((resolve, reject) => {
     socket.onopen = () => resolve()
@@ -147,7 +147,7 @@ async function askOnce(n: number): Promise<{ conversationId: string; waitedMs: n
   const frames: Record<string, any>[] = []
   let wake = () => {}
   socket.onmessage = (event) => {
-    frames.push(JSON.parse(String(event.data)))
+    frames.push({ ...JSON.parse(String(event.data)), received_at: performance.now() })
     wake()
   }
   const next = async (accept: (frame: Record<string, any>) => boolean) => {
@@ -163,13 +163,30 @@ async function askOnce(n: number): Promise<{ conversationId: string; waitedMs: n
   socket.send(JSON.stringify({ type: 'message', client_id: `q${n}`, text: `question ${n}` }))
   const answer = await next((frame) => frame.type === 'error' || (frame.type === 'message' && frame.message.role === 'bot'))
   const waitedMs = performance.now() - sent
+  // The bot's typing frames mark the run's start and end as the visitor sees them.
+  const typingOn = frames.find((frame) => frame.type === 'typing' && frame.from === 'bot' && frame.active)
+  const typingOff = frames.find((frame) => frame.type === 'typing' && frame.from === 'bot' && !frame.active)
   socket.close()
   if (answer.type === 'error') throw new Error(`visitor ${n}: ${JSON.stringify(answer)}`)
-  return { conversationId: answer.message.conversation_id as string, waitedMs }
+  return {
+    conversationId: answer.message.conversation_id as string,
+    waitedMs,
+    toRunStart: typingOn ? typingOn.received_at - sent : null,
+    runEndToAnswer: typingOff ? answer.received_at - typingOff.received_at : null,
+  }
 }
 
-async function agentLoad(): Promise<{ conversationId: string; waitedMs: number }[]> {
-  const results: { conversationId: string; waitedMs: number }[] = []
+interface Asked {
+  conversationId: string
+  waitedMs: number
+  /** From the message sent to the bot's typing frame (stored, committed, run started, frame received). */
+  toRunStart: number | null
+  /** From the bot's typing-off frame to the answer's frame (stored, committed, delivered). */
+  runEndToAnswer: number | null
+}
+
+async function agentLoad(): Promise<Asked[]> {
+  const results: Asked[] = []
   let started = 0
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -219,6 +236,10 @@ const p50 = at(added, 0.5)
 console.log(`agent runs: ${runs.length} answered in ${wall.toFixed(1)} s`)
 console.log(`Parley's added time per run (visitor's wait - model - tool): p50 ${p50.toFixed(2)} ms (target <= 5 ms) ${p50 <= 5 ? 'MET' : 'NOT MET'}, p99 ${at(added, 0.99).toFixed(2)} ms`)
 console.log(`  of which inside the runner (run duration - model - tool): p50 ${at(inRunner, 0.5).toFixed(2)} ms, p99 ${at(inRunner, 0.99).toFixed(2)} ms`)
+const sortedOf = (values: (number | null)[]) => values.filter((value): value is number => value !== null).sort((a, b) => a - b)
+const toStart = sortedOf(runs.map((run) => run.toRunStart))
+const toAnswer = sortedOf(runs.map((run) => run.runEndToAnswer))
+console.log(`  seen by the visitor: message sent -> bot typing p50 ${at(toStart, 0.5).toFixed(2)} ms, p99 ${at(toStart, 0.99).toFixed(2)} ms; typing off -> answer p50 ${at(toAnswer, 0.5).toFixed(2)} ms, p99 ${at(toAnswer, 0.99).toFixed(2)} ms`)
 console.log(`  from the stored message to the run's start: p50 ${at(beforeRun, 0.5).toFixed(0)} ms, p99 ${at(beforeRun, 0.99).toFixed(0)} ms`)
 console.log(`human-pace chat p99 under the agent load: ${underLoad.p99.toFixed(2)} ms (target < 50 ms) ${underLoad.p99 < 50 ? 'MET' : 'NOT MET'}; alone ${alone.p99.toFixed(2)} ms, ratio ${(underLoad.p99 / alone.p99).toFixed(2)}`)
 if (underLoad.errors || alone.errors) console.log(`errors: ${alone.errors} alone, ${underLoad.errors} under load`)
