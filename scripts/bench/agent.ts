@@ -58,7 +58,9 @@ const tools = child([process.execPath, 'scripts/bench/mcp-tool-server.ts'])
 const [, toolsPort] = (await readUntil(tools, /listening (\d+)/)) as unknown as [string, string]
 const model = child([process.execPath, 'scripts/bench/fake-model.ts'], { LATENCY_MS: String(LATENCY_MS) })
 const [, modelPort] = (await readUntil(model, /listening (\d+)/)) as unknown as [string, string]
-const parley = child([process.execPath, 'server/main.ts', 'serve'], {
+// BENCH_PROFILE=DIR writes a CPU profile (markdown) of the Parley server into DIR at exit.
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+const parley = child([process.execPath, ...profile, 'server/main.ts', 'serve'], {
   PARLEY_DATA_DIR: dataDir,
   PORT: '0',
   HOST: '127.0.0.1',
