@@ -272,8 +272,8 @@ export function agentRunner(deps: AgentRunnerDeps) {
         waited_ms: Math.max(0, Date.parse(now()) - Date.parse((runs[0] as PendingRun).created_at) - Math.round(performance.now() - started)),
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
       }
-      finish(conversationId, state.state, runs, outcome, work, draft, timing)
-      draft = null
+      // A draft that became the stored answer ends with it; any other is dropped below.
+      if (finish(conversationId, state.state, runs, outcome, work, draft, timing)) draft = null
     } finally {
       if (draft && typing) events.emit('conversation.draft', { conversation: typing, message_id: (draft as { id: string }).id, phase: 'dropped' })
       if (typing) events.emit('conversation.typing', { conversation: typing, active: false, from: 'bot' })
@@ -289,32 +289,32 @@ export function agentRunner(deps: AgentRunnerDeps) {
     work: Working,
     draft: { id: string } | null,
     timing: RunTiming,
-  ): void {
+  ): boolean {
     const lead = runs.at(-1) as PendingRun
     // Idempotent by run id: a run already ended (by another process's start) is not answered twice.
-    if (!store.isPending(lead.id)) return
-    if (work.takenOver) return drop(conversationId, runs, 'a person took over', outcome, timing)
+    if (!store.isPending(lead.id)) return false
+    if (work.takenOver) {
+      drop(conversationId, runs, 'a person took over', outcome, timing)
+      return false
+    }
     const at = now()
     if (outcome.kind === 'answer') {
       // The answer keeps its draft's id unless a message was stored after the draft began:
       // ids follow the order messages are stored in, so it then takes a new one.
       const newest = messages.latest(conversationId, 1).messages[0]?.id ?? ''
       const answerId = draft && draft.id > newest ? draft.id : newId()
-      if (draft && draft.id !== answerId) {
-        const conversation = lifecycle?.get(conversationId)
-        if (conversation) events.emit('conversation.draft', { conversation, message_id: draft.id, phase: 'dropped' })
-      }
       const stored = lifecycle?.agentRunEnded(conversationId, stateName, { kind: 'answer', text: outcome.text, answerId }, () =>
         writeEnd(conversationId, runs, { status: 'done', outcome: 'answer', at, messageId: answerId, timing }, outcome),
       )
       if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
-      return
+      return Boolean(stored) && answerId === draft?.id
     }
     const input = outcome.kind === 'exit' ? { kind: 'agent_exit' as const, exit: outcome.exit, values: outcome.values } : { kind: 'agent_failed' as const }
     const end = outcome.kind === 'exit' ? { outcome: 'exit', at, timing } : { outcome: 'failed', reason: outcome.reason, at, timing }
     const stored = lifecycle?.agentRunEnded(conversationId, stateName, input, () => writeEnd(conversationId, runs, { status: 'done', ...end }, outcome))
     if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
     if (outcome.kind === 'failed') logger.warn('agent run failed', { conversation_id: conversationId, reason: outcome.reason })
+    return false
   }
 
   return {

@@ -257,9 +257,23 @@ describe('order and people', () => {
       { role: 'user', content: 'three' },
     ])
     expect(runs(conversation.id).map((run) => run.status)).toEqual(['done', 'merged', 'done'])
-    // The first answer streamed before "two" was stored: it is stored under a new id, so ids keep the stored order.
+  })
+
+  test('a message stored while the answer streams: the answer is stored after it, under a new id, and its draft dropped', async () => {
+    chat = await agentChat({ script: [{ text: 'A slowly written first answer.', fragment: 1 }, { text: 'Second.' }], flow: () => billingFlow(null) })
+    const conversation = chat.open('one')
+    while (!chat.drafts.some((draft) => draft.phase === 'delta')) await Bun.sleep(1)
+    chat.say(conversation, 'two')
+    await chat.settled()
     const stored = chat.messages(conversation.id)
+    expect(transcript(stored)).toEqual(['visitor: one', 'visitor: two', 'bot: A slowly written first answer.', 'bot: Second.'])
+    // Ids keep the order messages are stored in (the conversation's cursors rely on it).
     expect(stored.map((message) => message.id)).toEqual(stored.map((message) => message.id).toSorted())
+    const drafts = [...new Set(chat.drafts.map((draft) => draft.message_id))]
+    expect(drafts).toHaveLength(2)
+    expect(chat.drafts.filter((draft) => draft.phase === 'dropped').map((draft) => draft.message_id)).toEqual([drafts[0]])
+    expect(stored[2]!.id).not.toBe(drafts[0])
+    expect(stored[3]!.id).toBe(drafts[1])
   })
 
   test('a person taking over during a run wins: the late answer is dropped, not stored', async () => {
@@ -271,6 +285,18 @@ describe('order and people', () => {
     expect(transcript(chat.messages(conversation.id))).toEqual(['visitor: Hello', 'agent: Hi, Grace here.'])
     expect(runs(conversation.id)[0]).toMatchObject({ status: 'dropped', outcome: 'a person took over' })
     expect(chat.typing.at(-1)?.active).toBe(false)
+  })
+
+  test('a person taking over while the answer streams (on the last try) drops the draft the visitor saw', async () => {
+    chat = await agentChat({ script: [{ status: 500 }, { status: 500 }, { text: 'x'.repeat(400), fragment: 1 }], flow: () => billingFlow(null) })
+    const conversation = chat.open('Hello')
+    while (!chat.drafts.some((draft) => draft.phase === 'delta')) await Bun.sleep(2)
+    chat.app.services.conversations.agentSays(chat.app.services.conversations.get(conversation.id)!, 'Grace here.')
+    await chat.settled()
+    expect(transcript(chat.messages(conversation.id))).toEqual(['visitor: Hello', 'agent: Grace here.'])
+    const started = chat.drafts.find((draft) => draft.phase === 'started')!
+    expect(chat.drafts.filter((draft) => draft.phase === 'dropped').map((draft) => draft.message_id)).toEqual([started.message_id])
+    expect(chat.drafts.at(-1)?.phase).toBe('dropped')
   })
 
   test('a person who takes over and hands back during the run still wins: that run answer is dropped', async () => {
