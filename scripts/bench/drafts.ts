@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * npm run bench:drafts
+ * bun scripts/bench/drafts.ts
  * The bot's answers streaming to widget tabs: VISITORS visitors with two tabs each, every
  * conversation receiving FRAGMENTS fragments of about 4 characters at RATE a second (a fast
  * model), announced on the event bus as the LLM runner announces them. Compared in the same
