@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'bun:test'
+import { connect as tcpConnect, type Socket } from 'node:net'
+import { contactKey } from '../../../server/channels/web/socket-hub.ts'
 import { messageStore } from '../../../server/conversations/message-store.ts'
 import type { ChatMessage, ServerMessage } from '../../../server/protocol/widget-protocol.ts'
 import type { ConversationRef } from '../../../server/support/events.ts'
@@ -205,3 +207,93 @@ describe("the bot's typing while tools run", () => {
     expect(late.received.filter((frame) => frame.type === 'typing')).toEqual([])
   })
 })
+
+describe('a tab whose peer stops reading', () => {
+  test("is sent no more once 64 KiB wait for it, so the server does not queue a whole answer per slow tab; read again, it catches up", async () => {
+    const { chat, tab, token, ref } = await visitorInConversation()
+    const slow = await rawTab(suite.server.socketUrl(chat.widgetKey), token)
+    slow.socket.pause()
+    // 18 MB of drafts: more than the kernel's buffers between the two ends can hold.
+    const chunk = 'x'.repeat(30_000)
+    let largestBacklog = 0
+    for (let i = 0; i < 600; i++) {
+      const id = `01DRAFT${String(i).padStart(19, '0')}`
+      draft(ref, id, 'started')
+      draft(ref, id, 'delta', chunk)
+      if (i < 599) draft(ref, id, 'dropped')
+      for (const socket of suite.server.hub.socketsOf(contactKey(ref.contact_id))) largestBacklog = Math.max(largestBacklog, socket.getBufferedAmount())
+      if (i % 50 === 0) await Bun.sleep(1)
+    }
+    // The bound, plus the one frame that crossed it, plus the small frames that take drafts back.
+    expect(largestBacklog).toBeGreaterThan(64 * 1024)
+    expect(largestBacklog).toBeLessThan(64 * 1024 + 2 * chunk.length + 600 * 100)
+    await settle(tab)
+
+    // Reading again: the last draft arrives whole (or its rest), once the backlog has drained.
+    const last = '01DRAFT' + String(599).padStart(19, '0')
+    slow.socket.resume()
+    for (let i = 0; i < 200 && slow.text(last) === null; i++) {
+      draft(ref, last, 'delta', '.')
+      await Bun.sleep(20)
+    }
+    const shown = slow.text(last)
+    expect(shown).not.toBeNull()
+    expect(shown!.startsWith(chunk)).toBe(true)
+    slow.socket.destroy()
+  }, 30_000)
+})
+
+/**
+ * A widget tab over a bare TCP socket (RFC 6455 by hand), so the test can stop reading from it
+ * as a stalled phone would: the frames it gets are decoded as they come.
+ */
+async function rawTab(url: string, visitorToken: string) {
+  const { hostname, port, pathname, search } = new URL(url)
+  const socket: Socket = tcpConnect(Number(port), hostname)
+  let buffered = Buffer.alloc(0)
+  let upgraded = false
+  const frames: ServerMessage[] = []
+  socket.on('data', (data: Buffer) => {
+    buffered = Buffer.concat([buffered, data])
+    if (!upgraded) {
+      const end = buffered.indexOf('\r\n\r\n')
+      if (end < 0) return
+      upgraded = true
+      buffered = buffered.subarray(end + 4)
+    }
+    for (;;) {
+      if (buffered.length < 2) return
+      let length = buffered[1]! & 0x7f
+      let offset = 2
+      if (length === 126) {
+        if (buffered.length < 4) return
+        length = buffered.readUInt16BE(2)
+        offset = 4
+      } else if (length === 127) {
+        if (buffered.length < 10) return
+        length = Number(buffered.readBigUInt64BE(2))
+        offset = 10
+      }
+      if (buffered.length < offset + length) return
+      const opcode = buffered[0]! & 0x0f
+      if (opcode === 1) frames.push(JSON.parse(buffered.subarray(offset, offset + length).toString('utf8')))
+      buffered = buffered.subarray(offset + length)
+    }
+  })
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
+  socket.write(
+    `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Sec-WebSocket-Key: ${Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  )
+  const send = (message: unknown) => {
+    const payload = Buffer.from(JSON.stringify(message))
+    const mask = Buffer.from(crypto.getRandomValues(new Uint8Array(4)))
+    const head = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 0xff])
+    socket.write(Buffer.concat([head, mask, payload.map((byte, i) => byte ^ mask[i % 4]!)]))
+  }
+  for (let i = 0; i < 200 && !upgraded; i++) await Bun.sleep(10)
+  send({ type: 'hello', v: 1, visitor_token: visitorToken })
+  for (let i = 0; i < 200 && !frames.some((frame) => frame.type === 'welcome'); i++) await Bun.sleep(10)
+  if (!frames.some((frame) => frame.type === 'welcome')) throw new Error('no welcome on the raw tab')
+  return { socket, frames, text: (messageId: string) => replay(frames, messageId) }
+}
