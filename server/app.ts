@@ -183,7 +183,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     batch,
     now,
     logger,
-    tuning: autopilotTuning,
+    tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
   })
   const conversations = conversationService({
     contacts,

@@ -41,6 +41,12 @@ export interface AgentRunnerDeps {
 
 type AgentSettings = NonNullable<ConversationFlow['states'][string]['agent']>
 
+/** How long the run waited for its turn (after the visitor's message was stored) and how long it worked. */
+interface RunTiming {
+  waited_ms: number
+  duration_ms: number
+}
+
 interface Working {
   /** Set when a person took over: the run's answer is dropped whatever it is. */
   takenOver: boolean
@@ -53,6 +59,7 @@ export type AgentRunner = ReturnType<typeof agentRunner>
 
 const abortable = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve()
     const timer = setTimeout(resolve, ms)
     signal.addEventListener('abort', () => {
       clearTimeout(timer)
@@ -84,10 +91,10 @@ export function agentRunner(deps: AgentRunnerDeps) {
     writesFor(turn) {
       const asked = turn.engineEvents.findLast((event) => event.type === 'agent_run')
       if (!asked || asked.type !== 'agent_run' || turn.conversation.status !== 'bot') return null
-      const run: PendingRun = { id: newId(), conversation_id: turn.conversation.id, chatbot_id: turn.conversation.chatbot_id, state: asked.state }
-      const at = turn.messages.at(-1)?.created_at ?? now()
+      const created_at = turn.messages.findLast((message) => message.role === 'visitor')?.created_at ?? now()
+      const run: PendingRun = { id: newId(), conversation_id: turn.conversation.id, chatbot_id: turn.conversation.chatbot_id, state: asked.state, created_at }
       return () => {
-        store.insert(run, at)
+        store.insert(run)
         recorded.add(run.conversation_id)
       }
     },
@@ -135,16 +142,19 @@ export function agentRunner(deps: AgentRunnerDeps) {
   }
 
   /** Drops the runs without an answer, keeping what they cost and did. */
-  function drop(conversationId: string, runs: PendingRun[], reason: string, outcome?: AgentRunOutcome): void {
+  function drop(conversationId: string, runs: PendingRun[], reason: string, outcome?: AgentRunOutcome, timing?: RunTiming): void {
+    // A conversation deleted meanwhile (its chatbot or flow removed) took its runs with it; a
+    // trace row for it would fail its foreign key and roll back the whole batch.
+    if (!lifecycle?.get(conversationId)) return
     const at = now()
-    batch.run(() => writeEnd(conversationId, runs, { status: 'dropped', outcome: reason, at }, outcome))
+    batch.run(() => writeEnd(conversationId, runs, { status: 'dropped', outcome: reason, at, ...(timing ? { timing } : {}) }, outcome))
   }
 
   /** The runs' rows as they end: the lead run (the newest) carries the outcome, usage and trace. */
   function writeEnd(
     conversationId: string,
     runs: PendingRun[],
-    end: { status: 'done' | 'dropped'; outcome: string; at: string; messageId?: string; reason?: string },
+    end: { status: 'done' | 'dropped'; outcome: string; at: string; messageId?: string; reason?: string; timing?: RunTiming },
     outcome?: AgentRunOutcome,
   ): void {
     const lead = runs.at(-1) as PendingRun
@@ -175,6 +185,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
       ...(end.reason ? { reason: end.reason } : {}),
       ...(end.messageId ? { message_id: end.messageId } : {}),
       answered_runs: runs.map((run) => run.id),
+      ...end.timing,
       ...usage,
     }
     rows.push({ id: newId(), conversation_id: conversationId, run_id: lead.id, kind: 'run', detail: JSON.stringify(summary), created_at: end.at })
@@ -190,6 +201,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
     await slots.acquire(chatbot.workspace_id)
     let typing: ConversationRef | null = null
     let draft: { id: string } | null = null
+    const started = performance.now()
     try {
       if (closing) return
       // Read again once the slot is ours: runs recorded while waiting are answered too.
@@ -236,7 +248,8 @@ export function agentRunner(deps: AgentRunnerDeps) {
           sleep: tuning.sleep ?? ((ms) => abortable(ms, work.abort.signal)),
           draft: showDraft,
         })
-        const history = modelHistory(messages.latest(conversationId, (agent.history ?? AGENT_DEFAULTS.history) + 50).messages, agent.history ?? AGENT_DEFAULTS.history)
+        const keep = agent.history ?? AGENT_DEFAULTS.history
+        const history = modelHistory(messages.latest(conversationId, keep + 50).messages, keep, (runs[0] as PendingRun).created_at)
         const details = contacts.get(conversation.contact_id)?.details ?? {}
         outcome = await runAgent(
           {
@@ -254,7 +267,11 @@ export function agentRunner(deps: AgentRunnerDeps) {
       }
       // A shutdown leaves the runs pending: the next start runs them again.
       if (closing) return
-      finish(conversationId, state.state, runs, outcome, work, draft)
+      const timing = {
+        waited_ms: Math.max(0, Date.parse(now()) - Date.parse((runs[0] as PendingRun).created_at) - Math.round(performance.now() - started)),
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      }
+      finish(conversationId, state.state, runs, outcome, work, draft, timing)
       draft = null
     } finally {
       if (draft && typing) events.emit('conversation.draft', { conversation: typing, message_id: (draft as { id: string }).id, phase: 'dropped' })
@@ -263,11 +280,19 @@ export function agentRunner(deps: AgentRunnerDeps) {
     }
   }
 
-  function finish(conversationId: string, stateName: string, runs: PendingRun[], outcome: AgentRunOutcome, work: Working, draft: { id: string } | null): void {
+  function finish(
+    conversationId: string,
+    stateName: string,
+    runs: PendingRun[],
+    outcome: AgentRunOutcome,
+    work: Working,
+    draft: { id: string } | null,
+    timing: RunTiming,
+  ): void {
     const lead = runs.at(-1) as PendingRun
     // Idempotent by run id: a run already ended (by another process's start) is not answered twice.
     if (!store.isPending(lead.id)) return
-    if (work.takenOver) return drop(conversationId, runs, 'a person took over', outcome)
+    if (work.takenOver) return drop(conversationId, runs, 'a person took over', outcome, timing)
     const at = now()
     if (outcome.kind === 'answer') {
       // The answer keeps its draft's id unless a message was stored after the draft began:
@@ -279,15 +304,15 @@ export function agentRunner(deps: AgentRunnerDeps) {
         if (conversation) events.emit('conversation.draft', { conversation, message_id: draft.id, phase: 'dropped' })
       }
       const stored = lifecycle?.agentRunEnded(conversationId, stateName, { kind: 'answer', text: outcome.text, answerId }, () =>
-        writeEnd(conversationId, runs, { status: 'done', outcome: 'answer', at, messageId: answerId }, outcome),
+        writeEnd(conversationId, runs, { status: 'done', outcome: 'answer', at, messageId: answerId, timing }, outcome),
       )
-      if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome)
+      if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
       return
     }
     const input = outcome.kind === 'exit' ? { kind: 'agent_exit' as const, exit: outcome.exit, values: outcome.values } : { kind: 'agent_failed' as const }
-    const end = outcome.kind === 'exit' ? { outcome: 'exit', at } : { outcome: 'failed', reason: outcome.reason, at }
+    const end = outcome.kind === 'exit' ? { outcome: 'exit', at, timing } : { outcome: 'failed', reason: outcome.reason, at, timing }
     const stored = lifecycle?.agentRunEnded(conversationId, stateName, input, () => writeEnd(conversationId, runs, { status: 'done', ...end }, outcome))
-    if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome)
+    if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
     if (outcome.kind === 'failed') logger.warn('agent run failed', { conversation_id: conversationId, reason: outcome.reason })
   }
 

@@ -2,17 +2,19 @@ import type { Message } from '../conversations/model.ts'
 import type { ChatMessage } from '../llm/wire-format.ts'
 
 /**
- * The conversation as the model reads it, oldest first: the visitor's messages as `user`, the
- * bot's and the team's as `assistant` (a person's marked as such, so the model does not take
- * their promises for its own), pickers and media as readable text. The last `history`
- * messages, but never fewer than the visitor's messages the run answers (those after the last
- * message of the bot or a person): with `history: 0` the model still reads the question.
+ * The conversation as the model reads it: the visitor's messages as `user`, the bot's and the
+ * team's as `assistant` (a person's marked as such, so the model does not take their promises
+ * for its own), pickers and media as readable text. The visitor's messages the run answers
+ * (stored since `answeringSince`, when its first pending run was recorded) come last, after
+ * what the bot said meanwhile (an earlier run's answer to the message before), and are always
+ * given; before them, older messages up to `history` in all.
  */
-export function modelHistory(recent: Message[], history: number): ChatMessage[] {
+export function modelHistory(recent: Message[], history: number, answeringSince: string): ChatMessage[] {
   const spoken = recent.filter((message) => message.role !== 'system')
-  let unanswered = 0
-  while (unanswered < spoken.length && spoken[spoken.length - 1 - unanswered]?.role === 'visitor') unanswered++
-  const kept = spoken.slice(spoken.length - Math.max(history, unanswered))
+  const isQuestion = (message: Message) => message.role === 'visitor' && message.created_at >= answeringSince
+  const questions = spoken.filter(isQuestion)
+  const context = spoken.filter((message) => !isQuestion(message))
+  const kept = [...context.slice(Math.max(0, context.length - Math.max(0, history - questions.length))), ...questions]
   return kept.map((message): ChatMessage => {
     const text = readable(message)
     if (message.role === 'visitor') return { role: 'user', content: text }

@@ -7,6 +7,8 @@ export interface PendingRun {
   conversation_id: string
   chatbot_id: string
   state: string
+  /** When the visitor's message it answers was stored. */
+  created_at: string
 }
 
 export type RunStatus = 'done' | 'merged' | 'dropped'
@@ -51,7 +53,7 @@ export function runStore(db: Database) {
     "INSERT INTO agent_runs (id, conversation_id, chatbot_id, state, status, created_at) VALUES (?, ?, ?, ?, 'pending', ?)",
   )
   const pendingOf = db.query<PendingRun, [string]>(
-    "SELECT id, conversation_id, chatbot_id, state FROM agent_runs WHERE conversation_id = ? AND status = 'pending' ORDER BY id",
+    "SELECT id, conversation_id, chatbot_id, state, created_at FROM agent_runs WHERE conversation_id = ? AND status = 'pending' ORDER BY id",
   )
   const everyPendingConversation = db.query<{ conversation_id: string }, []>(
     "SELECT DISTINCT conversation_id FROM agent_runs WHERE status = 'pending'",
@@ -83,7 +85,7 @@ export function runStore(db: Database) {
   const chatbot = db.query<ChatbotOfRun, [string]>('SELECT workspace_id, llm FROM chatbots WHERE id = ?')
 
   return {
-    insert: (run: PendingRun, at: string) => void insert.run(run.id, run.conversation_id, run.chatbot_id, run.state, at),
+    insert: (run: PendingRun) => void insert.run(run.id, run.conversation_id, run.chatbot_id, run.state, run.created_at),
     pendingOf: (conversationId: string) => pendingOf.all(conversationId),
     pendingConversations: () => everyPendingConversation.all().map((row) => row.conversation_id),
     isPending: (id: string) => (isPending.get(id)?.n ?? 0) > 0,
