@@ -17,12 +17,14 @@ export interface DraftRelayTuning {
   draftFlushMs?: number
   /** A tab with more than this many bytes not yet taken by its peer gets no deltas until it drains. */
   draftBehindBytes?: number
+  /** A draft (or the bot's typing) that hears nothing for this long is abandoned: its run is gone. */
+  draftStaleMs?: number
 }
 
 /** Characters of a draft relayed; past it the tabs wait for the stored message. */
 export const MAX_DRAFT_CHARS = 32 * 1024
-/** A draft (or the bot's typing) that hears nothing for this long is abandoned: its run is gone. */
-export const STALE_DRAFT_MS = 10 * 60_000
+/** A run keeps its draft alive by writing; ten silent minutes mean it is gone (a crash, a bug). */
+const DEFAULT_STALE_MS = 10 * 60_000
 
 const DEFAULT_FLUSH_MS = 50
 const DEFAULT_BEHIND_BYTES = 64 * 1024
@@ -44,6 +46,7 @@ interface Draft {
 export function draftRelay(hub: SocketHub, tuning: DraftRelayTuning = {}) {
   const flushMs = tuning.draftFlushMs ?? DEFAULT_FLUSH_MS
   const behindBytes = tuning.draftBehindBytes ?? DEFAULT_BEHIND_BYTES
+  const staleMs = tuning.draftStaleMs ?? DEFAULT_STALE_MS
   const drafts = new Map<string, Draft>()
   const draftsOfContact = new Map<string, Set<Draft>>()
   /** Contacts whose bot is working on tools now, with when it said so. */
@@ -116,7 +119,7 @@ export function draftRelay(hub: SocketHub, tuning: DraftRelayTuning = {}) {
   }
 
   function sweep(): void {
-    const stale = performance.now() - STALE_DRAFT_MS
+    const stale = performance.now() - staleMs
     for (const draft of [...drafts.values()]) if (draft.touchedAt < stale) dropped(draft.messageId)
     for (const [contactId, typing] of [...botTyping]) if (typing.at < stale) botTyping.delete(contactId)
   }
@@ -129,7 +132,7 @@ export function draftRelay(hub: SocketHub, tuning: DraftRelayTuning = {}) {
     for (const tab of tabsOf(draft.contactId)) if (draft.shown.has(tab)) tab.send(frame)
   }
 
-  const sweeper = setInterval(sweep, 60_000)
+  const sweeper = setInterval(sweep, Math.min(60_000, staleMs))
   sweeper.unref?.()
 
   return {

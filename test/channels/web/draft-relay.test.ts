@@ -36,8 +36,8 @@ const relays: ReturnType<typeof draftRelay>[] = []
 afterEach(() => {
   for (const relay of relays.splice(0)) relay.close()
 })
-function relayOf(hub: SocketHub, draftFlushMs = 0) {
-  const relay = draftRelay(hub, { draftFlushMs, draftBehindBytes: 1000 })
+function relayOf(hub: SocketHub, draftFlushMs = 0, draftStaleMs?: number) {
+  const relay = draftRelay(hub, { draftFlushMs, draftBehindBytes: 1000, draftStaleMs })
   relays.push(relay)
   return relay
 }
@@ -103,5 +103,20 @@ describe('bounds', () => {
     expect(relay.size).toBe(1)
     relay.close()
     expect(relay.size).toBe(0)
+  })
+})
+
+describe('a draft whose run went silent', () => {
+  test('is taken back from the tabs, and the bot stops typing for tabs that connect later', async () => {
+    const hub = new SocketHub()
+    const relay = relayOf(hub, 0, 30)
+    const reader = tab(hub, 'contact1')
+    relay.draft(ref, 'm1', 'started')
+    relay.botTyping(ref, true)
+    for (let i = 0; i < 200 && relay.size > 0; i++) await Bun.sleep(10)
+    expect(reader.frames.filter((frame) => frame.type === 'draft_dropped')).toEqual([{ type: 'draft_dropped', message_id: 'm1' }])
+    const late = tab(hub, 'contact1')
+    relay.resume(late.socket)
+    expect(late.frames).toEqual([])
   })
 })
