@@ -49,8 +49,8 @@ export function draftRelay(hub: SocketHub, tuning: DraftRelayTuning = {}) {
   const staleMs = tuning.draftStaleMs ?? DEFAULT_STALE_MS
   const drafts = new Map<string, Draft>()
   const draftsOfContact = new Map<string, Set<Draft>>()
-  /** Contacts whose bot is working on tools now, with when it said so. */
-  const botTyping = new Map<string, { conversationId: string; at: number }>()
+  /** Contacts whose bot is working on an answer now, with when it said so. */
+  const botTyping = new Map<string, number>()
 
   const tabsOf = (contactId: string) => hub.socketsOf(contactKey(contactId))
 
@@ -121,7 +121,7 @@ export function draftRelay(hub: SocketHub, tuning: DraftRelayTuning = {}) {
   function sweep(): void {
     const stale = performance.now() - staleMs
     for (const draft of [...drafts.values()]) if (draft.touchedAt < stale) dropped(draft.messageId)
-    for (const [contactId, typing] of [...botTyping]) if (typing.at < stale) botTyping.delete(contactId)
+    for (const [contactId, since] of [...botTyping]) if (since < stale) botTyping.delete(contactId)
   }
 
   function dropped(messageId: string): void {
@@ -168,7 +168,7 @@ export function draftRelay(hub: SocketHub, tuning: DraftRelayTuning = {}) {
 
     /** 'conversation.typing' from the bot, kept so that a tab connecting meanwhile shows it too. */
     botTyping(conversation: ConversationRef, active: boolean): void {
-      if (active) botTyping.set(conversation.contact_id, { conversationId: conversation.id, at: performance.now() })
+      if (active) botTyping.set(conversation.contact_id, performance.now())
       else botTyping.delete(conversation.contact_id)
     },
 
