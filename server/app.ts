@@ -5,6 +5,7 @@ import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
 import { restApiChannelRoutes } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
+import type { DraftRelayTuning } from './channels/web/draft-relay.ts'
 import { webChannel } from './channels/web/web-channel.ts'
 import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
 import { chatappStore } from './channels/chatapp/chatapp-store.ts'
@@ -76,7 +77,7 @@ export interface AppDeps {
   logger: Logger
   now?: Clock
   /** Protocol timings, shortened by tests; the outbox's clock and timers, moved by tests. */
-  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning; autopilot?: AutopilotTuning }
+  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning; autopilot?: AutopilotTuning } & DraftRelayTuning
 }
 
 /**
