@@ -62,6 +62,7 @@ import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
 import { type Lookup, outboundUrlPolicy } from './support/outbound-url.ts'
+import { appAssetRoutes } from './app-assets/routes.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
@@ -213,6 +214,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
+    .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
   const closers: (() => void | Promise<void>)[] = [() => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
