@@ -25,7 +25,7 @@ export function Desk() {
     channel: search.channel || undefined,
     q: search.q || undefined,
   })
-  const [bots] = createResource(chatbots, { initialValue: [] })
+  const [bots, { mutate: setBots }] = createResource(chatbots, { initialValue: [] })
   const [items, setItems] = createSignal<ListItem[]>([])
   const [loaded, setLoaded] = createSignal(false)
   const [listError, setListError] = createSignal('')
@@ -38,12 +38,16 @@ export function Desk() {
   const refresh = async () => {
     const mine = ++generation
     try {
-      const page = await listConversations(filter(), bots())
+      // A chatbot made since the desk opened must show up too.
+      const fresh = await chatbots()
+      if (mine !== generation) return
+      if (JSON.stringify(fresh) !== JSON.stringify(bots())) setBots(fresh)
+      const page = await listConversations(filter(), fresh)
       if (mine !== generation) return
       setItems(page.items)
       setListError('')
       const unfiltered = filter().view === 'waiting' && !filter().chatbot_id && !filter().channel && !filter().q
-      alerts.seeWaiting(unfiltered ? page.items : (await listConversations({ view: 'waiting' }, bots())).items)
+      alerts.seeWaiting(unfiltered ? page.items : (await listConversations({ view: 'waiting' }, fresh)).items)
     } catch (error) {
       if (mine === generation) setListError(error instanceof Error ? error.message : 'The list could not be loaded.')
     } finally {
@@ -51,9 +55,10 @@ export function Desk() {
     }
   }
   createEffect(
-    on([() => JSON.stringify(filter()), () => bots.state], () => {
-      if (bots.state === 'ready') void refresh()
-    }),
+    on(
+      () => JSON.stringify(filter()),
+      () => void refresh(),
+    ),
   )
   const connection = live()
   onCleanup(connection.close)
