@@ -65,11 +65,12 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     expect(await agent.page.title()).toMatch(/^\(\d+\) /)
 
     await agent.openConversation(conversationId)
-    const history = await agent.messagesWhen((shown) => shown.length >= 3, 'the history is shown')
-    expect(history.map((message) => [message.role, message.text])).toEqual([
+    const history = await agent.messagesWhen((shown) => shown.length >= 4, 'the history is shown')
+    expect(history.map((message) => [message.role, message.role === 'event' ? message.text.replace(/\s*\d\d:\d\d.*$/, '') : message.text])).toEqual([
       ['bot', 'Hello! What can we do for you?'],
       ['visitor', 'I need a refund for order 1042'],
       ['bot', 'A person will answer you here shortly.'],
+      ['event', 'Handed off to a person at state “human”'],
     ])
     await agent.reply('Hi, I am Sam. Let me look at order 1042.')
     const shown = await visitor.shownText('Hi, I am Sam. Let me look at order 1042.', 'agent')
@@ -83,8 +84,8 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
   test('HTML in what a visitor wrote is shown as text, never as markup', async () => {
     const agent = await desk(ada)
     const attack = '<img src=x onerror="window.__pwned=1"><b>bold</b> <script>window.__pwned=2</script>'
-    const { conversationId, chatbotId } = await visitorSays(attack)
-    await agent.goto(`/app/c/${chatbotId}/${conversationId}`)
+    const { conversationId } = await visitorSays(attack)
+    await agent.goto(`/app/c/${conversationId}`)
     const shown = await agent.messagesWhen((messages) => messages.some((message) => message.role === 'visitor'), 'the visitor message')
     const message = shown.find((candidate) => candidate.role === 'visitor')!
     expect(message.text).toBe(attack)
@@ -129,16 +130,16 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
   }, E2E_TIMEOUT)
 
   test('a deep link signed out goes through sign-in and lands on the conversation', async () => {
-    const { conversationId, chatbotId } = await visitorSays('Where is my parcel?')
+    const { conversationId } = await visitorSays('Where is my parcel?')
     const page = await DeskPage.open(browser, bed.url)
     opened.push(page)
-    await page.goto(`/app/c/${chatbotId}/${conversationId}`)
+    await page.goto(`/app/c/${conversationId}`)
     await page.page.locator('form.auth-card').waitFor({ state: 'visible' })
     await page.page.locator('input[name=email]').fill(ada.email)
     await page.page.locator('input[name=password]').fill(ada.password)
     await page.page.locator('button[type=submit]').click()
     await page.messagesWhen((messages) => messages.some((message) => message.text === 'Where is my parcel?'), 'the linked conversation')
-    expect(new URL(page.page.url()).pathname).toBe(`/app/c/${chatbotId}/${conversationId}`)
+    expect(new URL(page.page.url()).pathname).toBe(`/app/c/${conversationId}`)
   }, E2E_TIMEOUT)
 
   test('an invite link opens a page that sets the password and signs the person in', async () => {

@@ -83,8 +83,8 @@ export class DeskPage {
         id: message.dataset.message ?? '',
         role: ['visitor', 'bot', 'agent', 'system', 'note', 'event'].find((role) => message.classList.contains(role)) ?? '',
         author: message.querySelector('.author')?.textContent ?? '',
-        text: message.querySelector('.bubble')?.textContent ?? '',
-        html: message.querySelector('.bubble')?.innerHTML ?? '',
+        text: (message.querySelector('.bubble') ?? message).textContent?.trim() ?? '',
+        html: (message.querySelector('.bubble') ?? message).innerHTML,
       })),
     )
   }
