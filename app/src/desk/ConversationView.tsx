@@ -48,10 +48,11 @@ export function ConversationView(props: { conversationId: string; connection: Li
   }
   const load = async () => {
     try {
+      const follow = items().length === 0 || atBottom()
       const page = await data.timeline(id)
       setItems(mergeTimeline(page.items, items()))
       setHasMore(page.has_more)
-      scrollDown()
+      if (follow) scrollDown()
       markRead()
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'The conversation could not be loaded.')
@@ -65,6 +66,12 @@ export function ConversationView(props: { conversationId: string; connection: Li
     setHasMore(page.has_more)
   }
   void load()
+  let reloading: ReturnType<typeof setTimeout> | undefined
+  const reloadSoon = () => {
+    clearTimeout(reloading)
+    reloading = setTimeout(() => void load(), 150)
+  }
+  onCleanup(() => clearTimeout(reloading))
 
   const seeVisible = () => markRead()
   document.addEventListener('visibilitychange', seeVisible)
@@ -73,6 +80,12 @@ export function ConversationView(props: { conversationId: string; connection: Li
     props.connection.listen((event) => {
       if (event.type === 'reload') {
         void load()
+  let reloading: ReturnType<typeof setTimeout> | undefined
+  const reloadSoon = () => {
+    clearTimeout(reloading)
+    reloading = setTimeout(() => void load(), 150)
+  }
+  onCleanup(() => clearTimeout(reloading))
         void refetchRow()
         setContextVersion((version) => version + 1)
         return
@@ -88,6 +101,9 @@ export function ConversationView(props: { conversationId: string; connection: Li
           break
         case 'timeline':
           add([{ type: 'event', at: event.event.at, event: event.event }])
+          // One action can record several events (taking over also assigns) and the feed may
+          // carry only the last; the timeline fetched again has them all (merged, no doubles).
+          reloadSoon()
           void refetchRow()
           setContextVersion((version) => version + 1)
           break
