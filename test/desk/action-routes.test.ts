@@ -41,7 +41,7 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
     path: (c) => conversation(c.first.id, '/assign'),
     key: null,
     headers: (c) => c.asAdmin,
-    body: (c) => ({ assignee_id: c.admin.id }),
+    body: (c: Ctx) => ({ assignee_id: c.admin.id }),
     status: 200,
     check: ({ body }, c) => expect(body.assignee).toEqual({ id: c.admin.id, display_name: 'ada' }),
   },
@@ -50,7 +50,7 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
     name: "a person of another workspace cannot be assigned",
     method: 'POST',
     path: (c) => conversation(c.first.id, '/assign'),
-    body: (c) => ({ assignee_id: c.elsewhere.id }),
+    body: (c: Ctx) => ({ assignee_id: c.elsewhere.id }),
     status: 422,
     errorPaths: ['/assignee_id'],
   },
@@ -65,7 +65,7 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
     name: 'unassigning with null, by API key: no actor',
     method: 'POST',
     path: (c) => conversation(c.second.id, '/assign'),
-    body: (c) => ({ assignee_id: c.agent.id }),
+    body: (c: Ctx) => ({ assignee_id: c.agent.id }),
     status: 200,
     check: async (_, c) => {
       const cleared = await c.app.call('POST', conversation(c.second.id, '/assign'), { body: { assignee_id: null } })
@@ -115,7 +115,7 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
     path: (c) => conversation(c.first.id, '/replies'),
     key: null,
     headers: (c) => c.asAgent,
-    body: (c) => ({ text: 'Hi Grace, Sam here.', last_seen_message_id: lastMessageId(c.app, c.first.id) }),
+    body: (c: Ctx) => ({ text: 'Hi Grace, Sam here.', last_seen_message_id: lastMessageId(c.app, c.first.id) }),
     status: 201,
     check: ({ body }, c) => expect(body).toMatchObject({ conversation_id: c.first.id, role: 'agent', author: 'sam', content: { kind: 'text', text: 'Hi Grace, Sam here.' } }),
   },
@@ -125,7 +125,7 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
     path: (c) => conversation(c.first.id, '/replies'),
     key: null,
     headers: (c) => c.asAdmin,
-    body: (c) => {
+    body: (c: Ctx) => {
       const seen = lastMessageId(c.app, c.first.id)
       c.app.services.conversations.visitorSays(c.first.conversation, { clientId: crypto.randomUUID(), content: { kind: 'text', text: 'are you there?' } }, c.first.ctx)
       return { text: 'Ada here', last_seen_message_id: seen }
@@ -146,7 +146,7 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
     path: (c) => conversation(c.second.id, '/replies'),
     key: null,
     headers: (c) => c.asAdmin,
-    body: (c) => {
+    body: (c: Ctx) => {
       const seen = lastMessageId(c.app, c.second.id)
       c.app.services.conversations.agentSays(c.second.conversation, 'Sam answered first', 'sam')
       return { text: 'me too', last_seen_message_id: seen }
@@ -158,7 +158,7 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
     name: 'last_seen_message_id of another conversation is refused',
     method: 'POST',
     path: (c) => conversation(c.first.id, '/replies'),
-    body: (c) => ({ text: 'x', last_seen_message_id: lastMessageId(c.app, c.second.id) }),
+    body: (c: Ctx) => ({ text: 'x', last_seen_message_id: lastMessageId(c.app, c.second.id) }),
     status: 422,
     errorPaths: ['/last_seen_message_id'],
   },

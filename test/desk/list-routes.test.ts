@@ -6,7 +6,9 @@ import { DESK, type DeskCtx, deskContext } from './support/desk-context.ts'
 const list = (query = '') => `${DESK}/conversations${query}`
 const ids = (body: { items: { id: string }[] }) => body.items.map((item) => item.id)
 
-scenarios<DeskCtx & { cursor?: string }>('desk: the conversation lists and search', deskContext, [
+type Ctx = DeskCtx & { cursor?: string }
+
+scenarios<Ctx>('desk: the conversation lists and search', deskContext, [
   {
     name: 'waiting lists handed-off conversations of every chatbot, longest waiting first, with the wait',
     method: 'GET',
@@ -121,7 +123,7 @@ scenarios<DeskCtx & { cursor?: string }>('desk: the conversation lists and searc
     path: (c) => `${DESK}/conversations/${c.first.id}/read`,
     key: null,
     headers: (c) => c.asAdmin,
-    body: (c) => ({ message_id: c.app.services.conversations.history(c.first.id).messages.at(-1)?.id }),
+    body: (c: Ctx) => ({ message_id: c.app.services.conversations.history(c.first.id).messages.at(-1)?.id }),
     status: 204,
     check: async (_, c) => {
       const unread = async (headers: Record<string, string>) =>
@@ -136,7 +138,7 @@ scenarios<DeskCtx & { cursor?: string }>('desk: the conversation lists and searc
     path: (c) => `${DESK}/conversations/${c.first.id}/read`,
     key: null,
     headers: (c) => c.asAdmin,
-    body: (c) => ({ message_id: c.app.services.conversations.history(c.second.id).messages.at(-1)?.id }),
+    body: (c: Ctx) => ({ message_id: c.app.services.conversations.history(c.second.id).messages.at(-1)?.id }),
     status: 422,
     errorPaths: ['/message_id'],
   },
