@@ -63,9 +63,26 @@ describe('the desk socket', () => {
     const ready = await desk.next('ready')
     expect(ready.person).toEqual({ id: ada.id, display_name: 'ada' })
     const opened = openConversation(server, chat, { says: 'where is my parcel' })
+    const appeared = await desk.next('conversation')
+    expect(appeared).toMatchObject({ conversation_id: opened.id, chatbot_id: chat.chatbotId, change: 'opened', status: 'bot', assignee_id: null })
+    expect(appeared.seq).toBe(ready.seq + 1)
     const said = await desk.next((frame) => frame.type === 'message' && frame.message.role === 'visitor')
     expect(said).toMatchObject({ conversation_id: opened.id, chatbot_id: chat.chatbotId, message: { content: { kind: 'text', text: 'where is my parcel' } } })
     expect(said.seq).toBeGreaterThan(ready.seq)
+  })
+
+  test("another workspace's desk hears nothing of this one", async () => {
+    const otherKey = server.otherWorkspaceKey()
+    const eve = await activePerson(server, 'eve@other.io', 'admin', otherKey)
+    const elsewhere = await open(eve.cookie)
+    await elsewhere.next('ready')
+    const here = await open(ada.cookie)
+    await here.next('ready')
+    const opened = openConversation(server, chat, { says: 'for this workspace only' })
+    await here.next((frame) => frame.type === 'message' && frame.conversation_id === opened.id)
+    elsewhere.send({ type: 'viewing', conversation_id: opened.id })
+    expect(await elsewhere.next('error')).toMatchObject({ code: 'not_found' })
+    expect(elsewhere.received).toEqual([])
   })
 
   test('typing goes both ways: desk to widget, widget to desk', async () => {
@@ -191,7 +208,9 @@ describe('the desk socket across a restart', () => {
     const first = (await desk.next('ready')).seq as number
     say('before the desk went offline')
     const seen = await desk.next((frame) => frame.type === 'message')
-    expect(seen.seq).toBe(first + 1)
+    // The conversation's opening came first.
+    expect(desk.received.map((frame) => [frame.type, frame.seq])).toEqual([['conversation', first + 1]])
+    expect(seen.seq).toBe(first + 2)
     desk.close()
     await Bun.sleep(20)
 
@@ -207,10 +226,11 @@ describe('the desk socket across a restart', () => {
     const caught = back.received.splice(0).filter((frame) => 'seq' in frame)
     expect(caught.map((frame) => frame.seq)).toEqual(Array.from({ length: ready.seq - seen.seq }, (_, index) => seen.seq + 1 + index))
     expect(caught.filter((frame) => frame.type === 'message').map((frame) => frame.message.content.text)).toEqual(['while the desk was offline', 'after the restart'])
+    expect(caught.filter((frame) => frame.type === 'conversation').map((frame) => frame.change)).toEqual(['opened', 'opened'])
     // Live events go on from there.
     say('live again')
     const live = await back.next((frame) => frame.type === 'message')
-    expect(live).toMatchObject({ seq: ready.seq + 1, message: { content: { text: 'live again' } } })
+    expect(live).toMatchObject({ seq: ready.seq + 2, message: { content: { text: 'live again' } } })
     back.close()
   })
 })
