@@ -124,6 +124,12 @@ export function ConversationView(props: { conversationId: string; connection: Li
     }),
   )
 
+  /** The panel narrows the history: a reader at the newest message stays there. */
+  const toggleContext = () => {
+    const follow = atBottom()
+    setShowContext((shown) => !shown)
+    if (follow) scrollDown()
+  }
   const act = async (change: () => Promise<DeskConversation>) => {
     setError('')
     try {
@@ -214,7 +220,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
               Close
             </button>
           </Show>
-          <button type="button" class="context-toggle" aria-pressed={showContext()} onClick={() => setShowContext((shown) => !shown)}>
+          <button type="button" class="context-toggle" aria-pressed={showContext()} onClick={toggleContext}>
             Context
           </button>
         </div>
