@@ -125,4 +125,37 @@ describe('the desk live: people, collisions, notes, typing, reconnects (Chromium
     await ada.messagesWhen((messages) => messages.some((message) => message.text === 'Fourth, live again'), 'live again')
     expect(ada.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
+
+  test('assigning to a colleague puts the conversation in their "Mine" view live', async () => {
+    const { conversationId } = await suite.visitorSays('Who will help me?')
+    const ada = await suite.desk(suite.ada)
+    const sam = await suite.desk(suite.sam)
+    await sam.view('mine')
+    await sam.page.locator('.list .empty, .list .row').first().waitFor()
+    expect((await sam.rows()).some((row) => row.id === conversationId)).toBe(false)
+    await ada.goto(`/app/c/${conversationId}`)
+    const people = await suite.bed.must('GET', '/api/dev/v1/users')
+    const samId = people.items.find((user: { email: string }) => user.email === suite.sam.email).id
+    await ada.page.getByRole('combobox', { name: 'Assigned to' }).selectOption(samId)
+    await sam.rowsWhen((rows) => rows.some((row) => row.id === conversationId), 'listed under Mine')
+    await ada.messagesWhen((shown) => shown.some((message) => message.text.startsWith('Assigned to Sam by Ada')), 'the assignment on the timeline')
+  }, E2E_TIMEOUT)
+
+  test('signing out everywhere closes an open desk at once: its socket ends and sign-in shows; a socket with the old cookie is refused', async () => {
+    const first = await suite.desk(suite.sam)
+    const second = await suite.desk(suite.sam)
+    await first.page.locator('.banner').waitFor({ state: 'detached' })
+    const status = await second.page.evaluate(async () => (await fetch('/api/dev/v1/auth/sign-out-everywhere', { method: 'POST' })).status)
+    expect(status).toBe(204)
+    await first.page.locator('form.auth-card').waitFor({ state: 'visible' })
+    const opened = await first.page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const socket = new WebSocket(new URL('/app/socket', location.href).href.replace('http', 'ws'))
+          socket.onopen = () => resolve('open')
+          socket.onclose = () => resolve('closed')
+        }),
+    )
+    expect(opened).toBe('closed')
+  }, E2E_TIMEOUT)
 })
