@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { deskSuite } from './support/desk-suite.ts'
 import { waitUntil } from './support/widget-page.ts'
@@ -78,5 +79,43 @@ describe('the desk: context, saved replies, search, alerts (Chromium, compiled b
     expect(await ada.page.evaluate(() => (window as unknown as { __notifications: string[] }).__notifications)).toEqual(['A visitor is waiting for a person'])
     await waitUntil(async () => (await ada.page.title()) !== titleBefore, 'the title counts it')
     expect(await ada.page.title()).toMatch(/^\(\d+\) Parley desk$/)
+  }, E2E_TIMEOUT)
+
+  test('the history shows what the bot offered as the visitor saw it: buttons, a list, pictures, video, sound, files', async () => {
+    const media = 'https://cdn.shop.test/media'
+    const flow: ConversationFlow = {
+      version: 1,
+      start: 'welcome',
+      states: {
+        welcome: {
+          say: [
+            { text: 'Hello! What can we do for you?', buttons: [{ id: 'a', title: 'Orders' }, { id: 'b', title: 'Returns' }] },
+            { text: 'Or pick a size', button: 'Sizes', sections: [{ title: 'Jackets', rows: [{ id: 'm', title: 'Medium', description: 'Chest 96-101 cm' }] }] },
+            { media: { type: 'image', url: `${media}/jacket.png`, caption: 'The trail jacket' } },
+            { media: { type: 'video', url: `${media}/fit.mp4` } },
+            { media: { type: 'audio', url: `${media}/care.mp3` } },
+            { media: { type: 'file', url: `${media}/sizes.pdf`, filename: 'sizes.pdf' } },
+          ],
+          on: [{ to: 'human' }],
+        },
+        human: { handoff: { text: 'A person will answer you here shortly.' } },
+      },
+    }
+    const { conversationId } = await suite.visitorSays('Show me', flow)
+    const ada = await suite.desk(suite.ada)
+    await ada.goto(`/app/c/${conversationId}`)
+    await ada.messagesWhen((shown) => shown.some((message) => message.text === 'Show me'), 'the history')
+    const bubbles = ada.page.locator('.conversation .messages')
+    expect(await bubbles.locator('.choice').allTextContents()).toEqual(['Orders', 'Returns'])
+    expect(await bubbles.locator('.list-content summary').textContent()).toBe('Sizes')
+    expect(await bubbles.locator('.list-content li').first().textContent()).toBe('Medium — Chest 96-101 cm')
+    expect(await bubbles.locator('img').getAttribute('src')).toBe(`${media}/jacket.png`)
+    expect(await bubbles.locator('img').getAttribute('referrerpolicy')).toBe('no-referrer')
+    expect(await bubbles.locator('figcaption').first().textContent()).toBe('The trail jacket')
+    expect(await bubbles.locator('video').getAttribute('src')).toBe(`${media}/fit.mp4`)
+    expect(await bubbles.locator('audio').getAttribute('src')).toBe(`${media}/care.mp3`)
+    const file = bubbles.locator('figure a', { hasText: 'sizes.pdf' })
+    expect(await file.getAttribute('href')).toBe(`${media}/sizes.pdf`)
+    expect(await file.getAttribute('rel')).toBe('noopener noreferrer nofollow')
   }, E2E_TIMEOUT)
 })

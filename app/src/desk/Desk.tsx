@@ -12,7 +12,7 @@ import { Shortcuts, useShortcuts } from './Shortcuts.tsx'
 import { isView, type ListFilter, VIEWS } from './views.ts'
 
 /** Fetches at most once per this many milliseconds however many events arrive. */
-const REFRESH_COALESCE_MS = 150
+const REFRESH_COALESCE_MS = 250
 
 /**
  * The desk: views and filters, the list, the open conversation and its context. The URL
@@ -87,7 +87,10 @@ export function Desk() {
   onCleanup(() => connection.close())
   onCleanup(
     connection.listen((event) => {
-      if (event.type === 'reload' || event.type === 'message' || event.type === 'conversation' || event.type === 'timeline') refreshSoon()
+      if (event.type === 'reload' || event.type === 'conversation' || event.type === 'timeline') refreshSoon()
+      // Lists are ordered by conversation, not by activity: a message changes a row only if
+      // that row is shown or counted (the many visitors chatting with the bot cost nothing).
+      if (event.type === 'message' && (items().some((item) => item.id === event.conversation_id) || alerts.counts(event.conversation_id))) refreshSoon()
       if (event.type === 'conversation' && event.status === 'handoff' && event.change === 'status' && event.assignee_id === null) alerts.handoff(event.conversation_id)
     }),
   )

@@ -14,6 +14,7 @@ function createAlerts() {
   const [unreadCount, setUnreadCount] = createSignal(0)
   const [enabled, setEnabled] = createSignal(typeof Notification !== 'undefined' && Notification.permission === 'granted')
   const [sound, setSound] = createSignal(localStorage.getItem(SOUND_KEY) === 'on')
+  let counted = new Set<string>()
 
   const showTitle = () => {
     const count = unreadCount()
@@ -42,9 +43,12 @@ function createAlerts() {
     },
     seeQueues(waiting: DeskConversation[], mine: DeskConversation[]) {
       setWaitingCount(waiting.length)
+      counted = new Set([...waiting, ...mine].map((item) => item.id))
       setUnreadCount(new Set([...waiting, ...mine].filter((item) => item.unread).map((item) => item.id)).size)
       showTitle()
     },
+    /** Whether the title's count includes this conversation (so its messages may change it). */
+    counts: (conversationId: string) => counted.has(conversationId),
     /** A visitor was just handed over to a person (nobody has it yet). */
     handoff(conversationId: string) {
       if (sound()) beep()
