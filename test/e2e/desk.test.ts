@@ -20,7 +20,7 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     const row = rows.find((shown) => shown.id === conversationId)!
     expect(row.waiting).toMatch(/^waiting \d+ s$/)
     expect(row.unread).toBe(true)
-    expect(await agent.page.title()).toMatch(/^\(\d+\) /)
+    await waitUntil(async () => /^\(\d+\) Parley desk$/.test(await agent.page.title()), 'the tab title counts the unread handoff', { seen: () => agent.page.title() })
 
     await agent.openConversation(conversationId)
     const history = await agent.messagesWhen((shown) => shown.length >= 4, 'the history is shown')
@@ -35,7 +35,8 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     expect(shown.at(-1)?.author).toContain('Sam')
     await agent.messagesWhen((messages) => messages.at(-1)?.author === 'Sam', 'the reply is shown with its author')
     // Opened, so read.
-    expect((await agent.rows()).find((shown) => shown.id === conversationId)?.unread).toBe(false)
+    await agent.rowsWhen((shown) => shown.find((candidate) => candidate.id === conversationId)?.unread === false, 'the row is marked read')
+    await waitUntil(async () => (await agent.page.title()) === 'Parley desk', 'the title has nothing unread left', { seen: () => agent.page.title() })
     expect(agent.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
 
