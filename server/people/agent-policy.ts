@@ -6,7 +6,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * people and invites) is an admin action. An allow-list, so that a route added later is
  * closed to agents until someone decides otherwise.
  */
-const AGENT_WRITABLE = [/^\/api\/dev\/v1\/auth\//, /^\/api\/dev\/v1\/chatbots\/[^/]+\/conversations(\/|$)/]
+const AGENT_WRITABLE = [/^\/api\/dev\/v1\/auth\//, /^\/api\/dev\/v1\/desk\//, /^\/api\/dev\/v1\/chatbots\/[^/]+\/conversations(\/|$)/]
 
 export function isAdminAction(method: string, path: string): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false

@@ -35,6 +35,8 @@ const PERSON_ONLY = new Set([
   'GET /api/dev/v1/auth/sessions',
   'POST /api/dev/v1/auth/sign-out',
   'POST /api/dev/v1/auth/sign-out-everywhere',
+  'DELETE /api/dev/v1/auth/sessions/{session_id}',
+  'POST /api/dev/v1/desk/conversations/{conversation_id}/read',
 ])
 
 /**

@@ -5,6 +5,7 @@ import type { ChannelContext, ConversationService, VisitorInput } from '../../co
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
 import type { ClientMessage } from '../../protocol/widget-protocol.ts'
+import type { EventBus } from '../../support/events.ts'
 import type { WidgetSocket } from './socket-data.ts'
 import { contactKey, type SocketHub } from './socket-hub.ts'
 import { send } from './send.ts'
@@ -22,10 +23,14 @@ interface Deps {
   conversations: ConversationService
   hub: SocketHub
   onWelcome?: (socket: WidgetSocket) => void
+  events?: EventBus
 }
 
 /** What the server does with each kind of widget message, once it has passed the schema. */
-export function visitorHandlers({ visitors, conversations, hub, onWelcome }: Deps) {
+export function visitorHandlers({ visitors, conversations, hub, onWelcome, events }: Deps) {
+  const seen = (socket: WidgetSocket, contactId: string) =>
+    events?.emit('visitor.seen', { contactId, pageUrl: socket.data.page, userAgent: socket.data.userAgent })
+
   const context = (socket: WidgetSocket): ChannelContext => {
     const integration = socket.data.integration!
     return {
@@ -64,6 +69,7 @@ export function visitorHandlers({ visitors, conversations, hub, onWelcome }: Dep
         ? `x:${integration.chatbotId}:${visitor.externalId}`
         : `t:${integration.chatbotId}:${visitor.tokenHash}`
     hub.setVisitor(socket, key)
+    if (data.contactId) seen(socket, data.contactId)
     if (message.contact_details) contactDetails(socket, message.contact_details)
 
     const conversation = data.contactId ? conversations.latestOfContact(data.contactId, 'web') : undefined
@@ -89,7 +95,9 @@ export function visitorHandlers({ visitors, conversations, hub, onWelcome }: Dep
   function contactOf(socket: WidgetSocket): string {
     const data = socket.data
     const contact = visitors.ensureContact(data.integration!.chatbotId, { externalId: data.externalId, tokenHash: data.tokenHash })
+    const known = data.contactId === contact.id
     hub.bindContact(data.visitorKey, contact.id)
+    if (!known) seen(socket, contact.id)
     return contact.id
   }
 
@@ -169,8 +177,11 @@ export function visitorHandlers({ visitors, conversations, hub, onWelcome }: Dep
         const older = conversationId ? conversations.olderThan(conversationId, message.before) : { messages: [], hasMore: false }
         return send(socket, { type: 'history', messages: older.messages, has_more: older.hasMore })
       }
-      case 'typing':
+      case 'typing': {
+        const conversation = running(socket)
+        if (conversation) events?.emit('visitor.typing', { conversation, active: message.active })
         return
+      }
       case 'ping':
         return send(socket, { type: 'pong' })
     }

@@ -1,0 +1,68 @@
+import { For, Show } from 'solid-js'
+import type { DeskConversation } from '../types.ts'
+import { CHANNEL_NAMES, clock, contactName, duration } from './format.ts'
+import type { ViewId } from './views.ts'
+
+/** The list of one view: who, what was said last, how long they have waited, unread marks. */
+export function ConversationList(props: {
+  items: DeskConversation[]
+  loaded: boolean
+  error: string
+  view: ViewId
+  selected?: string
+  /** When the rows' wait times were measured against, so they keep counting between fetches. */
+  now: number
+  fetchedAt: number
+  hasMore: boolean
+  onMore: () => void
+  onOpen: (item: DeskConversation) => void
+}) {
+  const waited = (item: DeskConversation) => duration((item.waiting_seconds ?? 0) + (props.now - props.fetchedAt) / 1000)
+  return (
+    <section class="list" aria-label="Conversations">
+      <Show when={props.error}>
+        <p class="form-error" role="alert">
+          {props.error}
+        </p>
+      </Show>
+      <Show when={props.loaded && props.items.length === 0 && !props.error}>
+        <p class="empty">{props.view === 'waiting' ? 'Nobody is waiting for a person.' : 'No conversations here.'}</p>
+      </Show>
+      <ul class="rows">
+        <For each={props.items}>
+          {(item) => (
+            <li>
+              <button
+                type="button"
+                class="row"
+                data-conversation={item.id}
+                classList={{ selected: props.selected === item.id, unread: item.unread }}
+                aria-current={props.selected === item.id ? 'true' : undefined}
+                onClick={() => props.onOpen(item)}
+              >
+                <span class="row-top">
+                  <span class="row-name">{contactName(item.contact)}</span>
+                  <Show when={item.status === 'handoff' && item.waiting_seconds !== null} fallback={<span class="row-time">{clock(item.last_message_at)}</span>}>
+                    <span class="wait" title="Waiting for a person since the handoff">
+                      waiting {waited(item)}
+                    </span>
+                  </Show>
+                </span>
+                <span class="row-preview">{item.last_message?.preview ?? ''}</span>
+                <span class="row-meta">
+                  {item.chatbot_name} · {CHANNEL_NAMES[item.channel] ?? item.channel}
+                  <Show when={item.assignee}>{(assignee) => <span class="assignee"> · {assignee().display_name}</span>}</Show>
+                </span>
+              </button>
+            </li>
+          )}
+        </For>
+      </ul>
+      <Show when={props.hasMore}>
+        <button type="button" class="more" onClick={() => props.onMore()}>
+          Load more
+        </button>
+      </Show>
+    </section>
+  )
+}

@@ -1,0 +1,25 @@
+import type { DeskConversation } from '../types.ts'
+
+/** "45 s", "3 min", "2 h 5 min", "4 d": a duration in seconds, for wait times. */
+export function duration(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds))
+  if (whole < 60) return `${whole} s`
+  const minutes = Math.floor(whole / 60)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return `${hours} h ${minutes % 60} min`
+  return `${Math.floor(hours / 24)} d`
+}
+
+export function clock(iso: string): string {
+  const date = new Date(iso)
+  const today = new Date().toDateString() === date.toDateString()
+  return today ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : date.toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })
+}
+
+/** Who the visitor is, as far as the desk knows. */
+export function contactName(contact: DeskConversation['contact']): string {
+  return contact.name ?? contact.email ?? contact.phone ?? `Visitor ${contact.id.slice(-4)}`
+}
+
+export const CHANNEL_NAMES: Record<string, string> = { web: 'Web widget', chatapp: 'Messaging app', 'rest-api': 'REST API' }

@@ -1,0 +1,101 @@
+import type { ChatMessage, Content, ConversationStatus } from '../../server/protocol/widget-protocol.ts'
+
+export type { ChatMessage, Content, ConversationStatus }
+
+export interface User {
+  id: string
+  email: string
+  display_name: string
+  role: 'admin' | 'agent'
+  status: 'invited' | 'active' | 'disabled'
+  created_at: string
+  updated_at: string | null
+}
+
+export interface Me {
+  user: User
+  workspace_id: string
+  session: { created_at: string; expires_at: string }
+}
+
+export interface Person {
+  id: string
+  display_name: string
+}
+
+export type Channel = 'web' | 'chatapp' | 'rest-api'
+
+/** A row of the desk's list (GET /desk/conversations). */
+export interface DeskConversation {
+  id: string
+  chatbot_id: string
+  chatbot_name: string
+  channel: Channel
+  integration_id: string | null
+  status: ConversationStatus
+  created_at: string
+  last_message_at: string
+  handoff_at: string | null
+  waiting_seconds: number | null
+  assignee: Person | null
+  contact: { id: string; name: string | null; email: string | null; phone: string | null; identified: boolean }
+  last_message: { id: string; role: string; preview: string; created_at: string } | null
+  unread: boolean
+}
+
+export interface DeskEvent {
+  id: number
+  kind: 'handed_off' | 'handed_back' | 'closed' | 'assigned' | 'unassigned'
+  at: string
+  actor: Person | null
+  data: Record<string, unknown>
+}
+
+export interface Note {
+  id: string
+  conversation_id: string
+  author: Person | null
+  text: string
+  created_at: string
+}
+
+export type TimelineItem =
+  | { type: 'message'; at: string; message: ChatMessage }
+  | { type: 'event'; at: string; event: DeskEvent }
+  | { type: 'note'; at: string; note: Note }
+
+export interface Context {
+  conversation: {
+    id: string
+    status: ConversationStatus
+    channel: Channel
+    created_at: string
+    chatbot: { id: string; name: string }
+    integration: { id: string; name: string | null; type: string | null } | null
+    assignee: Person | null
+  }
+  contact: {
+    id: string
+    identity: { kind: 'email' | 'phone'; value: string; verified: boolean } | null
+    details: { key: string; value: string | number | boolean; set_at: string | null }[]
+    created_at: string
+  }
+  visitor: { page_url: string | null; user_agent: string | null } | null
+  earlier_conversations: { id: string; status: ConversationStatus; channel: Channel; created_at: string; last_message_at: string }[]
+  flow: { id: string; name: string | null; version: number | null; state: string | null; variables: Record<string, unknown>; at_handoff: boolean } | null
+}
+
+export interface SavedReply {
+  id: string
+  shortcut: string
+  text: string
+}
+
+export interface Chatbot {
+  id: string
+  name: string
+}
+
+export interface Page<T> {
+  items: T[]
+}
