@@ -36,6 +36,12 @@ export function mcpIntegrations({ store, now, events, kind, requireChatbot }: Mc
   return {
     row,
 
+    /** The mcp row with this id, in any workspace: only for the OAuth callback, which the state scopes. */
+    rowById(id: string): IntegrationRow | null {
+      const found = store.getById(id)
+      return found?.type === 'mcp' ? found : null
+    },
+
     create(workspaceId: string, chatbotId: string, input: CreateMcpIntegration): McpIntegration {
       requireChatbot(workspaceId, chatbotId)
       // Decided before the value rules, as integration_exists is for the typed kinds.

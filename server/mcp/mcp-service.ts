@@ -1,6 +1,7 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { ApiError, unprocessable } from '../http/api-error.ts'
-import { type McpConfig, mcpConfigOf, mcpSecretsOf } from '../integrations/mcp-integration.ts'
+import { type McpConfig, type McpOAuthState, mcpConfigOf, mcpSecretsOf } from '../integrations/mcp-integration.ts'
 import type { McpIntegrations } from '../integrations/mcp-integrations.ts'
 import type { IntegrationRow } from '../integrations/model.ts'
 import type { Clock } from '../support/clock.ts'
@@ -37,13 +38,15 @@ export interface McpServiceDeps {
   events: EventBus
   now: Clock
   logger: Logger
+  /** OAuth: the provider a connection of an oauth integration authenticates with, and what its record says. */
+  oauth?: { providerFor(row: IntegrationRow): OAuthClientProvider | undefined; stateOf(row: IntegrationRow): McpOAuthState }
   tuning?: McpTuning
 }
 
 export type McpService = ReturnType<typeof mcpService>
 
 /** What the connection test, the tool catalogue and a tool call do with a server. */
-export function mcpService({ integrations, catalogues, policy, events, now, logger, tuning = {} }: McpServiceDeps) {
+export function mcpService({ integrations, catalogues, policy, events, now, logger, oauth, tuning = {} }: McpServiceDeps) {
   const connectTimeoutMs = tuning.connectTimeoutMs ?? 10_000
   const catalogueMaxAgeMs = tuning.catalogueMaxAgeMs ?? 10 * 60_000
   const outputLimit = tuning.outputLimit ?? 100_000
@@ -58,7 +61,7 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
     const secrets = mcpSecretsOf(row)
     const headers: Record<string, string> =
       config.auth.type === 'bearer' ? { authorization: `Bearer ${secrets.token}` } : config.auth.type === 'headers' ? { ...secrets.headers } : {}
-    return { url: config.url, transport: config.transport, headers }
+    return { url: config.url, transport: config.transport, headers, authProvider: oauth?.providerFor(row) }
   }
 
   function open(row: IntegrationRow, hooks: { onToolsChanged?: () => void; onClosed?: () => void } = {}): Promise<McpConnection> {
@@ -76,8 +79,16 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
     onToolsChanged: (integrationId) => changedTools.add(integrationId),
   })
 
-  const failureOf = (error: unknown, note: McpConnection['note'] | undefined, row: IntegrationRow) =>
-    classifyFailure(error, note ?? exchangeNoteOf(error), { url: mcpConfigOf(row).url, policy, ca, timeoutMs: connectTimeoutMs })
+  async function failureOf(error: unknown, note: McpConnection['note'] | undefined, row: IntegrationRow): Promise<McpFailure> {
+    const failure = await classifyFailure(error, note ?? exchangeNoteOf(error), { url: mcpConfigOf(row).url, policy, ca, timeoutMs: connectTimeoutMs })
+    if (oauth && mcpConfigOf(row).auth.type === 'oauth' && failure.kind === 'unauthorized') {
+      failure.needs_authorization = oauth.stateOf(row).status === 'needs_authorization'
+      if (failure.needs_authorization) {
+        failure.message = 'Parley holds no usable OAuth tokens for this server (none yet, or a refresh failed): a person must authorize it with POST .../oauth/start'
+      }
+    }
+    return failure
+  }
 
   async function listAndSave(row: IntegrationRow, connection: McpConnection): Promise<Catalogue> {
     changedTools.delete(row.id)
