@@ -108,7 +108,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     events,
     now,
     logger,
-    oauth: { providerFor: mcpAuth.providerFor, stateOf: mcpOAuthState },
+    oauth: { providerFor: mcpAuth.providerFor, stateOf: mcpOAuthState, wantedScopeOf: mcpAuth.wantedScopeOf },
     tuning: mcpTuning,
   })
   const flows = flowService({

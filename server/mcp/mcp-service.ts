@@ -1,4 +1,3 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { ApiError, unprocessable } from '../http/api-error.ts'
 import { type McpConfig, type McpOAuthState, mcpConfigOf, mcpSecretsOf } from '../integrations/mcp-integration.ts'
@@ -14,6 +13,7 @@ import { classifyFailure, type McpFailure } from './classify-failure.ts'
 import { connectMcp, exchangeNoteOf, isTimeout, type McpConnection, type McpEndpoint } from './connect.ts'
 import { connectionManager } from './connection-manager.ts'
 import { type ContentBlock, cutOutput } from './cut-output.ts'
+import type { ConnectionOAuth } from './oauth-provider.ts'
 import type { McpTestResult, McpToolList, McpToolResult, ToolView } from './model.ts'
 import { type Catalogue, isToolAllowed, listAllTools } from './tool-catalogue.ts'
 
@@ -39,7 +39,7 @@ export interface McpServiceDeps {
   now: Clock
   logger: Logger
   /** OAuth: the provider a connection of an oauth integration authenticates with, and what its record says. */
-  oauth?: { providerFor(row: IntegrationRow): OAuthClientProvider | undefined; stateOf(row: IntegrationRow): McpOAuthState }
+  oauth?: { providerFor(row: IntegrationRow): ConnectionOAuth | undefined; stateOf(row: IntegrationRow): McpOAuthState; wantedScopeOf(row: IntegrationRow): string | null }
   tuning?: McpTuning
 }
 
@@ -61,7 +61,8 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
     const secrets = mcpSecretsOf(row)
     const headers: Record<string, string> =
       config.auth.type === 'bearer' ? { authorization: `Bearer ${secrets.token}` } : config.auth.type === 'headers' ? { ...secrets.headers } : {}
-    return { url: config.url, transport: config.transport, headers, authProvider: oauth?.providerFor(row) }
+    const authProvider = oauth?.providerFor(row)
+    return { url: config.url, transport: config.transport, headers, authProvider, onAnswer: authProvider?.noteAnswer }
   }
 
   function open(row: IntegrationRow, hooks: { onToolsChanged?: () => void; onClosed?: () => void } = {}): Promise<McpConnection> {
@@ -83,8 +84,12 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
     const failure = await classifyFailure(error, note ?? exchangeNoteOf(error), { url: mcpConfigOf(row).url, policy, ca, timeoutMs: connectTimeoutMs })
     if (oauth && mcpConfigOf(row).auth.type === 'oauth' && failure.kind === 'unauthorized') {
       failure.needs_authorization = oauth.stateOf(row).status === 'needs_authorization'
+      const wanted = oauth.wantedScopeOf(row)
       if (failure.needs_authorization) {
         failure.message = 'Parley holds no usable OAuth tokens for this server (none yet, or a refresh failed): a person must authorize it with POST .../oauth/start'
+      } else if (wanted) {
+        failure.needs_authorization = true
+        failure.message = `the server asks for more scope (${wanted.slice(0, 200)}) than was granted: a person must authorize it again with POST .../oauth/start`
       }
     }
     return failure

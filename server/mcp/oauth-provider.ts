@@ -1,4 +1,4 @@
-import { auth, type OAuthClientProvider, type OAuthDiscoveryState, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { auth, extractWWWAuthenticateParams, type OAuthClientProvider, type OAuthDiscoveryState, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpOAuthGrant } from '../integrations/mcp-model.ts'
@@ -49,7 +49,7 @@ export interface StartCapture {
  * - `start`: a person starts an authorization: the URL and PKCE verifier are captured.
  * - `finish`: the callback exchanges the code with the verifier kept from the start.
  */
-export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, mode: { kind: 'connect' } | { kind: 'start'; state: string; capture: StartCapture } | { kind: 'finish'; codeVerifier: string }): OAuthClientProvider {
+export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, mode: { kind: 'connect' } | { kind: 'start'; state: string; capture: StartCapture } | { kind: 'finish'; codeVerifier: string }): ConnectionOAuth {
   const { store, now, nowMs } = deps
   const interactive = settings.grant === 'authorization_code'
   const read = (): OAuthGrant => store.grant(settings.integrationId, settings.binding)
@@ -90,7 +90,8 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
         const previous = read().tokens?.refresh_token
         if (previous) stored.refresh_token = previous
       }
-      save({ tokens: stored, needsAuthorization: false })
+      // A person's new authorization asked for the wider scope, if one was wanted.
+      save({ tokens: stored, needsAuthorization: false, ...(mode.kind === 'finish' ? { wantedScope: null } : {}) })
     },
     redirectToAuthorization(url: URL) {
       if (mode.kind === 'start') mode.capture.authorizationUrl = url
@@ -123,7 +124,7 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
           },
         }),
   }
-  if (mode.kind !== 'connect') return base
+  if (mode.kind !== 'connect') return { ...base, noteAnswer: () => {} }
 
   let refreshing: Promise<unknown> | null = null
   /** Runs the SDK's auth() once at a time: a refresh, or a client-credentials grant. */
@@ -149,8 +150,16 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
       }
       return grant.tokens ?? undefined
     },
+    noteAnswer(response: Response) {
+      if (response.status !== 403) return
+      const { error, scope } = extractWWWAuthenticateParams(response)
+      if (error === 'insufficient_scope' && scope) save({ wantedScope: scope })
+    },
   }
 }
+
+/** The provider, and what a connection tells it of the server's answers (a request for more scope). */
+export type ConnectionOAuth = OAuthClientProvider & { noteAnswer(response: Response): void }
 
 /** The authorization-code grant without usable tokens: a person must authorize (again). */
 export class NeedsAuthorizationError extends UnauthorizedError {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js'
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js'
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { ApiError, badRequest, conflict } from '../http/api-error.ts'
 import { mcpConfigOf, mcpSecretsOf } from '../integrations/mcp-integration.ts'
 import type { McpIntegrations } from '../integrations/mcp-integrations.ts'
@@ -8,6 +9,7 @@ import type { Clock } from '../support/clock.ts'
 import type { Logger } from '../support/logger.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import { randomToken } from '../support/random-token.ts'
+import { VERSION } from '../version.ts'
 import { oauthBinding } from './oauth-binding.ts'
 import { oauthProvider, type OAuthSettings, type StartCapture } from './oauth-provider.ts'
 import type { OAuthStore } from './oauth-store.ts'
@@ -80,6 +82,27 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
     return new ApiError(502, 'oauth_failed', `${doing} failed${kind}: ${message}`)
   }
 
+  /**
+   * What the server says when asked without a token (MCP authorization spec: the client uses
+   * the WWW-Authenticate `resource_metadata` and `scope`); nothing when it says nothing useful.
+   */
+  async function challengeOf(serverUrl: string): Promise<{ scope?: string; resourceMetadataUrl?: URL }> {
+    try {
+      const response = await fetchFn()(serverUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'parley', version: VERSION } } }),
+        signal: AbortSignal.timeout(10_000),
+      })
+      await response.body?.cancel()
+      if (response.status !== 401 && response.status !== 403) return {}
+      const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response)
+      return { scope, resourceMetadataUrl }
+    } catch {
+      return {}
+    }
+  }
+
   return {
     redirectUrl,
 
@@ -87,6 +110,12 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
     providerFor(row: IntegrationRow) {
       const settings = settingsOf(row)
       return settings ? oauthProvider(settings, deps(), { kind: 'connect' }) : undefined
+    },
+
+    /** The scope the server last asked for beyond the granted one, if any. */
+    wantedScopeOf(row: IntegrationRow): string | null {
+      const settings = settingsOf(row)
+      return settings ? store.grant(row.id, settings.binding).wantedScope : null
     },
 
     /** Discovers, registers if needed, and answers the URL a person opens to authorize Parley. */
@@ -100,7 +129,14 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
       const state = randomToken(43)
       const capture: StartCapture = {}
       try {
-        await auth(oauthProvider(settings, deps(), { kind: 'start', state, capture }), { serverUrl: settings.serverUrl, fetchFn: fetchFn() })
+        const challenge = await challengeOf(settings.serverUrl)
+        const scope = store.grant(row.id, settings.binding).wantedScope ?? challenge.scope
+        await auth(oauthProvider(settings, deps(), { kind: 'start', state, capture }), {
+          serverUrl: settings.serverUrl,
+          fetchFn: fetchFn(),
+          ...(scope ? { scope } : {}),
+          ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+        })
       } catch (error) {
         logger.info('mcp oauth start failed', { integration_id: row.id })
         throw failed(error, 'starting the authorization (discovery or client registration)')

@@ -13,6 +13,8 @@ export interface OAuthGrant {
   tokens: StoredTokens | null
   /** A refresh or an authorization failed: a person must authorize again. */
   needsAuthorization: boolean
+  /** The scope the server asked for beyond the granted one (403 insufficient_scope): the next authorization asks for it. */
+  wantedScope: string | null
 }
 
 export interface PendingAuthorization {
@@ -22,20 +24,20 @@ export interface PendingAuthorization {
   expiresAt: number
 }
 
-const EMPTY: OAuthGrant = { discovery: null, client: null, tokens: null, needsAuthorization: false }
+const EMPTY: OAuthGrant = { discovery: null, client: null, tokens: null, needsAuthorization: false, wantedScope: null }
 
 export type OAuthStore = ReturnType<typeof oauthStore>
 
 /** The mcp_oauth_grants and mcp_oauth_states tables (migration 14); only SQL and JSON here. */
 export function oauthStore(db: Database) {
-  const selectGrant = db.query<{ binding: string; discovery: string | null; client: string | null; tokens: string | null; needs_authorization: number }, [string]>(
-    'SELECT binding, discovery, client, tokens, needs_authorization FROM mcp_oauth_grants WHERE integration_id = ?',
+  const selectGrant = db.query<{ binding: string; discovery: string | null; client: string | null; tokens: string | null; needs_authorization: number; wanted_scope: string | null }, [string]>(
+    'SELECT binding, discovery, client, tokens, needs_authorization, wanted_scope FROM mcp_oauth_grants WHERE integration_id = ?',
   )
   const upsertGrant = db.query(
-    `INSERT INTO mcp_oauth_grants (integration_id, binding, discovery, client, tokens, needs_authorization, updated_at)
-     VALUES ($id, $binding, $discovery, $client, $tokens, $needs, $now)
+    `INSERT INTO mcp_oauth_grants (integration_id, binding, discovery, client, tokens, needs_authorization, wanted_scope, updated_at)
+     VALUES ($id, $binding, $discovery, $client, $tokens, $needs, $wanted, $now)
      ON CONFLICT (integration_id) DO UPDATE SET binding = excluded.binding, discovery = excluded.discovery, client = excluded.client,
-       tokens = excluded.tokens, needs_authorization = excluded.needs_authorization, updated_at = excluded.updated_at`,
+       tokens = excluded.tokens, needs_authorization = excluded.needs_authorization, wanted_scope = excluded.wanted_scope, updated_at = excluded.updated_at`,
   )
   const insertState = db.query(
     'INSERT INTO mcp_oauth_states (state_hash, integration_id, binding, code_verifier, expires_at) VALUES ($hash, $id, $binding, $verifier, $expires)',
@@ -58,6 +60,7 @@ export function oauthStore(db: Database) {
       client: parse(row.client),
       tokens: parse(row.tokens),
       needsAuthorization: row.needs_authorization === 1,
+      wantedScope: row.wanted_scope,
     }
   }
 
@@ -75,6 +78,7 @@ export function oauthStore(db: Database) {
           client: next.client ? JSON.stringify(next.client) : null,
           tokens: next.tokens ? JSON.stringify(next.tokens) : null,
           needs: next.needsAuthorization ? 1 : 0,
+          wanted: next.wantedScope,
           now,
         })
       } catch (error) {

@@ -23,6 +23,8 @@ export const mcpOauth: Migration = {
         client TEXT CHECK (client IS NULL OR json_valid(client)),
         tokens TEXT CHECK (tokens IS NULL OR json_valid(tokens)),
         needs_authorization INTEGER NOT NULL DEFAULT 0,
+        -- The scope the server last asked for beyond what was granted (403 insufficient_scope).
+        wanted_scope TEXT,
         updated_at TEXT NOT NULL
       );
       CREATE TABLE mcp_oauth_states (
