@@ -99,16 +99,45 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
     changedTools.delete(row.id)
     const catalogue = { tools: await listAllTools(connection.client, connectTimeoutMs), listed_at: now() }
     catalogues.save(row.id, catalogue)
+    recent.delete(row.id)
     return catalogue
   }
 
   const view = (config: McpConfig, catalogue: Catalogue): ToolView[] =>
     catalogue.tools.map((tool) => ({ ...tool, allowed: isToolAllowed(config.tools, tool.name) }))
 
+  /**
+   * The catalogue each tool call last used, with when it was read from the store: a call within
+   * a second of the last read uses it without a query (one indexed read was a twentieth of
+   * Parley's time per call). This service's own listings replace it at once; a listing written
+   * by anything else is seen within that second.
+   */
+  const recent = new Map<string, { catalogue: Catalogue; listedAtMs: number; readAtMs: number }>()
+  const RECENT_MS = 1000
+
+  function storedCatalogue(integrationId: string): { catalogue: Catalogue; listedAtMs: number } | null {
+    // The process's own clock, not the domain clock a test may hold still.
+    const readAtMs = performance.now()
+    const kept = recent.get(integrationId)
+    if (kept && readAtMs - kept.readAtMs < RECENT_MS) return kept
+    const catalogue = catalogues.get(integrationId)
+    if (!catalogue) {
+      recent.delete(integrationId)
+      return null
+    }
+    const read = { catalogue, listedAtMs: Date.parse(catalogue.listed_at), readAtMs }
+    recent.delete(integrationId)
+    recent.set(integrationId, read)
+    if (recent.size > 1000) recent.delete(recent.keys().next().value as string)
+    return read
+  }
+
   /** The stored catalogue, listed again when missing, old, or announced as changed. */
   async function currentCatalogue(row: IntegrationRow): Promise<Catalogue> {
-    const stored = catalogues.get(row.id)
-    const fresh = stored && !changedTools.has(row.id) && Date.parse(now()) - Date.parse(stored.listed_at) < catalogueMaxAgeMs
+    const nowMs = Date.parse(now())
+    const found = storedCatalogue(row.id)
+    const stored = found?.catalogue
+    const fresh = stored && !changedTools.has(row.id) && nowMs - (found?.listedAtMs ?? 0) < catalogueMaxAgeMs
     if (fresh || (stored && !row.is_active)) return stored
     let pending = listing.get(row.id)
     if (!pending) {
