@@ -130,7 +130,9 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
       const capture: StartCapture = {}
       try {
         const challenge = await challengeOf(settings.serverUrl)
-        const scope = store.grant(row.id, settings.binding).wantedScope ?? challenge.scope
+        // What the server demanded beyond the grant, else what the integration names, else what the server asks now.
+        const configured = settings.scopes.length > 0 ? settings.scopes.join(' ') : undefined
+        const scope = store.grant(row.id, settings.binding).wantedScope ?? configured ?? challenge.scope
         await auth(oauthProvider(settings, deps(), { kind: 'start', state, capture }), {
           serverUrl: settings.serverUrl,
           fetchFn: fetchFn(),

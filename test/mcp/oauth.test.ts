@@ -165,6 +165,13 @@ describe('OAuth-protected mcp servers: a real authorization server and an SDK se
     expect(refused.body.code).toBe('not_oauth')
   })
 
+  test("the integration's scopes are asked for rather than the server's scopes_supported; without them, the server's", async () => {
+    const named = await app.integration({ url: mcp.url, auth: { type: 'oauth', scopes: ['tools:call', 'tools:read'] } })
+    expect(new URL((await start(named)).body.authorization_url).searchParams.get('scope')).toBe('tools:call tools:read')
+    const unnamed = await app.integration({ url: mcp.url, auth: { type: 'oauth' } })
+    expect(new URL((await start(unnamed)).body.authorization_url).searchParams.get('scope')).toBe('tools:read')
+  })
+
   test('a pre-registered client id is used as given, without registering', async () => {
     const registrations = as.counters.registrations
     const id = await app.integration({ url: mcp.url, auth: { type: 'oauth', client_id: PRE.client_id, client_secret: PRE.client_secret } })
