@@ -94,9 +94,15 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
       save({ tokens: stored, needsAuthorization: false, ...(mode.kind === 'finish' ? { wantedScope: null } : {}) })
     },
     redirectToAuthorization(url: URL) {
-      if (mode.kind === 'start') mode.capture.authorizationUrl = url
-      // Anywhere else, the SDK wants a person: Parley has none at hand, so it says so in the record.
-      else save({ tokens: null, needsAuthorization: true })
+      if (mode.kind === 'start') {
+        mode.capture.authorizationUrl = url
+        return
+      }
+      // Anywhere else the SDK wants a person, and Parley has none at hand: the record says so. Not
+      // while a refresh token is still held: the SDK also gets here when the authorization server
+      // failed (5xx, unreachable), and that refresh token may work next time. A refused one
+      // (invalid_grant) has been dropped by then (invalidateCredentials).
+      if (!read().tokens?.refresh_token) save({ tokens: null, needsAuthorization: true })
     },
     saveCodeVerifier(verifier: string) {
       if (mode.kind === 'start') mode.capture.codeVerifier = verifier

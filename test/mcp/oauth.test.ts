@@ -148,6 +148,24 @@ describe('OAuth-protected mcp servers: a real authorization server and an SDK se
     expect((await app.callTool(id, 'echo', { text: 'again' })).status).toBe(200)
   })
 
+  test('an authorization server that is down during a refresh does not cost the refresh token: the next call refreshes', async () => {
+    as.setExpiresIn(30) // every use refreshes first
+    try {
+      const id = await app.integration({ url: mcp.url, auth: { type: 'oauth' } })
+      expect((await authorizeInBrowser(app, (await start(id)).body.authorization_url)).status).toBe(200)
+      as.failTokenRequests(5)
+      await app.callTool(id, 'echo', { text: 'during the outage' })
+      expect((await record(id)).config.auth.status).toBe('authorized')
+      as.failTokenRequests(0)
+      const refreshed = as.counters.tokens.refresh_token
+      expect((await app.callTool(id, 'echo', { text: 'after the outage' })).status).toBe(200)
+      expect(as.counters.tokens.refresh_token).toBeGreaterThan(refreshed)
+    } finally {
+      as.failTokenRequests(0)
+      as.setExpiresIn(3600)
+    }
+  })
+
   test('client_credentials: Parley gets its token itself, machine to machine; no person, no oauth/start', async () => {
     const id = await app.integration({ url: mcp.url, auth: { type: 'oauth', grant: 'client_credentials', client_id: MACHINE.client_id, client_secret: MACHINE.client_secret, scopes: ['tools:call'] } })
     expect((await record(id)).config.auth).toEqual({ type: 'oauth', grant: 'client_credentials', client_id: MACHINE.client_id, client_secret: '••••Qwer', scopes: ['tools:call'], status: 'not_connected', token_expires_at: null })

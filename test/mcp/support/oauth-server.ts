@@ -38,6 +38,7 @@ export function oauthServer(options: OAuthServerOptions = {}) {
   const counters = { registrations: 0, authorizations: 0, tokens: { authorization_code: 0, refresh_token: 0, client_credentials: 0 }, refused: [] as string[], resources: [] as (string | null)[] }
   let expiresIn = options.expiresIn ?? 3600
   let denyNext = false
+  let failingTokenRequests = 0
 
   const token = () => randomBytes(24).toString('base64url')
   const oauthError = (error: string, status = 400) => {
@@ -124,6 +125,10 @@ export function oauthServer(options: OAuthServerOptions = {}) {
       return new Response(null, { status: 302, headers: { location: back.href } })
     }
     if (url.pathname === '/token' && request.method === 'POST') {
+      if (failingTokenRequests > 0) {
+        failingTokenRequests--
+        return new Response('upstream down', { status: 503 })
+      }
       const form = new URLSearchParams(await request.text())
       const client = authenticate(request, form)
       if (!client) return oauthError('invalid_client', 401)
@@ -173,6 +178,10 @@ export function oauthServer(options: OAuthServerOptions = {}) {
     /** The next authorization is refused, as when a person clicks "deny". */
     denyNext() {
       denyNext = true
+    },
+    /** The next `count` token requests fail with 503, as during an outage. */
+    failTokenRequests(count: number) {
+      failingTokenRequests = count
     },
     /** Forgets every token it issued (revoked, or the server restarted without its store). */
     revokeAll() {
