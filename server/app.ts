@@ -5,6 +5,7 @@ import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
 import { restApiChannelRoutes } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
+import type { DraftRelayTuning } from './channels/web/draft-relay.ts'
 import { webChannel } from './channels/web/web-channel.ts'
 import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
 import { chatappStore } from './channels/chatapp/chatapp-store.ts'
@@ -12,6 +13,10 @@ import { chatappInbound } from './channels/chatapp/inbound-service.ts'
 import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
+import { agentRunner, type AutopilotTuning } from './autopilot/agent-runner.ts'
+import { autopilotRoutes } from './autopilot/routes.ts'
+import { runInsight } from './autopilot/run-insight.ts'
+import { runStore } from './autopilot/run-store.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
@@ -76,7 +81,7 @@ export interface AppDeps {
   logger: Logger
   now?: Clock
   /** Protocol timings, shortened by tests; the outbox's clock and timers, moved by tests. */
-  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning }
+  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning; autopilot?: AutopilotTuning } & DraftRelayTuning
 }
 
 /**
@@ -84,7 +89,7 @@ export interface AppDeps {
  * their routes behind one error renderer. Nothing else constructs domain objects.
  */
 export function createApp({ db, config, logger, now = systemClock, tuning = {} }: AppDeps) {
-  const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, ...webTuning } = tuning
+  const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, autopilot: autopilotTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
   const workspaces = workspaceService(workspaceStore(db), now)
@@ -172,16 +177,42 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     apiUrl: config.chatappApiUrl,
     tuning: outboxTuning,
   })
+  const snapshots = flowSnapshots(flows, events)
+  const runs = runStore(db)
+  const autopilot = agentRunner({
+    store: runs,
+    messages,
+    contacts,
+    snapshots,
+    ports: {
+      mcp,
+      integrationName(workspaceId, chatbotId, integrationId) {
+        try {
+          return integrations.mcp.row(workspaceId, chatbotId, integrationId).name
+        } catch {
+          return null
+        }
+      },
+      outbound,
+      ca: mcpTuning?.ca,
+    },
+    events,
+    batch,
+    now,
+    logger,
+    tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
+  })
   const conversations = conversationService({
     contacts,
     conversations: conversationRows,
     messages,
-    snapshots: flowSnapshots(flows, events),
+    snapshots,
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter],
   })
+  autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
   const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
@@ -205,6 +236,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(mcpOAuthRoutes(auth, mcpAuth))
     .use(flowRoutes(auth, flows))
     .use(conversationRoutes(auth, desk))
+    .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
     .use(authRoutes({ auth, people, sessions, signIn, sessionAuth: sessionCookies }))
@@ -234,13 +266,13 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
+  const closers: (() => void | Promise<void>)[] = [() => autopilot.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
 
   return {
     http,
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
     fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
-    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp },
+    services: { autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp },
     events,
     socket: web.socket,
     hub: web.hub,

@@ -1,6 +1,7 @@
 import type { App } from './app.ts'
 import type { SocketData } from './channels/web/socket-data.ts'
 import { rememberListener } from './http/client-address.ts'
+import { routableRequest } from './http/routable-request.ts'
 
 /** The largest body any route accepts; each route's own limit is enforced by the body parser. */
 export const HARD_BODY_LIMIT = 16 * 1024 * 1024
@@ -28,8 +29,9 @@ export function listen(app: App, options: { port: number; hostname: string }) {
       if (request.url.includes(socketPath) && new URL(request.url).pathname === socketPath) {
         return app.socket.upgrade(request, server)
       }
-      rememberListener(request, server)
-      return app.fetch(request)
+      const routable = routableRequest(request)
+      rememberListener(routable, routable === request ? server : { requestIP: () => server.requestIP(request) })
+      return app.fetch(routable)
     },
     websocket: app.socket.handlers,
   })

@@ -1,36 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { connect } from 'node:net'
 import { MAX_HEADER_BYTES, MAX_TARGET_BYTES } from '../../server/http/oversized-head.ts'
 import { MAX_REQUEST_HEAD_BYTES } from '../../server/listen.ts'
 import { compiledParley } from '../support/compiled-parley.ts'
+import { rawRequest } from '../support/raw-request.ts'
 import { type RunningParley, runParley } from '../support/run-parley.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-interface RawAnswer {
-  status: number
-  headers: Record<string, string>
-  body: string
-}
-
-/** Sends a request head as bytes (fetch refuses some of these) and reads the whole answer. */
-function rawRequest(url: string, head: string): Promise<RawAnswer> {
-  const { hostname, port } = new URL(url)
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(`${head}Connection: close\r\n\r\n`))
-    let text = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk) => (text += chunk))
-    socket.on('error', reject)
-    socket.on('close', () => {
-      const [top = '', ...rest] = text.split('\r\n\r\n')
-      const [statusLine = '', ...lines] = top.split('\r\n')
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') })
-    })
-  })
-}
 
 describe('request heads too large for Parley, against the compiled binary', () => {
   let parley: RunningParley

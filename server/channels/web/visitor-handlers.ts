@@ -21,10 +21,11 @@ interface Deps {
   visitors: VisitorService
   conversations: ConversationService
   hub: SocketHub
+  onWelcome?: (socket: WidgetSocket) => void
 }
 
 /** What the server does with each kind of widget message, once it has passed the schema. */
-export function visitorHandlers({ visitors, conversations, hub }: Deps) {
+export function visitorHandlers({ visitors, conversations, hub, onWelcome }: Deps) {
   const context = (socket: WidgetSocket): ChannelContext => {
     const integration = socket.data.integration!
     return {
@@ -75,6 +76,7 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
       messages: history.messages,
       has_more: history.hasMore,
     })
+    onWelcome?.(socket)
   }
 
   /** The visitor's running conversation, if any (a closed one is history). */

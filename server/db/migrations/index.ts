@@ -13,6 +13,7 @@ import { mcpIntegrations } from './0011_mcp_integrations.ts'
 import { people } from './0012_people.ts'
 import { chatbotModelSettings } from './0013_chatbot_model_settings.ts'
 import { mcpOauth } from './0014_mcp_oauth.ts'
+import { agentRuns } from './0015_agent_runs.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns]
