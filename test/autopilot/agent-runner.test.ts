@@ -271,9 +271,9 @@ describe('order and people', () => {
     expect(stored.map((message) => message.id)).toEqual(stored.map((message) => message.id).toSorted())
     const drafts = [...new Set(chat.drafts.map((draft) => draft.message_id))]
     expect(drafts).toHaveLength(2)
-    expect(chat.drafts.filter((draft) => draft.phase === 'dropped').map((draft) => draft.message_id)).toEqual([drafts[0]])
+    expect(chat.drafts.filter((draft) => draft.phase === 'dropped').map((draft) => draft.message_id)).toEqual([drafts[0]!])
     expect(stored[2]!.id).not.toBe(drafts[0])
-    expect(stored[3]!.id).toBe(drafts[1])
+    expect(stored[3]!.id).toBe(drafts[1]!)
   })
 
   test('a person taking over during a run wins: the late answer is dropped, not stored', async () => {
