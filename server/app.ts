@@ -70,6 +70,10 @@ import { integrationService } from './integrations/service.ts'
 import { integrationStore } from './integrations/store.ts'
 import { catalogueStore } from './mcp/catalogue-store.ts'
 import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
+import { mcpOAuth } from './mcp/oauth-service.ts'
+import { mcpOAuthCallbackRoutes, mcpOAuthRoutes } from './mcp/oauth-routes.ts'
+import { oauthStateOf } from './mcp/oauth-state.ts'
+import { oauthStore } from './mcp/oauth-store.ts'
 import { mcpServerRoutes } from './mcp/routes.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
@@ -99,15 +103,28 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
   const workspaces = workspaceService(workspaceStore(db), now)
   const chatbotRows = chatbotStore(db)
+  const oauthRows = oauthStore(db)
+  const mcpOAuthState = oauthStateOf(oauthRows)
   const integrations = integrationService({
     store: integrationStore(db),
+    mcpOAuthState,
     now,
     events,
     ownsChatbot: (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
     publicUrl: config.publicUrl,
     outbound,
   })
-  const mcp = mcpService({ integrations: integrations.mcp, catalogues: catalogueStore(db), policy: outbound, events, now, logger, tuning: mcpTuning })
+  const mcpAuth = mcpOAuth({ integrations: integrations.mcp, store: oauthRows, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
+  const mcp = mcpService({
+    integrations: integrations.mcp,
+    catalogues: catalogueStore(db),
+    policy: outbound,
+    events,
+    now,
+    logger,
+    oauth: { providerFor: mcpAuth.providerFor, stateOf: mcpOAuthState, wantedScopeOf: mcpAuth.wantedScopeOf },
+    tuning: mcpTuning,
+  })
   const flows = flowService({
     store: flowStore(db),
     now,
@@ -242,6 +259,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(chatbotRoutes(auth, chatbots))
     .use(integrationRoutes(auth, integrations))
     .use(mcpServerRoutes(auth, mcp))
+    .use(mcpOAuthRoutes(auth, mcpAuth))
     .use(flowRoutes(auth, flows))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
@@ -271,6 +289,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
+    .use(mcpOAuthCallbackRoutes(mcpAuth, config.publicRatePerMinute))
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
     .use(appAssetRoutes())
 

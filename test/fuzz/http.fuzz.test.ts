@@ -52,6 +52,7 @@ const NO_FIXTURE_YET = new Set([
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/mcp/{integration_id}/test',
   'GET /api/dev/v1/chatbots/{chatbot_id}/integrations/mcp/{integration_id}/tools',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/mcp/{integration_id}/tools/{name}/call',
+  'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/mcp/{integration_id}/oauth/start',
   'POST /api/dev/v1/users',
   'GET /api/dev/v1/users/{user_id}',
   'PATCH /api/dev/v1/users/{user_id}',
