@@ -13,7 +13,13 @@ async function setup(app: TestApp) {
   const spare = await signIn(app, 'sam@acme.io')
   const sessions = await app.call('GET', '/api/dev/v1/auth/sessions', { key: null, headers: { cookie: spare } })
   const spareId = (sessions.body.items as { id: string; current: boolean }[]).find((row) => row.current)?.id as string
-  return { ...ctx, elsewhere, spare, spareId, savedReplyId: '' }
+  // What two people saw before the visitor wrote again, and before a colleague answered.
+  const firstSeen = lastMessageId(app, ctx.first.id)
+  app.services.conversations.visitorSays(ctx.first.conversation, { clientId: crypto.randomUUID(), content: { kind: 'text', text: 'are you there?' } }, ctx.first.ctx)
+  const secondSeen = lastMessageId(app, ctx.second.id)
+  const colleague = await app.call('POST', `${DESK}/conversations/${ctx.second.id}/replies`, { key: null, headers: ctx.asAgent, body: { text: 'Sam answered first' } })
+  if (colleague.status !== 201) throw new Error(colleague.text)
+  return { ...ctx, elsewhere, spare, spareId, savedReplyId: '', firstSeen, secondSeen }
 }
 type Ctx = Awaited<ReturnType<typeof setup>>
 
@@ -125,18 +131,14 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
     path: (c) => conversation(c.first.id, '/replies'),
     key: null,
     headers: (c) => c.asAdmin,
-    body: (c: Ctx) => {
-      const seen = lastMessageId(c.app, c.first.id)
-      c.app.services.conversations.visitorSays(c.first.conversation, { clientId: crypto.randomUUID(), content: { kind: 'text', text: 'are you there?' } }, c.first.ctx)
-      return { text: 'Ada here', last_seen_message_id: seen }
-    },
+    body: (c: Ctx) => ({ text: 'Ada here', last_seen_message_id: c.firstSeen }),
     status: 409,
     code: 'stale_view',
     check: async ({ body }, c) => {
-      const newest = lastMessageId(c.app, c.first.id)
-      expect(body.errors).toEqual([{ path: `/messages/${newest}`, message: expect.stringContaining('visitor wrote at'), code: 'visitor' }])
-      // What a colleague wrote in the meantime makes the view stale too.
-      const forced = await c.app.call('POST', conversation(c.first.id, '/replies'), { key: null, headers: c.asAdmin, body: { text: 'Ada here', last_seen_message_id: body.errors[0].path.split('/')[2], force: true } })
+      // The visitor wrote since, and Sam answered: both are named, oldest first.
+      expect(body.errors.map((error: { code: string }) => error.code)).toEqual(['visitor', 'agent'])
+      expect(body.errors[0]).toEqual({ path: expect.stringMatching(/^\/messages\//), message: expect.stringContaining('visitor wrote at'), code: 'visitor' })
+      const forced = await c.app.call('POST', conversation(c.first.id, '/replies'), { key: null, headers: c.asAdmin, body: { text: 'Ada here', last_seen_message_id: c.firstSeen, force: true } })
       expect(forced.status).toBe(201)
     },
   },
@@ -146,13 +148,10 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
     path: (c) => conversation(c.second.id, '/replies'),
     key: null,
     headers: (c) => c.asAdmin,
-    body: (c: Ctx) => {
-      const seen = lastMessageId(c.app, c.second.id)
-      c.app.services.conversations.agentSays(c.second.conversation, 'Sam answered first', 'sam')
-      return { text: 'me too', last_seen_message_id: seen }
-    },
+    body: (c: Ctx) => ({ text: 'me too', last_seen_message_id: c.secondSeen }),
     status: 409,
     code: 'stale_view',
+    check: ({ body }) => expect(body.errors.map((error: { code: string }) => error.code)).toEqual(['agent']),
   },
   {
     name: 'last_seen_message_id of another conversation is refused',
