@@ -9,6 +9,8 @@ export function ConversationList(props: {
   loaded: boolean
   error: string
   view: ViewId
+  /** The view the rows belong to; differs from `view` while a switch is being fetched. */
+  listedView: ViewId | null
   selected?: string
   /** When the rows' wait times were measured against, so they keep counting between fetches. */
   now: number
@@ -19,13 +21,13 @@ export function ConversationList(props: {
 }) {
   const waited = (item: DeskConversation) => duration((item.waiting_seconds ?? 0) + (props.now - props.fetchedAt) / 1000)
   return (
-    <section class="list" aria-label="Conversations">
+    <section class="list" aria-label="Conversations" data-view={props.listedView ?? undefined} aria-busy={props.listedView !== props.view}>
       <Show when={props.error}>
         <p class="form-error" role="alert">
           {props.error}
         </p>
       </Show>
-      <Show when={props.loaded && props.items.length === 0 && !props.error}>
+      <Show when={props.loaded && props.listedView === props.view && props.items.length === 0 && !props.error}>
         <p class="empty">{props.view === 'waiting' ? 'Nobody is waiting for a person.' : 'No conversations here.'}</p>
       </Show>
       <ul class="rows">

@@ -9,7 +9,7 @@ import { chatbots, listConversations, people } from './data.ts'
 import { ListFilters } from './ListFilters.tsx'
 import { live } from './live.ts'
 import { Shortcuts, useShortcuts } from './Shortcuts.tsx'
-import { isView, type ListFilter, VIEWS } from './views.ts'
+import { isView, type ListFilter, VIEWS, type ViewId } from './views.ts'
 
 /** Fetches at most once per this many milliseconds however many events arrive. */
 const REFRESH_COALESCE_MS = 250
@@ -34,6 +34,8 @@ export function Desk() {
   const [items, setItems] = createSignal<DeskConversation[]>([])
   const [nextCursor, setNextCursor] = createSignal<string | null>(null)
   const [loaded, setLoaded] = createSignal(false)
+  /** The view the rows shown were fetched for: until a switch's fetch answers, the old one. */
+  const [listedView, setListedView] = createSignal<ViewId | null>(null)
   const [listError, setListError] = createSignal('')
   const [showHelp, setShowHelp] = createSignal(false)
   const [now, setNow] = createSignal(Date.now())
@@ -49,6 +51,7 @@ export function Desk() {
       const page = await listConversations(shown)
       if (mine !== generation) return
       setItems(page.items)
+      setListedView(shown.view)
       setNextCursor(page.next_cursor)
       setListError('')
       setFetchedAt(Date.now())
@@ -152,6 +155,7 @@ export function Desk() {
         loaded={loaded()}
         error={listError()}
         view={filter().view}
+        listedView={listedView()}
         selected={params.conversationId}
         now={now()}
         fetchedAt={fetchedAt()}

@@ -92,8 +92,10 @@ export class DeskPage {
     return last
   }
 
+  /** Switches to a view and waits until the rows shown are that view's. */
   async view(id: string): Promise<void> {
     await this.page.locator(`.view[data-view="${id}"]`).click()
+    await this.page.locator(`.list[data-view="${id}"][aria-busy="false"]`).waitFor()
   }
 
   async openConversation(id: string): Promise<void> {
