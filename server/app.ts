@@ -12,6 +12,9 @@ import { chatappInbound } from './channels/chatapp/inbound-service.ts'
 import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
+import { activityRoutes } from './chatbots/activity-routes.ts'
+import { activityService } from './chatbots/activity-service.ts'
+import { activityStore } from './chatbots/activity-store.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
@@ -30,6 +33,8 @@ import { demoChatbot } from './instance/demo-chatbot.ts'
 import { instanceStore } from './instance/store.ts'
 import type { OutboxTuning } from './outbox/outbox-worker.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
+import { draftRunner } from './flows/draft-run.ts'
+import { flowEditorRoutes } from './flows/editor-routes.ts'
 import { flowRoutes } from './flows/routes.ts'
 import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
@@ -62,6 +67,11 @@ import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
 import { type Lookup, outboundUrlPolicy } from './support/outbound-url.ts'
+import type { LogRing } from './operations/log-ring.ts'
+import { operationsRoutes } from './operations/routes.ts'
+import { operationsService } from './operations/service.ts'
+import { operationsStore } from './operations/store.ts'
+import { VERSION } from './version.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
@@ -71,6 +81,8 @@ export interface AppDeps {
   config: Config
   logger: Logger
   now?: Clock
+  /** The logger's latest lines, for the operations page (serve.ts keeps them). */
+  recentLogs?: Pick<LogRing, 'lines'>
   /** Protocol timings, shortened by tests; the outbox's clock and timers, moved by tests. */
   tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning }
 }
@@ -79,7 +91,7 @@ export interface AppDeps {
  * The one composition root: builds every store and service over one database and mounts
  * their routes behind one error renderer. Nothing else constructs domain objects.
  */
-export function createApp({ db, config, logger, now = systemClock, tuning = {} }: AppDeps) {
+export function createApp({ db, config, logger, now = systemClock, recentLogs, tuning = {} }: AppDeps) {
   const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
@@ -186,6 +198,9 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(integrationRoutes(auth, integrations))
     .use(mcpServerRoutes(auth, mcp))
     .use(flowRoutes(auth, flows))
+    .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
+    .use(activityRoutes(auth, activityService(activityStore(db), now)))
+    .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs })))
     .use(conversationRoutes(auth, desk))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
