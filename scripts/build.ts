@@ -1,11 +1,12 @@
 #!/usr/bin/env bun
 /**
- * npm run build: the widget first (the binary embeds dist/widget/widget.js), then one
- * self-contained executable, dist/parley.
+ * npm run build: the widget and the desk app first (the binary embeds dist/widget/widget.js
+ * and dist/app/), then one self-contained executable, dist/parley.
  */
 import { $ } from 'bun'
 import { mkdirSync } from 'node:fs'
 import { MAX_REQUEST_HEAD_BYTES } from '../server/listen.ts'
+import { buildApp } from './build-app.ts'
 import { buildWidget } from './build-widget.ts'
 
 const root = new URL('..', import.meta.url).pathname
@@ -14,6 +15,8 @@ mkdirSync(`${root}dist`, { recursive: true })
 const started = performance.now()
 const widget = await buildWidget()
 console.log(`dist/widget/widget.js built (${(widget.gzipped / 1024).toFixed(1)} KB gzipped)`)
+const app = await buildApp()
+console.log(`dist/app/ built (${(app.gzipped / 1024).toFixed(1)} KB gzipped)`)
 const result = await Bun.build({
   // The checkpoint worker runs in a thread of its own, so it is an entrypoint of its own.
   entrypoints: [`${root}server/main.ts`, `${root}server/db/checkpoint-worker.ts`],

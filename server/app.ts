@@ -28,6 +28,14 @@ import { conversationRoutes } from './conversations/routes.ts'
 import { conversationService } from './conversations/service.ts'
 import { visitorService } from './conversations/visitor-service.ts'
 import { writeBatcher } from './db/write-batcher.ts'
+import { deskAnnouncements } from './desk/announcements.ts'
+import { deskSocket } from './desk/desk-socket.ts'
+import { deskFeed } from './desk/feed.ts'
+import { feedStore } from './desk/feed-store.ts'
+import { listStore } from './desk/list-store.ts'
+import { deskRoutes } from './desk/routes.ts'
+import { deskService } from './desk/service.ts'
+import { deskStore } from './desk/store.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { demoChatbot } from './instance/demo-chatbot.ts'
 import { instanceStore } from './instance/store.ts'
@@ -72,6 +80,7 @@ import { operationsRoutes } from './operations/routes.ts'
 import { operationsService } from './operations/service.ts'
 import { operationsStore } from './operations/store.ts'
 import { VERSION } from './version.ts'
+import { appAssetRoutes } from './app-assets/routes.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
@@ -114,8 +123,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   const personRows = peopleStore(db)
-  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl })
-  const sessions = sessionService({ store: personRows, now })
+  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl, events })
+  const sessions = sessionService({ store: personRows, now, events })
   const signIn = signInService({ store: personRows, sessions })
   const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
   const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
@@ -129,8 +138,10 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     conversationRows.forgetCached()
   }
   events.on('chatbot.removed', forgetCachedRows)
+  let forgetFeedNumbers = () => {}
   const batch = writeBatcher(db, (error) => {
     forgetCachedRows()
+    forgetFeedNumbers()
     logger.error('batch commit failed', { error: String(error) })
   })
   const messages = messageStore(db)
@@ -181,6 +192,21 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
+  const deskRows = deskStore(db)
+  const feed = deskFeed({ store: feedStore(db), batch })
+  forgetFeedNumbers = feed.forget
+  const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, batch, events, feed, now })
+  const deskSockets = deskSocket({
+    callerOf: (request) => sessionCookies.caller(request),
+    sessions,
+    publicOrigin: config.publicUrl,
+    feed,
+    desk: deskWork,
+    store: deskRows,
+    events,
+    logger,
+  })
+  const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
   const web = webChannel({
@@ -206,6 +232,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
     .use(authRoutes({ auth, people, sessions, signIn, sessionAuth: sessionCookies }))
     .use(userRoutes(auth, people))
+    .use(deskRoutes(auth, deskWork))
 
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -228,17 +255,19 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
+    .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
+  const closers: (() => void | Promise<void>)[] = [() => deskSockets.close(), stopDeskAnnouncements, () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
 
   return {
     http,
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
     fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
-    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp },
+    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed },
     events,
     socket: web.socket,
+    deskSocket: deskSockets,
     hub: web.hub,
     outbox: restApiOut.worker,
     chatappOutbox: chatappOut.worker,

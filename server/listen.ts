@@ -1,5 +1,7 @@
 import type { App } from './app.ts'
+import type { WebSocketHandler } from 'bun'
 import type { SocketData } from './channels/web/socket-data.ts'
+import type { DeskSocketData } from './desk/desk-socket.ts'
 import { rememberListener } from './http/client-address.ts'
 import { routableRequest } from './http/routable-request.ts'
 
@@ -21,18 +23,35 @@ export const MAX_REQUEST_HEAD_BYTES = 128 * 1024
  */
 export function listen(app: App, options: { port: number; hostname: string }) {
   const socketPath = app.socket.path
-  return Bun.serve<SocketData>({
+  const deskPath = app.deskSocket.path
+  return Bun.serve<SocketData | DeskSocketData>({
     port: options.port,
     hostname: options.hostname,
     maxRequestBodySize: HARD_BODY_LIMIT,
     fetch(request, server) {
       if (request.url.includes(socketPath) && new URL(request.url).pathname === socketPath) {
-        return app.socket.upgrade(request, server)
+        return app.socket.upgrade(request, server as never)
+      }
+      if (request.url.includes(deskPath) && new URL(request.url).pathname === deskPath) {
+        return app.deskSocket.upgrade(request, server as never)
       }
       const routable = routableRequest(request)
       rememberListener(routable, routable === request ? server : { requestIP: () => server.requestIP(request) })
       return app.fetch(routable)
     },
-    websocket: app.socket.handlers,
+    websocket: bothSockets(app.socket.handlers, app.deskSocket.handlers),
   })
+}
+
+/** One server, two kinds of socket: the widget's (its options apply to both) and the desk's, told apart by their data. */
+function bothSockets(widget: WebSocketHandler<SocketData>, desk: WebSocketHandler<DeskSocketData>): WebSocketHandler<SocketData | DeskSocketData> {
+  const isDesk = (data: SocketData | DeskSocketData): data is DeskSocketData => 'desk' in data
+  type Either = Parameters<NonNullable<WebSocketHandler<SocketData | DeskSocketData>['open']>>[0]
+  return {
+    ...widget,
+    open: (socket: Either) => (isDesk(socket.data) ? desk.open?.(socket as never) : widget.open?.(socket as never)),
+    message: (socket: Either, message) => (isDesk(socket.data) ? desk.message?.(socket as never, message) : widget.message?.(socket as never, message)),
+    close: (socket: Either, code, reason) => (isDesk(socket.data) ? desk.close?.(socket as never, code, reason) : widget.close?.(socket as never, code, reason)),
+    drain: (socket: Either) => (isDesk(socket.data) ? desk.drain?.(socket as never) : widget.drain?.(socket as never)),
+  } as WebSocketHandler<SocketData | DeskSocketData>
 }

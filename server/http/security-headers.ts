@@ -51,6 +51,21 @@ const PAGE_POLICIES: Record<string, Directives> = {
   },
 }
 
+/**
+ * The desk at /app and every path under it (one page, deep links): the strict policy, plus
+ * the pictures, videos and sounds chatbots sent from any https address, which the desk shows
+ * in a conversation's history as the visitor saw them.
+ */
+const APP_PAGE: Directives = {
+  ...STRICT_PAGE,
+  'img-src': ["'self'", 'data:', 'https:'],
+  'media-src': ["'self'", 'https:'],
+}
+
+function isAppPath(path: string): boolean {
+  return path === '/app' || path.startsWith('/app/')
+}
+
 /** One year, without includeSubDomains: the operator's other subdomains are not ours to pin. */
 const HSTS = 'max-age=31536000'
 
@@ -68,20 +83,21 @@ export function securityHeaders({ publicUrl }: { publicUrl: string }): SecurityH
   const https = publicUrl.startsWith('https:')
   const policies = new Map(Object.entries(PAGE_POLICIES).map(([path, directives]) => [path, serialize(directives)]))
   const strict = serialize(STRICT_PAGE)
+  const app = serialize(APP_PAGE)
   return (path, response) => {
     const headers = response.headers
     headers.set('x-content-type-options', 'nosniff')
     headers.set('referrer-policy', 'same-origin')
     if (https) headers.set('strict-transport-security', HSTS)
     if (!headers.get('content-type')?.startsWith('text/html')) return
-    headers.set('content-security-policy', policies.get(path) ?? strict)
+    headers.set('content-security-policy', policies.get(path) ?? (isAppPath(path) ? app : strict))
     headers.set('x-frame-options', 'DENY')
   }
 }
 
 /** The policy an HTML page at `path` is served with (for tests and docs). */
 export function pagePolicy(path: string): string {
-  return serialize(PAGE_POLICIES[path] ?? STRICT_PAGE)
+  return serialize(PAGE_POLICIES[path] ?? (isAppPath(path) ? APP_PAGE : STRICT_PAGE))
 }
 
 function serialize(directives: Directives): string {

@@ -6,7 +6,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * people and invites) is an admin action. An allow-list, so that a route added later is
  * closed to agents until someone decides otherwise.
  */
-const AGENT_WRITABLE = [/^\/api\/dev\/v1\/auth\//, /^\/api\/dev\/v1\/chatbots\/[^/]+\/conversations(\/|$)/]
+const AGENT_WRITABLE = [/^\/api\/dev\/v1\/auth\//, /^\/api\/dev\/v1\/desk\//, /^\/api\/dev\/v1\/chatbots\/[^/]+\/conversations(\/|$)/]
 
 /**
  * What an `agent` may not even read: the installation's operations (its logs and a copy of the

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { ApiError } from '../http/api-error.ts'
+import { ApiError, notFound } from '../http/api-error.ts'
 import type { Authenticate } from '../http/authenticate.ts'
 import { clientAddress } from '../http/client-address.ts'
 import { errorResponses } from '../http/error-responses.ts'
@@ -126,6 +126,21 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
       {
         response: { 204: t.Void(), ...errorResponses(400, 403) },
         detail: { tags, summary: 'Sign out', description: 'Ends this session at once and clears the cookie.' },
+      },
+    )
+    .delete(
+      '/sessions/:session_id',
+      (context) => {
+        const person = requirePerson(context)
+        if (!sessions.list(person.id).some((row) => row.id === context.params.session_id)) throw notFound('session')
+        sessions.end(context.params.session_id)
+        if (context.params.session_id === person.sessionId) context.set.headers['set-cookie'] = clearedSessionCookie(secure)
+        return context.status(204, undefined)
+      },
+      {
+        params: t.Object({ session_id: t.String({ description: 'an id from GET /auth/sessions' }) }),
+        response: { 204: t.Void(), ...errorResponses(400, 403, 404) },
+        detail: { tags, summary: 'End one of your sessions', description: 'Signs that browser out at once (its desk socket closes). Another person\'s session answers 404.' },
       },
     )
     .post(

@@ -1,6 +1,7 @@
 import type { Page, PageOf } from '../http/common-model.ts'
 import { ApiError, conflict, invalidField, notFound } from '../http/api-error.ts'
 import type { Clock } from '../support/clock.ts'
+import type { EventBus } from '../support/events.ts'
 import { checkEmailAddress } from '../support/email-address.ts'
 import { newId } from '../support/new-id.ts'
 import { randomToken } from '../support/random-token.ts'
@@ -25,7 +26,7 @@ export type PeopleService = ReturnType<typeof peopleService>
  * The people of a workspace and the one-time links that let them set a password. A person
  * exists from their invite on (status `invited`), and is `active` once a password is set.
  */
-export function peopleService({ store, now, publicUrl }: { store: PeopleStore; now: Clock; publicUrl: string }) {
+export function peopleService({ store, now, publicUrl, events }: { store: PeopleStore; now: Clock; publicUrl: string; events?: EventBus }) {
   /** `createdAt`: the time of the change the link belongs to (an invite's person), one clock read for both. */
   function issueLink(workspaceId: string, purpose: TokenPurpose, userId: string | null, createdAt = now()): OneTimeLink {
     const token = `pt_${randomToken(40)}`
@@ -126,6 +127,7 @@ export function peopleService({ store, now, publicUrl }: { store: PeopleStore; n
         if (disabled) {
           store.deleteSessionsOf(row.id)
           store.deleteUnusedTokensOf(row.id)
+          events?.emit('people.sessions_ended', { userId: row.id })
         }
         return toUser(updated)
       })
@@ -150,6 +152,7 @@ export function peopleService({ store, now, publicUrl }: { store: PeopleStore; n
         const row = store.getUser(token.workspace_id, token.user_id as string)
         if (!row || row.disabled_at) throw new ApiError(400, 'invalid_token', 'the link is unknown, used already or expired; ask an admin for a new one')
         store.deleteSessionsOf(row.id)
+        events?.emit('people.sessions_ended', { userId: row.id })
         return store.updateUser({ ...row, display_name: input.display_name ?? row.display_name, password_hash: hash, updated_at: at }) as UserRow
       })
     },

@@ -1,4 +1,5 @@
 import type { Clock } from '../support/clock.ts'
+import type { EventBus } from '../support/events.ts'
 import { constantTimeEqual } from '../support/constant-time-equal.ts'
 import { newId } from '../support/new-id.ts'
 import { randomToken } from '../support/random-token.ts'
@@ -32,7 +33,7 @@ export type SessionService = ReturnType<typeof sessionService>
  * Browser sessions: a random secret in the cookie, its SHA-256 in the database. A session
  * ends 14 days after its last use and 30 days after sign-in, whichever comes first.
  */
-export function sessionService({ store, now }: { store: PeopleStore; now: Clock }) {
+export function sessionService({ store, now, events }: { store: PeopleStore; now: Clock; events?: EventBus }) {
   return {
     start(user: UserRow, where: { userAgent: string | null; address: string | null }): StartedSession {
       const secret = `ps_${randomToken(40)}`
@@ -80,8 +81,16 @@ export function sessionService({ store, now }: { store: PeopleStore; now: Clock 
       }
     },
 
-    end: (sessionId: string) => store.deleteSession(sessionId),
-    endAll: (userId: string) => store.deleteSessionsOf(userId),
+    end(sessionId: string): void {
+      store.deleteSession(sessionId)
+      events?.emit('people.sessions_ended', { sessionId })
+    },
+    endAll(userId: string): void {
+      store.deleteSessionsOf(userId)
+      events?.emit('people.sessions_ended', { userId })
+    },
+    /** Whether a session is still live (the desk socket checks the one it was opened with). */
+    isLive: (sessionId: string) => store.isSessionLive(sessionId, now()),
     list: (userId: string) => store.listSessions(userId),
   }
 }

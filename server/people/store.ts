@@ -75,6 +75,9 @@ export function peopleStore(db: Database) {
   const selectSessions = db.query<SessionRow, [string]>('SELECT * FROM sessions WHERE user_id = ? ORDER BY last_seen_at DESC, id')
   const touchSession = db.query('UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?')
   const deleteSession = db.query('DELETE FROM sessions WHERE id = ?')
+  const liveSession = db.query<{ id: string }, [string, string]>(
+    'SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ? AND s.expires_at > ? AND u.disabled_at IS NULL',
+  )
   const deleteSessionsOf = db.query('DELETE FROM sessions WHERE user_id = ?')
 
   const insertToken = db.query(
@@ -107,6 +110,7 @@ export function peopleStore(db: Database) {
     listSessions: (userId: string) => selectSessions.all(userId),
     touchSession: (id: string, lastSeenAt: string, expiresAt: string) => void touchSession.run(lastSeenAt, expiresAt, id),
     deleteSession: (id: string) => void deleteSession.run(id),
+    isSessionLive: (id: string, at: string) => liveSession.get(id, at) !== null,
     deleteSessionsOf: (userId: string) => void deleteSessionsOf.run(userId),
 
     insertToken: (row: Omit<OneTimeTokenRow, 'used_at'>) => void insertToken.run(row),

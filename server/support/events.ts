@@ -27,6 +27,12 @@ export interface DomainEvents {
    * that can show text as it comes (the widget) listen; nothing here is stored or delivered.
    */
   'conversation.draft': { conversation: ConversationRef; message_id: string; phase: 'started' | 'delta' | 'dropped'; text?: string }
+  /** Sessions ended (sign-out, sign-out everywhere, a person disabled or their password reset): open desk sockets of theirs close. */
+  'people.sessions_ended': { sessionId?: string; userId?: string }
+  /** The visitor is typing in the widget, or stopped: shown on the desk. */
+  'visitor.typing': { conversation: ConversationRef; active: boolean }
+  /** A widget visitor with a contact is on a page (at connect, or when their first conversation opens): the desk's context panel shows it. */
+  'visitor.seen': { contactId: string; pageUrl: string | null; userAgent: string | null }
 }
 
 /** Enough of a conversation for a channel to find who must receive an event. */

@@ -10,9 +10,9 @@ export interface Variant {
 
 export type WidgetAsset = Record<ContentCoding, Variant> & { hash: string }
 
-/** Reads a script once and keeps it plain, gzipped and brotli-compressed, each with its ETag. */
-export function prepareAsset(path: string): WidgetAsset {
-  const body = new Uint8Array(readFileSync(path))
+/** Reads a file (or takes its bytes) once and keeps it plain, gzipped and brotli-compressed, each with its ETag. */
+export function prepareAsset(source: string | Uint8Array): WidgetAsset {
+  const body = new Uint8Array(typeof source === 'string' ? readFileSync(source) : source)
   const hash = new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 27)
   const gzip = new Uint8Array(Bun.gzipSync(body, { level: 9 }))
   const br = new Uint8Array(

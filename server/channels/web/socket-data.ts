@@ -11,6 +11,8 @@ export interface SocketData {
   integration: WebIntegration | null
   refusal: { code: number; reason: string } | null
   page: string | null
+  /** The browser's User-Agent at connect (cut short), for the desk's context panel. */
+  userAgent: string | null
   helloed: boolean
   /** Key under which the hub finds this visitor's sockets (see SocketHub). */
   visitorKey: string

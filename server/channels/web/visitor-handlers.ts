@@ -5,6 +5,7 @@ import type { ChannelContext, ConversationService, VisitorInput } from '../../co
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
 import type { ClientMessage } from '../../protocol/widget-protocol.ts'
+import type { EventBus } from '../../support/events.ts'
 import type { WidgetSocket } from './socket-data.ts'
 import { contactKey, type SocketHub } from './socket-hub.ts'
 import { send } from './send.ts'
@@ -21,10 +22,14 @@ interface Deps {
   visitors: VisitorService
   conversations: ConversationService
   hub: SocketHub
+  events?: EventBus
 }
 
 /** What the server does with each kind of widget message, once it has passed the schema. */
-export function visitorHandlers({ visitors, conversations, hub }: Deps) {
+export function visitorHandlers({ visitors, conversations, hub, events }: Deps) {
+  const seen = (socket: WidgetSocket, contactId: string) =>
+    events?.emit('visitor.seen', { contactId, pageUrl: socket.data.page, userAgent: socket.data.userAgent })
+
   const context = (socket: WidgetSocket): ChannelContext => {
     const integration = socket.data.integration!
     return {
@@ -63,6 +68,7 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
         ? `x:${integration.chatbotId}:${visitor.externalId}`
         : `t:${integration.chatbotId}:${visitor.tokenHash}`
     hub.setVisitor(socket, key)
+    if (data.contactId) seen(socket, data.contactId)
     if (message.contact_details) contactDetails(socket, message.contact_details)
 
     const conversation = data.contactId ? conversations.latestOfContact(data.contactId, 'web') : undefined
@@ -87,7 +93,9 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
   function contactOf(socket: WidgetSocket): string {
     const data = socket.data
     const contact = visitors.ensureContact(data.integration!.chatbotId, { externalId: data.externalId, tokenHash: data.tokenHash })
+    const known = data.contactId === contact.id
     hub.bindContact(data.visitorKey, contact.id)
+    if (!known) seen(socket, contact.id)
     return contact.id
   }
 
@@ -167,8 +175,11 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
         const older = conversationId ? conversations.olderThan(conversationId, message.before) : { messages: [], hasMore: false }
         return send(socket, { type: 'history', messages: older.messages, has_more: older.hasMore })
       }
-      case 'typing':
+      case 'typing': {
+        const conversation = running(socket)
+        if (conversation) events?.emit('visitor.typing', { conversation, active: message.active })
         return
+      }
       case 'ping':
         return send(socket, { type: 'pong' })
     }

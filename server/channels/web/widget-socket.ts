@@ -5,6 +5,7 @@ import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { problemResponse } from '../../http/problem.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
 import { ClientMessage, FRAME_LIMITS } from '../../protocol/widget-protocol.ts'
+import type { EventBus } from '../../support/events.ts'
 import type { Logger } from '../../support/logger.ts'
 import { describeJsonShapeBreach, type JsonShapeBreach, jsonShapeBreach } from '../../support/json-shape.ts'
 import { admitWidget, type WidgetRefusal } from './admit-widget.ts'
@@ -33,6 +34,8 @@ export interface WidgetSocketDeps {
   visitors: VisitorService
   conversations: ConversationService
   hub: SocketHub
+  /** For what the desk shows of a visitor (typing, the page): optional, the widget works without. */
+  events?: EventBus
   logger: Logger
   /** Messages per minute per socket, in bursts of a quarter of that; 0 turns the limit off. */
   ratePerMinute: number
@@ -58,6 +61,7 @@ export function widgetSocket(deps: WidgetSocketDeps) {
       integration,
       refusal,
       page: null,
+      userAgent: request.headers.get('user-agent')?.slice(0, 300) ?? null,
       helloed: false,
       visitorKey: '',
       tokenHash: '',

@@ -1,0 +1,64 @@
+/**
+ * The one way the app talks to the server: JSON over the developer API with the session
+ * cookie (same origin, so the browser sends Origin and the cookie by itself). A problem+json
+ * answer becomes an ApiError carrying its status, code and detail for the screen to show.
+ */
+export const API = '/api/dev/v1'
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(detail)
+  }
+}
+
+/** Called when the server says the session is gone (401), so the app can show sign-in. */
+let onSignedOut: () => void = () => {}
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(`${API}${path}`, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  } catch {
+    throw new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.')
+  }
+  if (response.status === 204) return undefined as T
+  const text = await response.text()
+  let parsed: unknown = null
+  try {
+    parsed = text ? JSON.parse(text) : null
+  } catch {
+    parsed = null
+  }
+  if (!response.ok) {
+    const problem = (parsed ?? {}) as Record<string, unknown>
+    const error = new ApiError(
+      response.status,
+      typeof problem.code === 'string' ? problem.code : 'http_' + response.status,
+      typeof problem.detail === 'string' ? problem.detail : `The server answered ${response.status}.`,
+      problem,
+    )
+    if (response.status === 401 && !path.startsWith('/auth/sign-in') && !path.startsWith('/auth/accept-invite')) onSignedOut()
+    throw error
+  }
+  return parsed as T
+}
+
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') search.set(name, String(value))
+  const text = search.toString()
+  return text ? `?${text}` : ''
+}

@@ -1,0 +1,61 @@
+import { createSignal, For, Show } from 'solid-js'
+import type { Chatbot } from '../types.ts'
+import { CHANNEL_NAMES } from './format.ts'
+import { type ListFilter, VIEWS } from './views.ts'
+
+type Change = Partial<Record<'view' | 'bot' | 'channel' | 'q', string | undefined>>
+
+/** The views, the chatbot and channel filters and the search box; all kept in the URL. */
+export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts: { waiting: number }; onChange: (change: Change) => void }) {
+  const [typed, setTyped] = createSignal(props.filter.q ?? '')
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const searchSoon = (text: string) => {
+    setTyped(text)
+    clearTimeout(timer)
+    timer = setTimeout(() => props.onChange({ q: text.trim() || undefined }), 250)
+  }
+  return (
+    <nav class="filters" aria-label="Conversation views">
+      <ul class="views" role="tablist">
+        <For each={VIEWS}>
+          {(view) => (
+            <li>
+              <button
+                type="button"
+                role="tab"
+                class="view"
+                data-view={view.id}
+                aria-selected={props.filter.view === view.id}
+                title={`${view.title} (${view.key})`}
+                onClick={() => props.onChange({ view: view.id })}
+              >
+                {view.name}
+                <Show when={view.id === 'waiting' && props.counts.waiting > 0}>
+                  <span class="count">{props.counts.waiting}</span>
+                </Show>
+              </button>
+            </li>
+          )}
+        </For>
+      </ul>
+      <input
+        id="desk-search"
+        type="search"
+        placeholder="Search e-mail, phone, name, text  (/)"
+        aria-label="Search conversations"
+        value={typed()}
+        onInput={(event) => searchSoon(event.currentTarget.value)}
+      />
+      <div class="selects">
+        <select aria-label="Chatbot" value={props.filter.chatbot_id ?? ''} onChange={(event) => props.onChange({ bot: event.currentTarget.value || undefined })}>
+          <option value="">All chatbots</option>
+          <For each={props.bots}>{(bot) => <option value={bot.id}>{bot.name}</option>}</For>
+        </select>
+        <select aria-label="Channel" value={props.filter.channel ?? ''} onChange={(event) => props.onChange({ channel: event.currentTarget.value || undefined })}>
+          <option value="">All channels</option>
+          <For each={Object.entries(CHANNEL_NAMES)}>{([id, name]) => <option value={id}>{name}</option>}</For>
+        </select>
+      </div>
+    </nav>
+  )
+}

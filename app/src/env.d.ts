@@ -1,0 +1,2 @@
+/** Vite bundles imported stylesheets into dist/app/app.css. */
+declare module '*.css' {}

@@ -1,0 +1,61 @@
+import { useNavigate, useSearchParams } from '@solidjs/router'
+import { createEffect, createSignal, Show } from 'solid-js'
+import { ApiError } from '../api.ts'
+import { me, signIn } from '../session.ts'
+
+/** Where to go after signing in: a path inside the app only (never another site). */
+export function safeNext(next: string | undefined): string {
+  return next && /^\/(?!\/)[^\\]*$/.test(next) && !next.startsWith('/sign-in') ? next : '/'
+}
+
+export function SignInPage() {
+  const [params] = useSearchParams<{ next?: string }>()
+  const navigate = useNavigate()
+  const [error, setError] = createSignal('')
+  const [busy, setBusy] = createSignal(false)
+  createEffect(() => {
+    if (me()) navigate(safeNext(params.next), { replace: true })
+  })
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget as HTMLFormElement)
+    setBusy(true)
+    setError('')
+    try {
+      await signIn(String(form.get('email') ?? ''), String(form.get('password') ?? ''))
+    } catch (failure) {
+      setError(
+        failure instanceof ApiError && failure.status === 401
+          ? 'That e-mail and password do not match an account.'
+          : failure instanceof Error
+            ? failure.message
+            : 'Sign-in failed.',
+      )
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <main class="auth-page">
+      <form class="auth-card" onSubmit={submit}>
+        <h1>Sign in to Parley</h1>
+        <label>
+          E-mail
+          <input name="email" type="email" autocomplete="username" required autofocus />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autocomplete="current-password" required />
+        </label>
+        <Show when={error()}>
+          <p class="form-error" role="alert">
+            {error()}
+          </p>
+        </Show>
+        <button type="submit" class="primary" disabled={busy()}>
+          {busy() ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  )
+}

@@ -1,0 +1,37 @@
+import { createSignal } from 'solid-js'
+import { api, ApiError, whenSignedOut } from './api.ts'
+import type { Me } from './types.ts'
+
+/**
+ * Who is signed in: undefined while the first /auth/me is on its way, null when nobody is
+ * (the shell then shows sign-in). A 401 from any call signs the page out at once.
+ */
+const [me, setMe] = createSignal<Me | null | undefined>(undefined)
+export { me }
+
+whenSignedOut(() => setMe(null))
+
+export async function loadMe(): Promise<void> {
+  try {
+    setMe(await api<Me>('GET', '/auth/me'))
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) setMe(null)
+    else throw error
+  }
+}
+
+export async function signIn(email: string, password: string): Promise<void> {
+  setMe(await api<Me>('POST', '/auth/sign-in', { email, password }))
+}
+
+export async function acceptLink(body: { token: string; password: string; email?: string; display_name?: string }): Promise<void> {
+  setMe(await api<Me>('POST', '/auth/accept-invite', body))
+}
+
+export async function signOut(): Promise<void> {
+  try {
+    await api('POST', '/auth/sign-out')
+  } finally {
+    setMe(null)
+  }
+}

@@ -1,0 +1,62 @@
+import { Elysia, t } from 'elysia'
+import appScriptPath from '../../dist/app/app.js' with { type: 'file' }
+import appStylesPath from '../../dist/app/app.css' with { type: 'file' }
+import { MEDIA_TYPE } from '../http/openapi.ts'
+import { ApiError } from '../http/api-error.ts'
+import { chooseEncoding } from '../widget-assets/accept-encoding.ts'
+import { isFresh, prepareAsset, type WidgetAsset } from '../widget-assets/widget-asset.ts'
+import { appPage } from './app-page.ts'
+
+export interface AppAssetOptions {
+  /** Default to the built dist/app files (embedded in the compiled binary). */
+  scriptFile?: string
+  stylesFile?: string
+}
+
+/** Assets are named by their hash: a new build gets new names, so browsers may keep a copy a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+/**
+ * The desk app: GET /app and GET /app/* answer its HTML page (revalidated on every load, so
+ * a new binary's app is picked up at once); GET /app/assets/app-{hash}.js and .css its files,
+ * compressed once at start, cached for a year and revalidated by ETag. The page's CSP and
+ * other security headers are added as the answers leave, by http/security-headers.ts.
+ */
+export function appAssetRoutes({ scriptFile = appScriptPath, stylesFile = appStylesPath }: AppAssetOptions = {}) {
+  const script = prepareAsset(scriptFile)
+  const styles = prepareAsset(stylesFile)
+  const assets = new Map<string, { asset: WidgetAsset; type: string }>([
+    [`app-${script.hash}.js`, { asset: script, type: 'text/javascript; charset=utf-8' }],
+    [`app-${styles.hash}.css`, { asset: styles, type: 'text/css; charset=utf-8' }],
+  ])
+  const html = appPage(`/app/assets/app-${script.hash}.js`, `/app/assets/app-${styles.hash}.css`)
+  const page = prepareAsset(new TextEncoder().encode(html))
+
+  const serve = (request: Request, asset: WidgetAsset, type: string, cacheControl: string) => {
+    const coding = chooseEncoding(request.headers.get('accept-encoding'))
+    const variant = asset[coding]
+    const headers: Record<string, string> = { 'cache-control': cacheControl, vary: 'Accept-Encoding', etag: variant.etag }
+    if (isFresh(asset, request.headers.get('if-none-match'))) return new Response(null, { status: 304, headers })
+    headers['content-type'] = type
+    if (coding !== 'identity') headers['content-encoding'] = coding
+    return new Response(variant.body, { headers })
+  }
+  const answerPage = ({ request }: { request: Request }) => serve(request, page, 'text/html; charset=utf-8', 'no-cache')
+  const pageDetail = { tags: ['Desk'], security: [] }
+
+  return new Elysia()
+    .get('/app', answerPage, {
+      response: { 200: t.String({ [MEDIA_TYPE]: 'text/html' }) },
+      detail: { ...pageDetail, summary: 'The desk (HTML)', description: 'Every path under /app answers the same page; the app shows the screen the path names.' },
+    })
+    .get('/app/*', answerPage, { detail: { ...pageDetail, hide: true } })
+    .get(
+      '/app/assets/:file',
+      ({ request, params }) => {
+        const found = assets.get(params.file)
+        if (!found) throw new ApiError(404, 'not_found', 'no such file: the desk was updated; reload the page')
+        return serve(request, found.asset, found.type, IMMUTABLE)
+      },
+      { params: t.Object({ file: t.String() }), detail: { ...pageDetail, hide: true } },
+    )
+}

@@ -1,0 +1,82 @@
+import type { WriteBatcher } from '../db/write-batcher.ts'
+import type { Clock } from '../support/clock.ts'
+import type { ConversationRef, EventBus } from '../support/events.ts'
+import type { DeskFeed } from './feed.ts'
+import type { PassingEvent } from './feed-events.ts'
+import type { DeskStore, EventRow } from './store.ts'
+
+interface Deps {
+  events: EventBus
+  feed: DeskFeed
+  store: DeskStore
+  batch: WriteBatcher
+  now: Clock
+  /** Sends a passing event (typing) to a workspace's open desks. */
+  pass: (workspaceId: string, event: PassingEvent) => void
+}
+
+/**
+ * What the rest of Parley announces, turned into the desk's events: stored messages and
+ * status changes become numbered feed entries; typing passes straight to open desks. Notes
+ * never travel here: they are not messages, and only the desk announces them.
+ */
+export function deskAnnouncements({ events, feed, store, batch, now, pass }: Deps): () => void {
+  // A chatbot never changes workspace: remembered once read.
+  const workspaces = new Map<string, string | null>()
+  const workspaceOf = (conversation: ConversationRef): string | null => {
+    let workspaceId = workspaces.get(conversation.chatbot_id)
+    if (workspaceId === undefined) {
+      workspaceId = store.workspaceOfChatbot(conversation.chatbot_id)
+      if (workspaceId) workspaces.set(conversation.chatbot_id, workspaceId)
+    }
+    return workspaceId ?? null
+  }
+  const toEvent = (row: EventRow) => ({
+    id: row.id,
+    kind: row.kind as 'handed_off',
+    at: row.at,
+    actor: row.actor_id ? { id: row.actor_id, display_name: row.actor_name ?? '' } : null,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  })
+
+  const off = [
+    events.on('chatbot.removed', ({ chatbotId }) => void workspaces.delete(chatbotId)),
+    events.on('conversation.messages', ({ conversation, messages }) => {
+      const workspaceId = workspaceOf(conversation)
+      if (!workspaceId) return
+      for (const message of messages) {
+        feed.publish(workspaceId, { type: 'message', conversation_id: conversation.id, chatbot_id: conversation.chatbot_id, message })
+      }
+    }),
+    events.on('conversation.status', ({ conversation, status }) => {
+      const workspaceId = workspaceOf(conversation)
+      if (!workspaceId) return
+      const thread = store.thread(workspaceId, conversation.id)
+      feed.publish(workspaceId, {
+        type: 'conversation',
+        conversation_id: conversation.id,
+        chatbot_id: conversation.chatbot_id,
+        change: 'status',
+        status,
+        assignee_id: thread?.assignee_id ?? null,
+      })
+      const last = store.events(conversation.id).at(-1)
+      if (last) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: toEvent(last) })
+    }),
+    events.on('conversation.typing', ({ conversation, active, from }) => {
+      const workspaceId = workspaceOf(conversation)
+      if (workspaceId) pass(workspaceId, { type: 'typing', conversation_id: conversation.id, from, person: null, active })
+    }),
+    events.on('visitor.typing', ({ conversation, active }) => {
+      const workspaceId = workspaceOf(conversation)
+      if (workspaceId) pass(workspaceId, { type: 'typing', conversation_id: conversation.id, from: 'visitor', person: null, active })
+    }),
+    events.on('visitor.seen', ({ contactId, pageUrl, userAgent }) => {
+      const at = now()
+      batch.run(() => store.saveVisitorPage(contactId, pageUrl, userAgent, at))
+    }),
+  ]
+  return () => {
+    for (const unsubscribe of off) unsubscribe()
+  }
+}

@@ -1,0 +1,117 @@
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
+import { openPage, type WatchedPage } from './browser.ts'
+import type { Person } from './desk-bed.ts'
+import { waitUntil } from './widget-page.ts'
+
+export interface ShownRow {
+  id: string
+  name: string
+  preview: string
+  unread: boolean
+  waiting: string | null
+}
+
+/** A person's browser on the desk at /app, read and driven as they would: by what is shown. */
+export class DeskPage {
+  private constructor(
+    readonly watched: WatchedPage,
+    readonly baseUrl: string,
+  ) {}
+
+  static async open(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<DeskPage> {
+    return new DeskPage(await openPage(browser, options), baseUrl)
+  }
+
+  get page(): Page {
+    return this.watched.page
+  }
+
+  get composer(): Locator {
+    return this.page.locator('#composer')
+  }
+
+  async goto(path = '/app'): Promise<void> {
+    await this.page.goto(`${this.baseUrl}${path}`)
+  }
+
+  async signIn(person: Person, path = '/app'): Promise<void> {
+    await this.goto(path)
+    await this.page.locator('input[name=email]').fill(person.email)
+    await this.page.locator('input[name=password]').fill(person.password)
+    await this.page.locator('button[type=submit]').click()
+    await this.page.locator('.desk').waitFor({ state: 'visible' })
+  }
+
+  async rows(): Promise<ShownRow[]> {
+    return await this.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.list .row')].map((row) => ({
+        id: row.dataset.conversation ?? '',
+        name: row.querySelector('.row-name')?.textContent ?? '',
+        preview: row.querySelector('.row-preview')?.textContent ?? '',
+        unread: row.classList.contains('unread'),
+        waiting: row.querySelector('.wait')?.textContent ?? null,
+      })),
+    )
+  }
+
+  async rowsWhen(check: (rows: ShownRow[]) => boolean, what: string, ms?: number): Promise<ShownRow[]> {
+    let last: ShownRow[] = []
+    await waitUntil(
+      async () => {
+        last = await this.rows()
+        return check(last)
+      },
+      what,
+      { ms, seen: () => last },
+    )
+    return last
+  }
+
+  async view(id: string): Promise<void> {
+    await this.page.locator(`.view[data-view="${id}"]`).click()
+  }
+
+  async openConversation(id: string): Promise<void> {
+    await this.page.locator(`.row[data-conversation="${id}"]`).click()
+    await this.page.locator('.conversation .messages').waitFor({ state: 'visible' })
+  }
+
+  /** The open conversation's messages, as [role, author, text] from the screen. */
+  async messages(): Promise<{ id: string; role: string; author: string; text: string; html: string }[]> {
+    return await this.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.conversation .messages .message')].map((message) => ({
+        id: message.dataset.message ?? '',
+        role: ['visitor', 'bot', 'agent', 'system', 'note', 'event'].find((role) => message.classList.contains(role)) ?? '',
+        author: message.querySelector('.author')?.textContent ?? '',
+        text: message.querySelector('.bubble')?.textContent ?? '',
+        html: message.querySelector('.bubble')?.innerHTML ?? '',
+      })),
+    )
+  }
+
+  async messagesWhen(check: (messages: Awaited<ReturnType<DeskPage['messages']>>) => boolean, what: string, ms?: number) {
+    let last: Awaited<ReturnType<DeskPage['messages']>> = []
+    await waitUntil(
+      async () => {
+        last = await this.messages()
+        return check(last)
+      },
+      what,
+      { ms, seen: () => last.map((message) => `${message.role}: ${message.text}`) },
+    )
+    return last
+  }
+
+  async reply(text: string): Promise<void> {
+    await this.composer.fill(text)
+    await this.composer.press('Enter')
+  }
+
+  pageErrors(): string[] {
+    return this.watched.console.filter((line) => line.startsWith('pageerror:'))
+  }
+
+  async close(): Promise<void> {
+    await this.watched.context.close()
+  }
+}
