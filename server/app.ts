@@ -82,6 +82,7 @@ import { operationsStore } from './operations/store.ts'
 import { VERSION } from './version.ts'
 import { appAssetRoutes } from './app-assets/routes.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
+import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
 
@@ -226,6 +227,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(flowRoutes(auth, flows))
     .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
+    .use(apiKeyRoutes(auth, workspaces))
     .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs })))
     .use(conversationRoutes(auth, desk))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
