@@ -82,6 +82,7 @@ import { operationsStore } from './operations/store.ts'
 import { VERSION } from './version.ts'
 import { appAssetRoutes } from './app-assets/routes.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
+import { widgetPreviewRoutes } from './widget-preview/routes.ts'
 import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
@@ -256,6 +257,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
+    .use(widgetPreviewRoutes())
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
     .use(appAssetRoutes())
 

@@ -1,0 +1,3 @@
+export default function FlowEditorScreen() {
+  return <p class="muted">Coming next.</p>
+}

@@ -1,0 +1,3 @@
+export default function FlowsScreen() {
+  return <p class="muted">Coming next.</p>
+}

@@ -1,0 +1,3 @@
+export default function IntegrationsScreen() {
+  return <p class="muted">Coming next.</p>
+}
