@@ -139,7 +139,6 @@ export default function WidgetScreen() {
                         src={previewUrl()}
                         width={FRAMES[frame()].width}
                         height={FRAMES[frame()].height}
-                        style={{ 'max-width': '100%' }}
                       />
                     </Show>
                   </div>
