@@ -19,7 +19,9 @@ export default function ConsoleLayout(props: { children?: JSX.Element }) {
           </A>
           <A href="/console/keys">API keys</A>
           <A href="/console/operations">Operations</A>
-          <A href="/">Desk</A>
+          <A href="/" end>
+            Desk
+          </A>
         </nav>
         <span class="spacer" />
         <span class="who">{me()?.user.display_name}</span>

@@ -76,12 +76,17 @@ export default function FlowEditorScreen() {
       const loaded = await consoleApi.flow(params.botId, params.flowId)
       setFlow(loaded)
       setDraft(loaded.flow)
+      // In a shadow root, CodeMirror's styles go in as adopted stylesheets: in the page itself
+      // they would be <style> elements, which the app's CSP (style-src 'self') refuses.
+      const shadow = host.attachShadow({ mode: 'open' })
       view = new EditorView({
-        parent: host,
+        parent: shadow,
+        root: shadow,
         doc: JSON.stringify(loaded.flow, null, 2),
         extensions: [
           basicSetup,
           json(),
+          EditorView.theme({ '&': { height: '520px', background: '#fff' }, '.cm-scroller': { overflow: 'auto' } }),
           lintGutter(),
           linter(diagnostics, { delay: 300 }),
           EditorView.updateListener.of((update) => {

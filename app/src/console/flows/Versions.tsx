@@ -16,6 +16,7 @@ export function Versions(props: { botId: string; flowId: string; current: () => 
   const [error, setError] = createSignal('')
   let host!: HTMLDivElement
   let merge: { destroy(): void } | undefined
+  let shadow: ShadowRoot | undefined
   onCleanup(() => merge?.destroy())
 
   const textOf = async (which: string) =>
@@ -28,7 +29,9 @@ export function Versions(props: { botId: string; flowId: string; current: () => 
       const [a, b] = await Promise.all([textOf(left() || String(versions()?.items[0]?.version ?? 1)), textOf(right())])
       merge?.destroy()
       const readOnly = [json(), EditorState.readOnly.of(true), EditorView.editable.of(false)]
-      merge = new MergeView({ a: { doc: a, extensions: readOnly }, b: { doc: b, extensions: readOnly }, parent: host, collapseUnchanged: { margin: 2 } })
+      // In a shadow root, for the same reason as the editor: the CSP refuses <style> in the page.
+      shadow ??= host.attachShadow({ mode: 'open' })
+      merge = new MergeView({ a: { doc: a, extensions: readOnly }, b: { doc: b, extensions: readOnly }, parent: shadow, root: shadow, collapseUnchanged: { margin: 2 } })
     } catch (failure) {
       setError(errorText(failure))
     }
