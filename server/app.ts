@@ -5,6 +5,7 @@ import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
 import { restApiChannelRoutes } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
+import type { DraftRelayTuning } from './channels/web/draft-relay.ts'
 import { webChannel } from './channels/web/web-channel.ts'
 import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
 import { chatappStore } from './channels/chatapp/chatapp-store.ts'
@@ -15,6 +16,10 @@ import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
 import { activityStore } from './chatbots/activity-store.ts'
+import { agentRunner, type AutopilotTuning } from './autopilot/agent-runner.ts'
+import { autopilotRoutes } from './autopilot/routes.ts'
+import { runInsight } from './autopilot/run-insight.ts'
+import { runStore } from './autopilot/run-store.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
@@ -70,6 +75,10 @@ import { integrationService } from './integrations/service.ts'
 import { integrationStore } from './integrations/store.ts'
 import { catalogueStore } from './mcp/catalogue-store.ts'
 import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
+import { mcpOAuth } from './mcp/oauth-service.ts'
+import { mcpOAuthCallbackRoutes, mcpOAuthRoutes } from './mcp/oauth-routes.ts'
+import { oauthStateOf } from './mcp/oauth-state.ts'
+import { oauthStore } from './mcp/oauth-store.ts'
 import { mcpServerRoutes } from './mcp/routes.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
@@ -95,7 +104,7 @@ export interface AppDeps {
   /** The logger's latest lines, for the operations page (serve.ts keeps them). */
   recentLogs?: Pick<LogRing, 'lines'>
   /** Protocol timings, shortened by tests; the outbox's clock and timers, moved by tests. */
-  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning }
+  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning; autopilot?: AutopilotTuning } & DraftRelayTuning
 }
 
 /**
@@ -103,20 +112,33 @@ export interface AppDeps {
  * their routes behind one error renderer. Nothing else constructs domain objects.
  */
 export function createApp({ db, config, logger, now = systemClock, recentLogs, tuning = {} }: AppDeps) {
-  const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, ...webTuning } = tuning
+  const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, autopilot: autopilotTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
   const workspaces = workspaceService(workspaceStore(db), now)
   const chatbotRows = chatbotStore(db)
+  const oauthRows = oauthStore(db)
+  const mcpOAuthState = oauthStateOf(oauthRows)
   const integrations = integrationService({
     store: integrationStore(db),
+    mcpOAuthState,
     now,
     events,
     ownsChatbot: (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
     publicUrl: config.publicUrl,
     outbound,
   })
-  const mcp = mcpService({ integrations: integrations.mcp, catalogues: catalogueStore(db), policy: outbound, events, now, logger, tuning: mcpTuning })
+  const mcpAuth = mcpOAuth({ integrations: integrations.mcp, store: oauthRows, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
+  const mcp = mcpService({
+    integrations: integrations.mcp,
+    catalogues: catalogueStore(db),
+    policy: outbound,
+    events,
+    now,
+    logger,
+    oauth: { providerFor: mcpAuth.providerFor, stateOf: mcpOAuthState, wantedScopeOf: mcpAuth.wantedScopeOf },
+    tuning: mcpTuning,
+  })
   const flows = flowService({
     store: flowStore(db),
     now,
@@ -180,16 +202,42 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     apiUrl: config.chatappApiUrl,
     tuning: outboxTuning,
   })
+  const snapshots = flowSnapshots(flows, events)
+  const runs = runStore(db)
+  const autopilot = agentRunner({
+    store: runs,
+    messages,
+    contacts,
+    snapshots,
+    ports: {
+      mcp,
+      integrationName(workspaceId, chatbotId, integrationId) {
+        try {
+          return integrations.mcp.row(workspaceId, chatbotId, integrationId).name
+        } catch {
+          return null
+        }
+      },
+      outbound,
+      ca: mcpTuning?.ca,
+    },
+    events,
+    batch,
+    now,
+    logger,
+    tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
+  })
   const conversations = conversationService({
     contacts,
     conversations: conversationRows,
     messages,
-    snapshots: flowSnapshots(flows, events),
+    snapshots,
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter],
   })
+  autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
   const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
@@ -225,12 +273,14 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(chatbotRoutes(auth, chatbots))
     .use(integrationRoutes(auth, integrations))
     .use(mcpServerRoutes(auth, mcp))
+    .use(mcpOAuthRoutes(auth, mcpAuth))
     .use(flowRoutes(auth, flows))
     .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
     .use(apiKeyRoutes(auth, workspaces))
     .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs })))
     .use(conversationRoutes(auth, desk))
+    .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
     .use(authRoutes({ auth, people, sessions, signIn, sessionAuth: sessionCookies }))
@@ -257,18 +307,19 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
+    .use(mcpOAuthCallbackRoutes(mcpAuth, config.publicRatePerMinute))
     .use(widgetPreviewRoutes())
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
     .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => deskSockets.close(), stopDeskAnnouncements, () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
+  const closers: (() => void | Promise<void>)[] = [() => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
 
   return {
     http,
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
     fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
-    services: { workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed },
+    services: { autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed },
     events,
     socket: web.socket,
     deskSocket: deskSockets,

@@ -21,6 +21,8 @@ export interface Config {
   outboundAllow: string[]
   /** The messaging provider's cloud API (Graph API) base, version included, without a trailing slash. */
   chatappApiUrl: string
+  /** LLM agent runs at once per workspace; more wait their turn. */
+  agentRunsPerWorkspace: number
 }
 
 export const DEFAULT_CHATAPP_API_URL = 'https://graph.facebook.com/v21.0'
@@ -45,7 +47,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const authFailuresPerMinute = integerSetting(env, 'PARLEY_AUTH_FAILURE_LIMIT', 20, 0, 10_000_000)
   const outboundAllow = outboundAllowSetting(env.PARLEY_OUTBOUND_ALLOW)
   const chatappApiUrl = chatappApiUrlSetting(env.PARLEY_CHATAPP_API_URL)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl }
+  const agentRunsPerWorkspace = integerSetting(env, 'PARLEY_AGENT_RUNS_PER_WORKSPACE', 4, 1, 10_000)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace }
 }
 
 /** An absolute http(s) base such as https://graph.facebook.com/v21.0: message calls go to `${base}/{phone_number_id}/messages`. */

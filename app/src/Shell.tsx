@@ -19,7 +19,7 @@ export function Shell() {
       <Route path="/setup" component={() => <LinkPage purpose="setup" />} />
       <Route path="/invite" component={() => <LinkPage purpose="invite" />} />
       <Route path="/reset-password" component={() => <LinkPage purpose="reset" />} />
-      <Route path={['/', '/c/:chatbotId/:conversationId']} component={() => <SignedIn>{() => <Desk />}</SignedIn>} />
+      <Route path={['/', '/c/:conversationId']} component={() => <SignedIn>{() => <Desk />}</SignedIn>} />
       <Route path="/console" component={(props: { children?: JSX.Element }) => <SignedIn>{() => <ConsoleFrame>{props.children}</ConsoleFrame>}</SignedIn>}>{consoleRoutes}</Route>
       <Route path="*rest" component={() => <Navigate href="/" />} />
     </Router>

@@ -18,27 +18,77 @@ export interface Me {
   session: { created_at: string; expires_at: string }
 }
 
-export interface Contact {
+export interface Person {
   id: string
-  external_id: string | null
-  details: Record<string, string | number | boolean>
-  created_at: string
-  updated_at: string | null
+  display_name: string
 }
 
-export interface Conversation {
+export type Channel = 'web' | 'chatapp' | 'rest-api'
+
+/** A row of the desk's list (GET /desk/conversations). */
+export interface DeskConversation {
   id: string
   chatbot_id: string
-  contact_id: string
-  channel: 'web' | 'chatapp' | 'rest-api'
+  chatbot_name: string
+  channel: Channel
   integration_id: string | null
-  flow_id: string | null
-  flow_version: number | null
   status: ConversationStatus
   created_at: string
-  updated_at: string | null
   last_message_at: string
-  contact?: Contact
+  handoff_at: string | null
+  waiting_seconds: number | null
+  assignee: Person | null
+  contact: { id: string; name: string | null; email: string | null; phone: string | null; identified: boolean }
+  last_message: { id: string; role: string; preview: string; created_at: string } | null
+  unread: boolean
+}
+
+export interface DeskEvent {
+  id: number
+  kind: 'handed_off' | 'handed_back' | 'closed' | 'assigned' | 'unassigned'
+  at: string
+  actor: Person | null
+  data: Record<string, unknown>
+}
+
+export interface Note {
+  id: string
+  conversation_id: string
+  author: Person | null
+  text: string
+  created_at: string
+}
+
+export type TimelineItem =
+  | { type: 'message'; at: string; message: ChatMessage }
+  | { type: 'event'; at: string; event: DeskEvent }
+  | { type: 'note'; at: string; note: Note }
+
+export interface Context {
+  conversation: {
+    id: string
+    status: ConversationStatus
+    channel: Channel
+    created_at: string
+    chatbot: { id: string; name: string }
+    integration: { id: string; name: string | null; type: string | null } | null
+    assignee: Person | null
+  }
+  contact: {
+    id: string
+    identity: { kind: 'email' | 'phone'; value: string; verified: boolean } | null
+    details: { key: string; value: string | number | boolean; set_at: string | null }[]
+    created_at: string
+  }
+  visitor: { page_url: string | null; user_agent: string | null } | null
+  earlier_conversations: { id: string; status: ConversationStatus; channel: Channel; created_at: string; last_message_at: string }[]
+  flow: { id: string; name: string | null; version: number | null; state: string | null; variables: Record<string, unknown>; at_handoff: boolean } | null
+}
+
+export interface SavedReply {
+  id: string
+  shortcut: string
+  text: string
 }
 
 export interface Chatbot {
@@ -48,6 +98,4 @@ export interface Chatbot {
 
 export interface Page<T> {
   items: T[]
-  has_more?: boolean
-  next_cursor?: string | null
 }

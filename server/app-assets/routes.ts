@@ -2,7 +2,6 @@ import { Elysia, t } from 'elysia'
 import appScriptPath from '../../dist/app/app.js' with { type: 'file' }
 import appStylesPath from '../../dist/app/app.css' with { type: 'file' }
 import appChunkFiles from '../../dist/app/chunks.js'
-import { MEDIA_TYPE } from '../http/openapi.ts'
 import { ApiError } from '../http/api-error.ts'
 import { chooseEncoding } from '../widget-assets/accept-encoding.ts'
 import { isFresh, prepareAsset, type WidgetAsset } from '../widget-assets/widget-asset.ts'
@@ -50,10 +49,8 @@ export function appAssetRoutes({ scriptFile = appScriptPath, stylesFile = appSty
   const pageDetail = { tags: ['Desk'], security: [] }
 
   return new Elysia()
-    .get('/app', answerPage, {
-      response: { 200: t.String({ [MEDIA_TYPE]: 'text/html' }) },
-      detail: { ...pageDetail, summary: 'The desk (HTML)', description: 'Every path under /app answers the same page; the app shows the screen the path names.' },
-    })
+    // Pages and files of the app, not operations of the API: left out of the OpenAPI document.
+    .get('/app', answerPage, { detail: { ...pageDetail, hide: true } })
     .get('/app/*', answerPage, { detail: { ...pageDetail, hide: true } })
     .get(
       '/app/assets/:file',

@@ -42,7 +42,17 @@ export interface AgentRunRequest {
 }
 
 export type TraceEntry =
-  | { kind: 'model'; finish_reason: string | null; usage: Usage | null; error?: string }
+  | {
+      kind: 'model'
+      model: string
+      finish_reason: string | null
+      usage: Usage | null
+      latency_ms: number
+      /** The text the model wrote, and the functions it called (arguments are in the tool entries). */
+      content?: string | null
+      tool_calls?: string[]
+      error?: string
+    }
   | { kind: 'tool'; name: string; arguments: string; result: string; is_error: boolean; latency_ms: number }
   | { kind: 'exit'; exit: number; to: string; values: Record<string, Scalar> }
 
@@ -116,7 +126,6 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
     const outcome = await callWithRetries(body, ports, trace, onText)
     if (outcome.kind !== 'answer') return { kind: 'failed', reason: outcome.reason, trace }
     const { answer } = outcome
-    trace.push({ kind: 'model', finish_reason: answer.finishReason, usage: answer.usage })
     const exitCall = answer.toolCalls.find((call) => exitByName.has(call.function.name))
     if (exitCall) {
       const index = exitByName.get(exitCall.function.name) as number
@@ -147,9 +156,17 @@ async function callWithRetries(
 ): Promise<ModelCallOutcome> {
   let outcome: ModelCallOutcome = { kind: 'unavailable', reason: 'not called' }
   for (let attempt = 1; attempt <= MODEL_ATTEMPTS; attempt++) {
+    const started = performance.now()
     outcome = await ports.callModel(body, onText)
-    if (outcome.kind !== 'unavailable') return outcome
-    trace.push({ kind: 'model', finish_reason: null, usage: null, error: outcome.reason })
+    const latency = elapsed(started)
+    if (outcome.kind === 'answer') {
+      const { answer } = outcome
+      const calls = answer.toolCalls.map((call) => call.function.name)
+      trace.push({ kind: 'model', model: body.model, finish_reason: answer.finishReason, usage: answer.usage, latency_ms: latency, content: answer.content, ...(calls.length ? { tool_calls: calls } : {}) })
+      return outcome
+    }
+    trace.push({ kind: 'model', model: body.model, finish_reason: null, usage: null, latency_ms: latency, error: outcome.reason })
+    if (outcome.kind === 'refused') return outcome
     if (attempt < MODEL_ATTEMPTS) await ports.sleep(Math.min(outcome.retryAfterMs ?? 1000 * 2 ** (attempt - 1), LONGEST_RETRY_WAIT_MS))
   }
   return outcome
@@ -180,10 +197,10 @@ async function runTool(
   try {
     const result = await ports.callTool(target.integrationId, target.tool, args as Record<string, unknown>)
     const text = result.text.length > limit ? `${result.text.slice(0, limit)}\n[output cut at ${limit} characters]` : result.text
-    return record(text, result.isError, performance.now() - started)
+    return record(text, result.isError, elapsed(started))
   } catch (error) {
     // A refused or failed call is the model's to hear about, never the visitor's.
-    return record((error as Error).message, true, performance.now() - started)
+    return record((error as Error).message, true, elapsed(started))
   }
 }
 
@@ -202,4 +219,8 @@ function exitValues(rawArguments: string, exit: AgentExitOffer): Record<string, 
     if (typeof value === type) values[name] = value as Scalar
   }
   return values
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10
 }

@@ -1,5 +1,5 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
-import type { ConversationState, EngineInput } from '../engine/model.ts'
+import type { ConversationState, EngineEvent, EngineInput } from '../engine/model.ts'
 import { runEngine } from '../engine/run-engine.ts'
 import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
 import type { Content, ConversationStatus, Role } from '../protocol/widget-protocol.ts'
@@ -44,6 +44,8 @@ export interface TurnRecord {
   messages: Message[]
   /** The status before the turn; null when the turn opened the conversation. */
   previousStatus: ConversationStatus | null
+  /** What the engine reported in the turn (an `agent_run` asks the autopilot for a run). */
+  engineEvents: EngineEvent[]
 }
 
 /**
@@ -88,6 +90,7 @@ interface Turn {
   messages: Message[]
   /** The engine's new state, when the bot took part. */
   state?: ConversationState
+  engineEvents: EngineEvent[]
   status: ConversationStatus
   /** When the turn happens: its messages' time and the conversation's update time. */
   at: string
@@ -126,6 +129,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     const state = turn.state ?? (conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null)
     const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined })
     for (const content of result.messages) turn.messages.push(message(turn, 'bot', content))
+    turn.engineEvents.push(...result.events)
     turn.state = result.state
     turn.status = result.state.status
   }
@@ -134,12 +138,12 @@ export function conversationService(deps: ConversationServiceDeps) {
    * Writes a worked-out turn as one unit of the batch (a new conversation's row and the
    * channels' own rows included) and announces it once the batch is committed.
    */
-  function write(turn: Turn, isNew = false): void {
+  function write(turn: Turn, isNew = false, alsoWrite?: () => void): void {
     const { conversation } = turn
     const before = isNew ? null : conversation.status
     const lastAt = turn.messages.at(-1)?.created_at ?? conversation.last_message_at
     const state = turn.state ? JSON.stringify(turn.state) : null
-    const record: TurnRecord = { conversation: { ...conversation, status: turn.status, last_message_at: lastAt }, messages: turn.messages, previousStatus: before }
+    const record: TurnRecord = { conversation: { ...conversation, status: turn.status, last_message_at: lastAt }, messages: turn.messages, previousStatus: before, engineEvents: turn.engineEvents }
     const channelWrites = turnWriters.flatMap((writer) => writer.writesFor(record) ?? [])
     batch.run(
       () => {
@@ -147,6 +151,7 @@ export function conversationService(deps: ConversationServiceDeps) {
         else conversations.saveTurn(conversation.id, state, turn.status === before ? null : turn.status, turn.at, lastAt)
         for (const stored of turn.messages) messages.insert(stored)
         for (const write of channelWrites) write()
+        alsoWrite?.()
       },
       () => {
         const shown = { ...conversation, status: turn.status }
@@ -159,7 +164,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     if (state) conversation.state = state
   }
 
-  const startTurn = (conversation: StoredConversation, at = now()): Turn => ({ conversation, messages: [], status: conversation.status, at })
+  const startTurn = (conversation: StoredConversation, at = now()): Turn => ({ conversation, messages: [], engineEvents: [], status: conversation.status, at })
 
   /** A new conversation's row, in the chatbot's entry flow as published now, and its first turn. */
   function openingTurn(ctx: ChannelContext, contactId: string): { conversation: StoredConversation; turn: Turn } {
@@ -280,6 +285,34 @@ export function conversationService(deps: ConversationServiceDeps) {
       }
       write(turn)
       return conversation
+    },
+
+    /**
+     * The end of an LLM agent run (server/autopilot/), while the conversation is still the
+     * bot's in the agent state `agentState`: a text answer is stored as the bot's message (under
+     * `answerId`, the id its streamed draft had), an exit or a failure resumes the engine.
+     * `alsoWrite` joins the same unit (the run's own rows). Answers null, writing nothing, when
+     * the conversation moved on meanwhile (a person took over, the flow left the state): the
+     * late answer is dropped.
+     */
+    agentRunEnded(
+      conversationId: string,
+      agentState: string,
+      result: { kind: 'answer'; text: string; answerId: string } | Extract<EngineInput, { kind: 'agent_exit' | 'agent_failed' }>,
+      alsoWrite: () => void,
+    ): Message[] | null {
+      const conversation = conversations.get(conversationId)
+      const state = conversation?.state ? (JSON.parse(conversation.state) as ConversationState) : null
+      if (!conversation || conversation.status !== 'bot' || state?.waiting !== 'agent' || state.state !== agentState) return null
+      const turn = startTurn(conversation)
+      if (result.kind === 'answer') {
+        turn.messages.push(message(turn, 'bot', { kind: 'text', text: result.text }, { id: result.answerId }))
+      } else {
+        const ctx = { chatbotId: conversation.chatbot_id, channel: conversation.channel, integrationId: conversation.integration_id }
+        botStep(turn, result, ctx, contacts.get(conversation.contact_id)?.details ?? {})
+      }
+      write(turn, false, alsoWrite)
+      return turn.messages
     },
 
     /**

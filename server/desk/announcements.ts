@@ -44,6 +44,13 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
     events.on('conversation.messages', ({ conversation, messages }) => {
       const workspaceId = workspaceOf(conversation)
       if (!workspaceId) return
+      // The first messages of a conversation: it is new to every list.
+      if (messages[0] && store.firstMessageId(conversation.id) === messages[0].id) {
+        const thread = store.thread(workspaceId, conversation.id)
+        if (thread) {
+          feed.publish(workspaceId, { type: 'conversation', conversation_id: conversation.id, chatbot_id: conversation.chatbot_id, change: 'opened', status: thread.status, assignee_id: null })
+        }
+      }
       for (const message of messages) {
         feed.publish(workspaceId, { type: 'message', conversation_id: conversation.id, chatbot_id: conversation.chatbot_id, message })
       }

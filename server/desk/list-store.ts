@@ -50,19 +50,19 @@ export interface ListRow {
 }
 
 const ROW = `
-  SELECT t.seq, c.id, c.chatbot_id, b.name AS chatbot_name, c.channel, c.integration_id, t.status, c.created_at,
-         c.last_message_at, t.handoff_at, t.assignee_id, u.display_name AS assignee_name,
+  SELECT p.seq, c.id, c.chatbot_id, b.name AS chatbot_name, c.channel, c.integration_id, p.status, c.created_at,
+         c.last_message_at, p.handoff_at, p.assignee_id, u.display_name AS assignee_name,
          c.contact_id, ct.external_id, ct.details,
          l.id AS last_id, l.role AS last_role, l.content AS last_content, l.created_at AS last_at,
-         (SELECT v.id FROM messages v WHERE v.conversation_seq = t.seq AND v.role = 'visitor' ORDER BY v.rowid DESC LIMIT 1) AS last_visitor_id,
+         (SELECT v.id FROM messages v WHERE v.conversation_seq = p.seq AND v.role = 'visitor' ORDER BY v.rowid DESC LIMIT 1) AS last_visitor_id,
          r.message_id AS read_id
-  FROM page t
-  JOIN conversations c ON c.id = t.conversation_id
-  JOIN chatbots b ON b.id = t.chatbot_id
+  FROM page p
+  JOIN conversations c ON c.id = p.conversation_id
+  JOIN chatbots b ON b.id = p.chatbot_id
   JOIN contacts ct ON ct.id = c.contact_id
-  LEFT JOIN users u ON u.id = t.assignee_id
-  LEFT JOIN messages l ON l.rowid = (SELECT max(rowid) FROM messages WHERE conversation_seq = t.seq)
-  LEFT JOIN desk_reads r ON r.user_id = $person AND r.conversation_id = t.conversation_id`
+  LEFT JOIN users u ON u.id = p.assignee_id
+  LEFT JOIN messages l ON l.rowid = (SELECT max(rowid) FROM messages WHERE conversation_seq = p.seq)
+  LEFT JOIN desk_reads r ON r.user_id = $person AND r.conversation_id = p.conversation_id`
 
 export type ListStore = ReturnType<typeof listStore>
 
@@ -126,7 +126,9 @@ export function listQuery(filter: ListFilter): { sql: string; params: Record<str
     // A search whose words cannot match anything (too short for the contact index, no letters) finds nothing.
     where.push(found.length > 0 ? `t.seq IN (${found.join(' UNION ')})` : '0')
   }
-  const sql = `WITH page AS (SELECT * FROM desk_threads t WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $limit) ${ROW} ORDER BY ${order}`
+  // With a chatbot filter the chatbot's own index leads: the workspace's would walk every other chatbot's rows.
+  const index = filter.chatbotId === undefined || filter.conversationId !== undefined ? '' : filter.view === 'open' || filter.view === 'mine' ? 'INDEXED BY desk_threads_by_chatbot_open' : 'INDEXED BY desk_threads_by_chatbot'
+  const sql = `WITH page AS (SELECT * FROM desk_threads t ${index} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $limit) ${ROW} ORDER BY ${order.replaceAll('t.', 'p.')}`
   return { sql, params }
 }
 

@@ -89,6 +89,9 @@ export function deskStore(db: Database) {
   const integration = db.query<{ id: string; name: string; type: string; verifies_identity: number }, [string]>(
     "SELECT id, name, type, json_extract(secrets, '$.identity_secret') IS NOT NULL AS verifies_identity FROM integrations WHERE id = ?",
   )
+  const firstMessage = db.query<{ id: string }, [string]>(
+    'SELECT id FROM messages WHERE conversation_seq = (SELECT seq FROM conversations WHERE id = ?) ORDER BY rowid LIMIT 1',
+  )
   const chatbotName = db.query<{ name: string }, [string]>('SELECT name FROM chatbots WHERE id = ?')
   const flowName = db.query<{ name: string }, [string]>('SELECT name FROM flows WHERE id = ?')
   const workspaceOfChatbot = db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?')
@@ -117,6 +120,7 @@ export function deskStore(db: Database) {
     detailTimes: (contactId: string) => new Map(detailTimes.all(contactId).map((row) => [row.key, row.set_at])),
     earlierConversations: (contactId: string, conversationId: string) => earlier.all(contactId, conversationId),
     integration: (id: string) => integration.get(id) ?? undefined,
+    firstMessageId: (conversationId: string) => firstMessage.get(conversationId)?.id ?? null,
     chatbotName: (id: string) => chatbotName.get(id)?.name ?? '',
     flowName: (id: string) => flowName.get(id)?.name ?? null,
     workspaceOfChatbot: (id: string) => workspaceOfChatbot.get(id)?.workspace_id ?? null,

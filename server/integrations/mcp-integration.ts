@@ -8,6 +8,8 @@ import {
   type McpAuthInput,
   type McpAuthType,
   type McpIntegration,
+  type McpOAuthGrant,
+  type McpOAuthStatus,
   type McpToolsInput,
   type McpTransport,
   type UpdateMcpIntegration,
@@ -18,27 +20,26 @@ import type { IntegrationRow, IntegrationSettings, JsonObject } from './model.ts
 export interface McpConfig {
   url: string
   transport: McpTransport
-  auth: { type: McpAuthType; client_id?: string | null; scopes?: string[] }
+  auth: { type: McpAuthType; grant?: McpOAuthGrant; client_id?: string | null; scopes?: string[] }
   tools: { allow: string[] | null; deny: string[] }
   timeout_ms: number
 }
 
-/** The write-only part: a bearer token, header values, or OAuth's client secret and tokens. */
+/**
+ * The write-only part: a bearer token, header values, or OAuth's pre-registered client secret.
+ * OAuth tokens and registered clients live in mcp_oauth_grants (server/mcp/oauth-store.ts).
+ */
 export interface McpSecrets {
   token?: string
   headers?: Record<string, string>
   client_secret?: string
-  oauth?: OAuthTokens
 }
 
-export interface OAuthTokens {
-  access_token: string
-  refresh_token?: string
-  /** Epoch milliseconds; absent when the server gave no lifetime. */
-  expires_at?: number
-  token_type?: string
-  /** Set when a refresh failed: a person must authorize again. */
-  needs_authorization?: boolean
+/** Whether Parley holds usable OAuth tokens for an integration, for its record. */
+export interface McpOAuthState {
+  status: McpOAuthStatus
+  /** When the access token expires (ISO), or null: none held, or no lifetime given. */
+  token_expires_at: string | null
 }
 
 // RFC 9110 token characters.
@@ -56,7 +57,7 @@ export const mcpSecretsOf = (row: Pick<IntegrationRow, 'secrets'>) => row.secret
  * The mcp type: how its request becomes stored settings and how a row is shown. Pure, like
  * the typed kinds; the service does the store, the uniqueness of the name and the events.
  */
-export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>) {
+export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>, oauthStateOf: (row: IntegrationRow) => McpOAuthState = noOAuthState) {
   function checkUrl(value: string, errors: FieldError[]): void {
     if (/[\s\u0000-\u001f\u007f]/.test(value)) {
       errors.push({ path: '/url', message: 'must not contain spaces or control characters' })
@@ -71,7 +72,7 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>) {
       none: [],
       bearer: ['token'],
       headers: ['headers'],
-      oauth: ['client_id', 'client_secret', 'scopes'],
+      oauth: ['grant', 'client_id', 'client_secret', 'scopes'],
     }
     for (const key of Object.keys(input) as (keyof McpAuthInput)[]) {
       if (key !== 'type' && !allowed[input.type].includes(key)) {
@@ -91,11 +92,17 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>) {
         return { auth: { type: 'headers' }, secrets: { headers } }
       }
       case 'oauth': {
+        const grant = input.grant ?? 'authorization_code'
         if (input.client_secret !== undefined && input.client_id === undefined) {
           errors.push({ path: '/auth/client_secret', message: 'needs client_id' })
         }
+        // Machine to machine: the authorization server must already know the client.
+        if (grant === 'client_credentials') {
+          if (input.client_id === undefined) errors.push({ path: '/auth/client_id', message: 'is required with grant client_credentials' })
+          if (input.client_secret === undefined) errors.push({ path: '/auth/client_secret', message: 'is required with grant client_credentials' })
+        }
         const secrets: McpSecrets = input.client_secret === undefined ? {} : { client_secret: input.client_secret }
-        return { auth: { type: 'oauth', client_id: input.client_id ?? null, scopes: unique(input.scopes ?? []) }, secrets }
+        return { auth: { type: 'oauth', grant, client_id: input.client_id ?? null, scopes: unique(input.scopes ?? []) }, secrets }
       }
     }
   }
@@ -125,18 +132,17 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>) {
       return { name: input.name, is_active: input.is_active ?? true, config: config as unknown as JsonObject, secrets: secrets as JsonObject, public_key: null }
     },
 
-    /** `auth` is replaced whole; a new url or auth drops OAuth tokens, which were issued for the old ones. */
+    /**
+     * `auth` is replaced whole. OAuth tokens are bound to the url and auth they were obtained
+     * under (see server/mcp/oauth-binding.ts), so changing either leaves them unused.
+     */
     update(current: IntegrationSettings, input: UpdateMcpIntegration): IntegrationSettings {
       const errors: FieldError[] = []
       const before = mcpConfigOf(current)
       if (input.url !== undefined) checkUrl(input.url, errors)
       const replaced = input.auth === undefined ? null : authOf(input.auth, errors)
       throwIfInvalid(errors)
-      let secrets: McpSecrets = replaced ? replaced.secrets : { ...mcpSecretsOf(current) }
-      if (!replaced && input.url !== undefined && input.url !== before.url && secrets.oauth) {
-        const { oauth: _dropped, ...rest } = secrets
-        secrets = rest
-      }
+      const secrets: McpSecrets = replaced ? replaced.secrets : { ...mcpSecretsOf(current) }
       const config: McpConfig = {
         url: input.url ?? before.url,
         transport: input.transport ?? before.transport,
@@ -159,7 +165,7 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>) {
         config: {
           url: config.url,
           transport: config.transport,
-          auth: renderAuth(config.auth, secrets),
+          auth: renderAuth(config.auth, secrets, () => oauthStateOf(row)),
           tools: { allow: config.tools.allow, deny: config.tools.deny },
           timeout_ms: config.timeout_ms,
         },
@@ -172,7 +178,9 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>) {
 
 export type McpKind = ReturnType<typeof mcpKind>
 
-function renderAuth(auth: McpConfig['auth'], secrets: McpSecrets): McpIntegration['config']['auth'] {
+const noOAuthState = (): McpOAuthState => ({ status: 'needs_authorization', token_expires_at: null })
+
+function renderAuth(auth: McpConfig['auth'], secrets: McpSecrets, oauthState: () => McpOAuthState): McpIntegration['config']['auth'] {
   switch (auth.type) {
     case 'none':
       return { type: 'none' }
@@ -186,10 +194,11 @@ function renderAuth(auth: McpConfig['auth'], secrets: McpSecrets): McpIntegratio
     case 'oauth':
       return {
         type: 'oauth',
+        grant: auth.grant ?? 'authorization_code',
         client_id: auth.client_id ?? null,
         client_secret: maskOptional(secrets.client_secret),
         scopes: auth.scopes ?? [],
-        status: secrets.oauth && !secrets.oauth.needs_authorization ? 'authorized' : 'needs_authorization',
+        ...oauthState(),
       }
   }
 }

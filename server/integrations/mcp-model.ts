@@ -1,4 +1,5 @@
 import { type Static, t } from 'elysia'
+import { Timestamp } from '../http/common-model.ts'
 import { EXAMPLE_IDS, MaskedSecret, recordHead, recordTail } from './model.ts'
 
 /** Default and ceiling of one tool call's time, in milliseconds. */
@@ -11,6 +12,8 @@ export const MCP_TRANSPORTS = ['auto', 'streamable-http', 'sse'] as const
 export type McpTransport = (typeof MCP_TRANSPORTS)[number]
 export const MCP_AUTH_TYPES = ['none', 'bearer', 'headers', 'oauth'] as const
 export type McpAuthType = (typeof MCP_AUTH_TYPES)[number]
+export type McpOAuthGrant = 'authorization_code' | 'client_credentials'
+export type McpOAuthStatus = 'authorized' | 'needs_authorization' | 'not_connected'
 
 // The name prefixes the server's tools for an agent (`orders__find`), so it keeps to the
 // characters every LLM function-calling API accepts.
@@ -55,13 +58,18 @@ const AuthInput = t.Object(
         maxProperties: MAX_AUTH_HEADERS,
       }),
     ),
+    grant: t.Optional(
+      t.Union([t.Literal('authorization_code'), t.Literal('client_credentials')], {
+        description: 'oauth: authorization_code (default; a person authorizes once through oauth/start) or client_credentials (machine to machine; needs client_id and client_secret)',
+      }),
+    ),
     client_id: t.Optional(t.String({ pattern: '^[!-~]{1,512}$', error: 'must be 1 to 512 visible ASCII characters', description: 'oauth: a pre-registered client id; absent: dynamic client registration' })),
     client_secret: t.Optional(SecretText('oauth: the pre-registered client secret', 1024)),
     scopes: t.Optional(t.Array(Scope, { maxItems: 50, description: 'oauth: scopes to ask for' })),
   },
   {
     additionalProperties: false,
-    description: 'none; bearer {token}; headers {headers: {name: value}}; oauth {client_id?, client_secret?, scopes?}',
+    description: 'none; bearer {token}; headers {headers: {name: value}}; oauth {grant?, client_id?, client_secret?, scopes?}',
     examples: [{ type: 'bearer', token: 'sk-live-4f9a...' }],
   },
 )
@@ -138,14 +146,17 @@ const AuthShown = t.Object(
     type: AuthTypeName(),
     token: t.Optional(MaskedSecret),
     headers: t.Optional(t.Record(t.String(), MaskedSecret)),
+    grant: t.Optional(t.Union([t.Literal('authorization_code'), t.Literal('client_credentials')])),
     client_id: t.Optional(t.Union([t.String(), t.Null()])),
     client_secret: t.Optional(t.Union([MaskedSecret, t.Null()])),
     scopes: t.Optional(t.Array(t.String())),
     status: t.Optional(
-      t.Union([t.Literal('authorized'), t.Literal('needs_authorization')], {
-        description: 'oauth: whether Parley holds usable tokens; needs_authorization until a person completes oauth/start',
+      t.Union([t.Literal('authorized'), t.Literal('needs_authorization'), t.Literal('not_connected')], {
+        description:
+          'oauth: authorized (Parley holds tokens); needs_authorization (a person must complete oauth/start: no tokens yet, or a refresh failed); not_connected (client_credentials: tokens come with the first connection)',
       }),
     ),
+    token_expires_at: t.Optional(t.Union([Timestamp, t.Null()], { description: 'oauth: when the access token expires (Parley refreshes it before)' })),
   },
   { description: 'the auth settings; every secret masked' },
 )

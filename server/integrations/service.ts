@@ -7,7 +7,7 @@ import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import { channelLookups } from './channel-lookups.ts'
 import { chatappKind } from './chatapp-integration.ts'
 import type { IntegrationKind } from './integration-kind.ts'
-import { mcpKind } from './mcp-integration.ts'
+import { type McpOAuthState, mcpKind } from './mcp-integration.ts'
 import { mcpIntegrations } from './mcp-integrations.ts'
 import type { IntegrationListItem, IntegrationRow, IntegrationSettings } from './model.ts'
 import type { Integration } from './record-model.ts'
@@ -25,6 +25,8 @@ export interface IntegrationServiceDeps {
   outbound: OutboundUrlPolicy
   /** Only tests replace it, to show that a key collision is retried. */
   newWidgetKey?: () => string
+  /** What an oauth mcp integration's record says about its tokens (answered by server/mcp). */
+  mcpOAuthState?: (row: IntegrationRow) => McpOAuthState
 }
 
 export type IntegrationService = ReturnType<typeof integrationService>
@@ -38,11 +40,11 @@ type CommonPatch = { name?: string; is_active?: boolean }
 /** The most attempts at a fresh widget key; a collision is already a 1 in 2^142 event. */
 const KEY_ATTEMPTS = 3
 
-export function integrationService({ store, now, events, ownsChatbot, publicUrl, outbound, newWidgetKey }: IntegrationServiceDeps) {
+export function integrationService({ store, now, events, ownsChatbot, publicUrl, outbound, newWidgetKey, mcpOAuthState }: IntegrationServiceDeps) {
   const web = webKind(newWidgetKey)
   const restApi = restApiKind(outbound)
   const chatapp = chatappKind(publicUrl)
-  const mcp = mcpKind(outbound)
+  const mcp = mcpKind(outbound, mcpOAuthState)
   const kinds = { web, 'rest-api': restApi, chatapp, mcp }
 
   function requireChatbot(workspaceId: string, chatbotId: string): void {

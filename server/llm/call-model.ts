@@ -33,6 +33,8 @@ const REASON_LENGTH = 300
  * classified failure; it never throws for what the provider or the network does.
  */
 export async function callModel(endpoint: ModelEndpoint, body: ChatRequestBody, options: CallModelOptions): Promise<ModelCallOutcome> {
+  // An abort listener added now would never fire: a call made after the cancel is not sent.
+  if (options.signal?.aborted) return { kind: 'unavailable', reason: 'cancelled' }
   const controller = new AbortController()
   const abort = () => controller.abort()
   options.signal?.addEventListener('abort', abort)

@@ -18,6 +18,8 @@ export interface McpFailure {
   www_authenticate?: string | null
   /** unauthorized: its OAuth protected-resource metadata (RFC 9728), when it publishes one. */
   resource_metadata?: Record<string, unknown> | null
+  /** oauth: true when a person must authorize Parley (no tokens, or a refresh failed). */
+  needs_authorization?: boolean
 }
 
 const MESSAGE_LIMIT = 500

@@ -16,6 +16,8 @@ export interface McpEndpoint {
   /** Authorization and custom headers, sent with every request. */
   headers: Record<string, string>
   authProvider?: OAuthClientProvider
+  /** Sees every answer of the server (OAuth: a 403 asking for more scope). */
+  onAnswer?: (response: Response) => void
 }
 
 export interface ConnectOptions {
@@ -99,7 +101,15 @@ export function isTimeout(error: unknown): boolean {
 }
 
 async function connectWith(kind: 'streamable-http' | 'sse', endpoint: McpEndpoint, options: ConnectOptions, note: ExchangeNote): Promise<McpConnection> {
-  const fetch = pinnedFetch({ policy: options.policy, ca: options.ca, note })
+  const pinned = pinnedFetch({ policy: options.policy, ca: options.ca, note })
+  const onAnswer = endpoint.onAnswer
+  const fetch = onAnswer
+    ? async (input: string | URL | Request, init?: RequestInit) => {
+        const response = await pinned(input, init)
+        onAnswer(response)
+        return response
+      }
+    : pinned
   const url = new URL(endpoint.url)
   const requestInit: RequestInit = { headers: { 'user-agent': `Parley/${VERSION}`, ...endpoint.headers } }
   const transport: Transport =

@@ -1,6 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { ApiError, unprocessable } from '../http/api-error.ts'
-import { type McpConfig, mcpConfigOf, mcpSecretsOf } from '../integrations/mcp-integration.ts'
+import { type McpConfig, type McpOAuthState, mcpConfigOf, mcpSecretsOf } from '../integrations/mcp-integration.ts'
 import type { McpIntegrations } from '../integrations/mcp-integrations.ts'
 import type { IntegrationRow } from '../integrations/model.ts'
 import type { Clock } from '../support/clock.ts'
@@ -13,6 +13,7 @@ import { classifyFailure, type McpFailure } from './classify-failure.ts'
 import { connectMcp, exchangeNoteOf, isTimeout, type McpConnection, type McpEndpoint } from './connect.ts'
 import { connectionManager } from './connection-manager.ts'
 import { type ContentBlock, cutOutput } from './cut-output.ts'
+import type { ConnectionOAuth } from './oauth-provider.ts'
 import type { McpTestResult, McpToolList, McpToolResult, ToolView } from './model.ts'
 import { type Catalogue, isToolAllowed, listAllTools } from './tool-catalogue.ts'
 
@@ -37,13 +38,15 @@ export interface McpServiceDeps {
   events: EventBus
   now: Clock
   logger: Logger
+  /** OAuth: the provider a connection of an oauth integration authenticates with, and what its record says. */
+  oauth?: { providerFor(row: IntegrationRow): ConnectionOAuth | undefined; stateOf(row: IntegrationRow): McpOAuthState; wantedScopeOf(row: IntegrationRow): string | null }
   tuning?: McpTuning
 }
 
 export type McpService = ReturnType<typeof mcpService>
 
 /** What the connection test, the tool catalogue and a tool call do with a server. */
-export function mcpService({ integrations, catalogues, policy, events, now, logger, tuning = {} }: McpServiceDeps) {
+export function mcpService({ integrations, catalogues, policy, events, now, logger, oauth, tuning = {} }: McpServiceDeps) {
   const connectTimeoutMs = tuning.connectTimeoutMs ?? 10_000
   const catalogueMaxAgeMs = tuning.catalogueMaxAgeMs ?? 10 * 60_000
   const outputLimit = tuning.outputLimit ?? 100_000
@@ -58,7 +61,8 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
     const secrets = mcpSecretsOf(row)
     const headers: Record<string, string> =
       config.auth.type === 'bearer' ? { authorization: `Bearer ${secrets.token}` } : config.auth.type === 'headers' ? { ...secrets.headers } : {}
-    return { url: config.url, transport: config.transport, headers }
+    const authProvider = oauth?.providerFor(row)
+    return { url: config.url, transport: config.transport, headers, authProvider, onAnswer: authProvider?.noteAnswer }
   }
 
   function open(row: IntegrationRow, hooks: { onToolsChanged?: () => void; onClosed?: () => void } = {}): Promise<McpConnection> {
@@ -76,23 +80,64 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
     onToolsChanged: (integrationId) => changedTools.add(integrationId),
   })
 
-  const failureOf = (error: unknown, note: McpConnection['note'] | undefined, row: IntegrationRow) =>
-    classifyFailure(error, note ?? exchangeNoteOf(error), { url: mcpConfigOf(row).url, policy, ca, timeoutMs: connectTimeoutMs })
+  async function failureOf(error: unknown, note: McpConnection['note'] | undefined, row: IntegrationRow): Promise<McpFailure> {
+    const failure = await classifyFailure(error, note ?? exchangeNoteOf(error), { url: mcpConfigOf(row).url, policy, ca, timeoutMs: connectTimeoutMs })
+    if (oauth && mcpConfigOf(row).auth.type === 'oauth' && failure.kind === 'unauthorized') {
+      failure.needs_authorization = oauth.stateOf(row).status === 'needs_authorization'
+      const wanted = oauth.wantedScopeOf(row)
+      if (failure.needs_authorization) {
+        failure.message = 'Parley holds no usable OAuth tokens for this server (none yet, or a refresh failed): a person must authorize it with POST .../oauth/start'
+      } else if (wanted) {
+        failure.needs_authorization = true
+        failure.message = `the server asks for more scope (${wanted.slice(0, 200)}) than was granted: a person must authorize it again with POST .../oauth/start`
+      }
+    }
+    return failure
+  }
 
   async function listAndSave(row: IntegrationRow, connection: McpConnection): Promise<Catalogue> {
     changedTools.delete(row.id)
     const catalogue = { tools: await listAllTools(connection.client, connectTimeoutMs), listed_at: now() }
     catalogues.save(row.id, catalogue)
+    recent.delete(row.id)
     return catalogue
   }
 
   const view = (config: McpConfig, catalogue: Catalogue): ToolView[] =>
     catalogue.tools.map((tool) => ({ ...tool, allowed: isToolAllowed(config.tools, tool.name) }))
 
+  /**
+   * The catalogue each tool call last used, with when it was read from the store: a call within
+   * a second of the last read uses it without a query (one indexed read was a twentieth of
+   * Parley's time per call). This service's own listings replace it at once; a listing written
+   * by anything else is seen within that second.
+   */
+  const recent = new Map<string, { catalogue: Catalogue; listedAtMs: number; readAtMs: number }>()
+  const RECENT_MS = 1000
+
+  function storedCatalogue(integrationId: string): { catalogue: Catalogue; listedAtMs: number } | null {
+    // The process's own clock, not the domain clock a test may hold still.
+    const readAtMs = performance.now()
+    const kept = recent.get(integrationId)
+    if (kept && readAtMs - kept.readAtMs < RECENT_MS) return kept
+    const catalogue = catalogues.get(integrationId)
+    if (!catalogue) {
+      recent.delete(integrationId)
+      return null
+    }
+    const read = { catalogue, listedAtMs: Date.parse(catalogue.listed_at), readAtMs }
+    recent.delete(integrationId)
+    recent.set(integrationId, read)
+    if (recent.size > 1000) recent.delete(recent.keys().next().value as string)
+    return read
+  }
+
   /** The stored catalogue, listed again when missing, old, or announced as changed. */
   async function currentCatalogue(row: IntegrationRow): Promise<Catalogue> {
-    const stored = catalogues.get(row.id)
-    const fresh = stored && !changedTools.has(row.id) && Date.parse(now()) - Date.parse(stored.listed_at) < catalogueMaxAgeMs
+    const nowMs = Date.parse(now())
+    const found = storedCatalogue(row.id)
+    const stored = found?.catalogue
+    const fresh = stored && !changedTools.has(row.id) && nowMs - (found?.listedAtMs ?? 0) < catalogueMaxAgeMs
     if (fresh || (stored && !row.is_active)) return stored
     let pending = listing.get(row.id)
     if (!pending) {

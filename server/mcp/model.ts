@@ -38,6 +38,7 @@ export const McpFailureSchema = t.Object(
     resource_metadata: t.Optional(
       t.Union([t.Record(t.String(), t.Unknown()), t.Null()], { description: "unauthorized: the server's OAuth protected-resource metadata (RFC 9728)" }),
     ),
+    needs_authorization: t.Optional(t.Boolean({ description: 'oauth: true when a person must authorize Parley (POST .../oauth/start): no tokens yet, or a refresh failed' })),
   },
   { description: 'why the server could not be used' },
 )

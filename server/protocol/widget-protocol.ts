@@ -131,6 +131,17 @@ export const ServerMessage = t.Union([
   t.Object({ type: t.Literal('message'), message: ChatMessage }),
   t.Object({ type: t.Literal('history'), messages: t.Array(ChatMessage), has_more: t.Boolean() }),
   t.Object({ type: t.Literal('typing'), from: t.Union([t.Literal('bot'), t.Literal('agent')]), active: t.Boolean() }),
+  /**
+   * The bot's answer while it is written (an LLM agent state): opens a draft, or replaces the
+   * whole text of one the widget already shows (after a reconnect, or when it fell behind).
+   * `message_id` is the id the stored message will have: the `message` frame with that id ends
+   * the draft and takes its place. A draft is never stored and never comes back in a welcome.
+   */
+  t.Object({ type: t.Literal('draft'), conversation_id: t.String(), message_id: MessageId, text: t.String() }),
+  /** More text of a draft: `text` goes at character `at` (the draft's length before it). */
+  t.Object({ type: t.Literal('draft_delta'), message_id: MessageId, at: t.Integer({ minimum: 0 }), text: t.String() }),
+  /** The draft is abandoned (the run failed, or a person took over): it disappears, no message follows. */
+  t.Object({ type: t.Literal('draft_dropped'), message_id: MessageId }),
   t.Object({ type: t.Literal('status'), conversation_id: t.String(), status: ConversationStatus }),
   /** A refused request that does not end the connection (e.g. an over-long message). */
   t.Object({ type: t.Literal('error'), code: t.String(), message: t.String(), client_id: t.Optional(t.String()) }),

@@ -1,59 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { type DeskBed, deskBed, type Person } from './support/desk-bed.ts'
+import { describe, expect, test } from 'bun:test'
+import { E2E_TIMEOUT } from './support/browser.ts'
 import { DeskPage } from './support/desk-page.ts'
-import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
-import { WidgetPage, waitUntil } from './support/widget-page.ts'
+import { type DeskSuite, deskSuite } from './support/desk-suite.ts'
+import { waitUntil } from './support/widget-page.ts'
 
 describe('the desk at /app in Chromium, against the compiled binary', () => {
-  let browser: Browser
-  let bed: DeskBed
-  let host: HostPages
-  let ada: Person
-  let sam: Person
-  const opened: { close(): Promise<void> }[] = []
-
-  beforeAll(async () => {
-    ;[browser, bed] = await Promise.all([launchBrowser(), deskBed()])
-    host = startHostPages()
-    ada = await bed.person('Ada', 'admin')
-    sam = await bed.person('Sam', 'agent')
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await bed?.close()
-  })
-
-  async function desk(person: Person, options: Parameters<typeof DeskPage.open>[2] = {}): Promise<DeskPage> {
-    const page = await DeskPage.open(browser, bed.url, options)
-    opened.push(page)
-    await page.signIn(person)
-    return page
-  }
-
-  /** A visitor on a shop page with a fresh chatbot's widget, handed over at their first message. */
-  async function visitorSays(text: string): Promise<{ visitor: WidgetPage; chatbotId: string; conversationId: string }> {
-    const chat = await bed.webChat()
-    const path = `/${chat.chatbotId}`
-    host.page(path, embedPage({ serverUrl: bed.url, widgetKey: chat.widgetKey }))
-    const visitor = await WidgetPage.open(browser)
-    opened.push(visitor)
-    await visitor.goto(host.url('shop.test', path))
-    await visitor.openChat()
-    await visitor.shownText('Hello! What can we do for you?')
-    await visitor.sendText(text)
-    await visitor.shownText('A person will answer you here shortly.')
-    const list = await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations`)
-    return { visitor, chatbotId: chat.chatbotId, conversationId: list.items[0].id }
-  }
+  const suite = deskSuite()
+  const { opened } = suite
+  const desk: DeskSuite['desk'] = (person, options) => suite.desk(person, options)
+  const visitorSays: DeskSuite['visitorSays'] = (text, flow) => suite.visitorSays(text, flow)
 
   test('a handoff shows in the Waiting list without a reload, and a reply reaches the widget', async () => {
-    const agent = await desk(sam)
+    const agent = await desk(suite.sam)
     await agent.page.locator('.list .empty, .list .row').first().waitFor()
     const before = (await agent.rows()).length
     const { visitor, conversationId } = await visitorSays('I need a refund for order 1042')
@@ -62,29 +20,31 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     const row = rows.find((shown) => shown.id === conversationId)!
     expect(row.waiting).toMatch(/^waiting \d+ s$/)
     expect(row.unread).toBe(true)
-    expect(await agent.page.title()).toMatch(/^\(\d+\) /)
+    await waitUntil(async () => /^\(\d+\) Parley desk$/.test(await agent.page.title()), 'the tab title counts the unread handoff', { seen: () => agent.page.title() })
 
     await agent.openConversation(conversationId)
-    const history = await agent.messagesWhen((shown) => shown.length >= 3, 'the history is shown')
-    expect(history.map((message) => [message.role, message.text])).toEqual([
+    const history = await agent.messagesWhen((shown) => shown.length >= 4, 'the history is shown')
+    expect(history.map((message) => [message.role, message.role === 'event' ? message.text.replace(/\s*\d\d:\d\d.*$/, '') : message.text])).toEqual([
       ['bot', 'Hello! What can we do for you?'],
       ['visitor', 'I need a refund for order 1042'],
       ['bot', 'A person will answer you here shortly.'],
+      ['event', 'Handed off to a person at state “human”'],
     ])
     await agent.reply('Hi, I am Sam. Let me look at order 1042.')
     const shown = await visitor.shownText('Hi, I am Sam. Let me look at order 1042.', 'agent')
     expect(shown.at(-1)?.author).toContain('Sam')
     await agent.messagesWhen((messages) => messages.at(-1)?.author === 'Sam', 'the reply is shown with its author')
     // Opened, so read.
-    expect((await agent.rows()).find((shown) => shown.id === conversationId)?.unread).toBe(false)
+    await agent.rowsWhen((shown) => shown.find((candidate) => candidate.id === conversationId)?.unread === false, 'the row is marked read')
+    await waitUntil(async () => (await agent.page.title()) === 'Parley desk', 'the title has nothing unread left', { seen: () => agent.page.title() })
     expect(agent.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
 
   test('HTML in what a visitor wrote is shown as text, never as markup', async () => {
-    const agent = await desk(ada)
+    const agent = await desk(suite.ada)
     const attack = '<img src=x onerror="window.__pwned=1"><b>bold</b> <script>window.__pwned=2</script>'
-    const { conversationId, chatbotId } = await visitorSays(attack)
-    await agent.goto(`/app/c/${chatbotId}/${conversationId}`)
+    const { conversationId } = await visitorSays(attack)
+    await agent.goto(`/app/c/${conversationId}`)
     const shown = await agent.messagesWhen((messages) => messages.some((message) => message.role === 'visitor'), 'the visitor message')
     const message = shown.find((candidate) => candidate.role === 'visitor')!
     expect(message.text).toBe(attack)
@@ -95,27 +55,27 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
   }, E2E_TIMEOUT)
 
   test('the session cookie is HttpOnly and SameSite=Lax, and the page cannot read it', async () => {
-    const agent = await desk(sam)
-    const cookies = await agent.watched.context.cookies(bed.url)
+    const agent = await desk(suite.sam)
+    const cookies = await agent.watched.context.cookies(suite.bed.url)
     const session = cookies.find((cookie) => cookie.name === 'parley_session')
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' })
     expect(await agent.page.evaluate(() => document.cookie)).not.toContain('parley_session')
   }, E2E_TIMEOUT)
 
   test('signing out cuts access: the API answers 401 with the old cookie and the desk shows sign-in', async () => {
-    const agent = await desk(sam)
-    const cookie = (await agent.watched.context.cookies(bed.url)).find((candidate) => candidate.name === 'parley_session')!
+    const agent = await desk(suite.sam)
+    const cookie = (await agent.watched.context.cookies(suite.bed.url)).find((candidate) => candidate.name === 'parley_session')!
     await agent.page.getByRole('button', { name: 'Sign out' }).click()
     await agent.page.locator('form.auth-card').waitFor({ state: 'visible' })
     expect(new URL(agent.page.url()).pathname).toBe('/app/sign-in')
     expect(await agent.page.evaluate(async () => (await fetch('/api/dev/v1/auth/me')).status)).toBe(401)
     // The old cookie, replayed from elsewhere, opens nothing either.
-    const replay = await fetch(`${bed.url}/api/dev/v1/auth/me`, { headers: { cookie: `parley_session=${cookie.value}` } })
+    const replay = await fetch(`${suite.bed.url}/api/dev/v1/auth/me`, { headers: { cookie: `parley_session=${cookie.value}` } })
     expect(replay.status).toBe(401)
   }, E2E_TIMEOUT)
 
   test('an agent is refused admin routes (403) while conversations stay open to them', async () => {
-    const agent = await desk(sam)
+    const agent = await desk(suite.sam)
     const answers = await agent.page.evaluate(async () => {
       const post = (path: string, body: unknown) =>
         fetch(`/api/dev/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status)
@@ -129,21 +89,21 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
   }, E2E_TIMEOUT)
 
   test('a deep link signed out goes through sign-in and lands on the conversation', async () => {
-    const { conversationId, chatbotId } = await visitorSays('Where is my parcel?')
-    const page = await DeskPage.open(browser, bed.url)
+    const { conversationId } = await visitorSays('Where is my parcel?')
+    const page = await DeskPage.open(suite.browser, suite.bed.url)
     opened.push(page)
-    await page.goto(`/app/c/${chatbotId}/${conversationId}`)
+    await page.goto(`/app/c/${conversationId}`)
     await page.page.locator('form.auth-card').waitFor({ state: 'visible' })
-    await page.page.locator('input[name=email]').fill(ada.email)
-    await page.page.locator('input[name=password]').fill(ada.password)
+    await page.page.locator('input[name=email]').fill(suite.ada.email)
+    await page.page.locator('input[name=password]').fill(suite.ada.password)
     await page.page.locator('button[type=submit]').click()
     await page.messagesWhen((messages) => messages.some((message) => message.text === 'Where is my parcel?'), 'the linked conversation')
-    expect(new URL(page.page.url()).pathname).toBe(`/app/c/${chatbotId}/${conversationId}`)
+    expect(new URL(page.page.url()).pathname).toBe(`/app/c/${conversationId}`)
   }, E2E_TIMEOUT)
 
   test('an invite link opens a page that sets the password and signs the person in', async () => {
-    const made = await bed.must('POST', '/api/dev/v1/users', { email: 'lee@acme.test', display_name: 'Lee', role: 'agent' })
-    const page = await DeskPage.open(browser, bed.url)
+    const made = await suite.bed.must('POST', '/api/dev/v1/users', { email: 'lee@acme.test', display_name: 'Lee', role: 'agent' })
+    const page = await DeskPage.open(suite.browser, suite.bed.url)
     opened.push(page)
     await page.page.goto(made.invite.url)
     // The token leaves the address bar at once.
@@ -164,7 +124,7 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
 
   test('at phone size (390×844) the list fills the screen, a conversation replaces it, and back returns', async () => {
     const { conversationId } = await visitorSays('Hello from my phone')
-    const phone = await desk(ada, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    const phone = await desk(suite.ada, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
     await phone.rowsWhen((rows) => rows.some((row) => row.id === conversationId), 'the handoff is listed')
     const listBox = await phone.page.locator('.list').boundingBox()
     expect(listBox?.width).toBeGreaterThan(380)
@@ -184,7 +144,7 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
 
   test('? lists the keyboard shortcuts; j opens the next conversation; Esc goes back', async () => {
     const { conversationId } = await visitorSays('Keyboard person here')
-    const agent = await desk(ada)
+    const agent = await desk(suite.ada)
     await agent.rowsWhen((rows) => rows.some((row) => row.id === conversationId), 'the handoff is listed')
     await agent.page.keyboard.press('?')
     await agent.page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'visible' })

@@ -35,6 +35,8 @@ const PERSON_ONLY = new Set([
   'GET /api/dev/v1/auth/sessions',
   'POST /api/dev/v1/auth/sign-out',
   'POST /api/dev/v1/auth/sign-out-everywhere',
+  'DELETE /api/dev/v1/auth/sessions/{session_id}',
+  'POST /api/dev/v1/desk/conversations/{conversation_id}/read',
 ])
 
 /**
@@ -50,6 +52,7 @@ const NO_FIXTURE_YET = new Set([
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/mcp/{integration_id}/test',
   'GET /api/dev/v1/chatbots/{chatbot_id}/integrations/mcp/{integration_id}/tools',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/mcp/{integration_id}/tools/{name}/call',
+  'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/mcp/{integration_id}/oauth/start',
   'POST /api/dev/v1/users',
   'GET /api/dev/v1/users/{user_id}',
   'PATCH /api/dev/v1/users/{user_id}',

@@ -152,12 +152,20 @@ scenarios<Ctx>(
     auth('a header value may not hold a line break', { type: 'headers', headers: { 'X-Key': 'a\r\nX-Evil: 1' } }, ['/auth/headers/X-Key']),
     auth('at most 20 headers', { type: 'headers', headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v'])) }, ['/auth/headers']),
     auth('oauth with dynamic registration', { type: 'oauth' }, 201, ({ body }) =>
-      expect(body.config.auth).toEqual({ type: 'oauth', client_id: null, client_secret: null, scopes: [], status: 'needs_authorization' }),
+      expect(body.config.auth).toEqual({ type: 'oauth', grant: 'authorization_code', client_id: null, client_secret: null, scopes: [], status: 'needs_authorization', token_expires_at: null }),
     ),
     auth('oauth with a pre-registered client: the secret is masked', { type: 'oauth', client_id: 'parley', client_secret: CLIENT_SECRET, scopes: ['tools:read', 'tools:read'] }, 201, ({ body, text }) => {
-      expect(body.config.auth).toEqual({ type: 'oauth', client_id: 'parley', client_secret: '••••7Lk2', scopes: ['tools:read'], status: 'needs_authorization' })
+      expect(body.config.auth).toEqual({ type: 'oauth', grant: 'authorization_code', client_id: 'parley', client_secret: '••••7Lk2', scopes: ['tools:read'], status: 'needs_authorization', token_expires_at: null })
       noSecretIn(text)
     }),
+    auth('oauth client_credentials: tokens come with the first connection, the secret masked', { type: 'oauth', grant: 'client_credentials', client_id: 'machine', client_secret: CLIENT_SECRET }, 201, ({ body, text }) => {
+      expect(body.config.auth).toEqual({ type: 'oauth', grant: 'client_credentials', client_id: 'machine', client_secret: '••••7Lk2', scopes: [], status: 'not_connected', token_expires_at: null })
+      noSecretIn(text)
+    }),
+    auth('oauth client_credentials needs a client_id and a client_secret', { type: 'oauth', grant: 'client_credentials' }, ['/auth/client_id', '/auth/client_secret'], refusedBecause('required with grant client_credentials')),
+    auth('oauth client_credentials needs its client_secret', { type: 'oauth', grant: 'client_credentials', client_id: 'machine' }, ['/auth/client_secret']),
+    auth('oauth grant must be authorization_code or client_credentials', { type: 'oauth', grant: 'password' }, ['/auth/grant']),
+    auth('a grant is only for oauth', { type: 'bearer', token: TOKEN, grant: 'client_credentials' }, ['/auth/grant'], refusedBecause('not used with type bearer')),
     auth('oauth: a client_secret needs a client_id', { type: 'oauth', client_secret: CLIENT_SECRET }, ['/auth/client_secret']),
     auth('oauth takes no bearer token', { type: 'oauth', token: TOKEN }, ['/auth/token']),
     auth('oauth scopes are words without spaces', { type: 'oauth', scopes: ['a b'] }, ['/auth/scopes/0']),
@@ -300,6 +308,9 @@ scenarios<Ctx>(
     { name: "another workspace's integration answers 404 on get", method: 'GET', path: (c) => mcpOf(c.otherBotId, `/${c.saved.theirs}`), status: 404 },
     { name: "another workspace's integration answers 404 on PATCH", method: 'PATCH', path: (c) => mcpOf(c.otherBotId, `/${c.saved.theirs}`), body: { is_active: false }, status: 404 },
     { name: "another workspace's integration answers 404 on DELETE", method: 'DELETE', path: (c) => mcpOf(c.otherBotId, `/${c.saved.theirs}`), status: 404 },
+    { name: "another workspace's integration answers 404 on oauth/start", method: 'POST', path: (c) => mcpOf(c.otherBotId, `/${c.saved.theirs}/oauth/start`), status: 404, code: 'not_found' },
+    { name: 'the OAuth callback without a state answers 400 invalid_state, without a key', method: 'GET', path: () => '/oauth/mcp/callback?code=abc', key: null, status: 400, code: 'invalid_state' },
+    { name: 'the OAuth callback with an unknown state answers 400 invalid_state', method: 'GET', path: () => '/oauth/mcp/callback?state=nope&code=abc', key: null, status: 400, code: 'invalid_state' },
     { name: 'my integration answers 404 to the other workspace', method: 'GET', path: (c) => mcpOf(c.botId, `/${c.saved.first.id}`), key: (c) => c.otherKey, status: 404 },
     { name: 'an unknown chatbot answers 404', method: 'GET', path: () => mcpOf(MISSING_ID), status: 404 },
     {

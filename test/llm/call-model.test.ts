@@ -103,3 +103,13 @@ describe('callModel over the chat-completions wire format', () => {
     expect((outcome as { reason: string }).reason).toStartWith('network error')
   })
 })
+
+describe('callModel and cancelling', () => {
+  test('a call made with an already cancelled signal is not sent and says so at once', async () => {
+    model = fakeChatCompletions([{ hang: true }])
+    const cancelled = AbortSignal.abort()
+    const outcome = await callModel({ baseUrl: model.baseUrl, apiKey: API_KEY }, body(true), { fetch, timeoutMs: 60_000, signal: cancelled })
+    expect(outcome).toEqual({ kind: 'unavailable', reason: 'cancelled' })
+    expect(model.requests).toHaveLength(0)
+  })
+})

@@ -13,20 +13,31 @@ interface Check {
   errorMessage?: string
 }
 
-/** Runs one client scenario of the MCP project's suite against Parley; answers its checks and the client's output. */
-async function runScenario(scenario: string): Promise<{ checks: Check[]; stdout: string }> {
-  const dir = join(output, scenario)
-  const child = Bun.spawn(['bun', SUITE, 'client', '--command', `bun ${CLIENT}`, '--scenario', scenario, '-o', dir, '--timeout', '60000'], {
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
+interface Run {
+  checks: Check[]
+  stdout: string
+}
+
+/** Runs client scenarios of the MCP project's suite against Parley (`--scenario x` or `--suite x`); answers each one's checks and the client's output. */
+async function runConformance(select: ['--scenario' | '--suite', string]): Promise<Map<string, Run>> {
+  const dir = join(output, select[1].replaceAll('/', '_'))
+  const child = Bun.spawn(['bun', SUITE, 'client', '--command', `bun ${CLIENT}`, ...select, '-o', dir, '--timeout', '60000'], { stdout: 'pipe', stderr: 'pipe' })
   await child.exited
-  const [results] = readdirSync(dir)
-  if (!results) throw new Error(`no results for ${scenario}: ${await new Response(child.stderr).text()}`)
-  return {
-    checks: JSON.parse(readFileSync(join(dir, results, 'checks.json'), 'utf8')) as Check[],
-    stdout: readFileSync(join(dir, results, 'stdout.txt'), 'utf8'),
+  // Results land in <dir>/<scenario>-<time>/ (auth scenarios: <dir>/auth/<name>-<time>/).
+  const runs = new Map<string, Run>()
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('checks.json'))) {
+    const folder = join(dir, file, '..')
+    const scenario = file.replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z\/checks\.json$/, '')
+    runs.set(scenario, { checks: JSON.parse(readFileSync(join(dir, file), 'utf8')) as Check[], stdout: readFileSync(join(folder, 'stdout.txt'), 'utf8') })
   }
+  if (runs.size === 0) throw new Error(`no results for ${select[1]}: ${await new Response(child.stderr).text()}`)
+  return runs
+}
+
+async function runScenario(scenario: string): Promise<Run> {
+  const run = (await runConformance(['--scenario', scenario])).get(scenario)
+  if (!run) throw new Error(`no results for ${scenario}`)
+  return run
 }
 
 /** The checks that decide a scenario (the suite also logs every request as INFO). */
@@ -34,7 +45,20 @@ const verdicts = (checks: Check[]) => checks.filter((check) => check.status !== 
 
 describe('the MCP conformance suite, client scenarios, against Parley', () => {
   // The scenarios run side by side: each starts its own server and its own Parley.
-  const runs = { initialize: runScenario('initialize'), tools_call: runScenario('tools_call'), 'sse-retry': runScenario('sse-retry') }
+  const sseRetry = runScenario('sse-retry')
+  // The auth runs start once sse-retry is over: the suite times that scenario's reconnection,
+  // and 17 more Parleys starting beside it on a busy machine would make it late.
+  const afterTiming = <T>(run: () => Promise<T>) => sseRetry.catch(() => {}).then(run)
+  const runs = {
+    initialize: runScenario('initialize'),
+    tools_call: runScenario('tools_call'),
+    'sse-retry': sseRetry,
+    // The suite's auth scenarios for the current protocol (14, run side by side), and those of the other grants and versions Parley offers.
+    auth: afterTiming(() => runConformance(['--suite', 'auth'])),
+    'client-credentials-basic': afterTiming(() => runScenario('auth/client-credentials-basic')),
+    backcompat: afterTiming(() => runScenario('auth/2025-03-26-oauth-metadata-backcompat')),
+    fallback: afterTiming(() => runScenario('auth/2025-03-26-oauth-endpoint-fallback')),
+  }
   afterAll(() => rmSync(output, { recursive: true, force: true }))
 
   test('initialize: Parley initializes with its name and version and a supported protocol version', async () => {
@@ -57,4 +81,49 @@ describe('the MCP conformance suite, client scenarios, against Parley', () => {
     expect(verdicts(checks.filter((check) => check !== timing))).toEqual(['client-sse-graceful-reconnect: SUCCESS', 'client-sse-last-event-id: SUCCESS'])
     expect(stdout).toContain('Reconnection test completed successfully')
   }, 90_000)
+
+  test('auth suite: every scenario passes through oauth/start, the callback and the connection test; Parley has no client metadata document (one warning)', async () => {
+    const auth = await runs.auth
+    expect([...auth.keys()].sort()).toEqual(AUTH_SUITE)
+    for (const [scenario, { checks, stdout }] of auth) {
+      const expected = scenario === 'auth/basic-cimd' ? ['cimd-client-id-used: WARNING'] : []
+      expect({ scenario, off: verdicts(checks).filter((verdict) => !verdict.endsWith(': SUCCESS')) }).toEqual({ scenario, off: expected })
+      // scope-retry-limit's server never accepts the wider scope: Parley must stop asking, and says so.
+      if (scenario === 'auth/scope-retry-limit') expect(stdout).toContain('insufficient_scope')
+      else expect(stdout).toContain('test: 200 {"ok":true')
+    }
+    // Scope step-up: the server asked for more, a person authorized again, the call then worked.
+    expect((auth.get('auth/scope-step-up') as Run).stdout).toMatch(/call [^:]+: 502[\s\S]*oauth\/start: 200[\s\S]*call [^:]+: 200/)
+  }, 120_000)
+
+  test('auth/client-credentials-basic: machine to machine with the client the suite gives, no person involved', async () => {
+    const { checks, stdout } = await runs['client-credentials-basic']
+    expect(verdicts(checks).filter((verdict) => !verdict.endsWith(': SUCCESS'))).toEqual([])
+    expect(stdout).not.toContain('oauth/start')
+    expect(stdout).toContain('test: 200 {"ok":true')
+  }, 90_000)
+
+  test('the 2025-03-26 authorization (metadata at the server origin, and default endpoints) passes too', async () => {
+    for (const run of [await runs.backcompat, await runs.fallback]) {
+      expect(verdicts(run.checks).filter((verdict) => !verdict.endsWith(': SUCCESS'))).toEqual([])
+      expect(run.stdout).toContain('test: 200 {"ok":true')
+    }
+  }, 90_000)
 })
+
+const AUTH_SUITE = [
+  'auth/basic-cimd',
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/pre-registration',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-retry-limit',
+  'auth/scope-step-up',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-none',
+  'auth/token-endpoint-auth-post',
+]

@@ -2,17 +2,21 @@ import { expect } from 'bun:test'
 import { type Scenario, scenarios } from '../support/scenarios.ts'
 import type { TestApp } from '../support/test-app.ts'
 import { streamableServer } from './support/mcp-servers.ts'
+import { oauthServer } from './support/oauth-server.ts'
 
 interface Ctx {
   app: TestApp
   bot: string
   id: string
   inactive: string
+  oauth: string
 }
 const base = (c: Ctx, id = c.id) => `/api/dev/v1/chatbots/${c.bot}/integrations/mcp/${id}`
 
 /** One server for both tables (in-process and compiled binary); it lives as long as the test process. */
 const server = await streamableServer()
+const authorization = oauthServer()
+const guarded = await streamableServer({ oauth: { authorizationServer: authorization.origin, acceptsToken: (token) => authorization.acceptsToken(token) } })
 
 /**
  * The server routes as rows, so that they also run against the compiled binary: the SDK,
@@ -24,11 +28,13 @@ scenarios<Ctx>(
     const bot = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'Tools' } })).body.id
     const create = async (body: Record<string, unknown>) =>
       (await app.call('POST', `/api/dev/v1/chatbots/${bot}/integrations/mcp`, { body: { url: server.url, ...body } })).body.id as string
+    const oauth = await create({ name: 'guarded', url: guarded.url, auth: { type: 'oauth' } })
     return {
       app,
       bot,
       id: await create({ name: 'tools', tools: { deny: ['delete_everything'] } }),
       inactive: await create({ name: 'off', is_active: false }),
+      oauth,
     }
   },
   ([
@@ -57,6 +63,19 @@ scenarios<Ctx>(
     { name: 'an unknown tool answers 404', method: 'POST', path: (c) => `${base(c)}/tools/nope/call`, body: {}, status: 404, code: 'tool_not_found' },
     { name: 'a switched-off integration refuses calls with 409', method: 'POST', path: (c) => `${base(c, c.inactive)}/tools/echo/call`, body: {}, status: 409, code: 'integration_inactive' },
     { name: 'a switched-off integration can still be tested', method: 'POST', path: (c) => `${base(c, c.inactive)}/test`, status: 200, check: ({ body }) => expect(body.ok).toBe(true) },
+    {
+      name: 'OAuth: a person authorizes (oauth/start, the authorization page, the public callback) and the server then answers',
+      method: 'POST',
+      path: (c) => `${base(c, c.oauth)}/oauth/start`,
+      status: 200,
+      check: async ({ body }, c) => {
+        const atServer = await fetch(body.authorization_url, { redirect: 'manual' })
+        const back = new URL(atServer.headers.get('location') as string)
+        expect((await c.app.call('GET', back.pathname + back.search, { key: null })).status).toBe(200)
+        expect((await c.app.call('POST', `${base(c, c.oauth)}/test`)).body).toMatchObject({ ok: true })
+        expect((await c.app.call('GET', base(c, c.oauth))).body.config.auth.status).toBe('authorized')
+      },
+    },
     { name: 'an unknown integration answers 404', method: 'POST', path: (c) => `${base(c, '01ARZ3NDEKTSV4RRFFQ69G5FAV')}/test`, status: 404 },
     { name: 'a body that is not JSON answers 415', method: 'POST', path: (c) => `${base(c)}/tools/echo/call`, rawBody: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415 },
   ] satisfies Scenario<Ctx>[]),

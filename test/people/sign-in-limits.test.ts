@@ -32,7 +32,7 @@ describe('sign-in attempts are limited per address and per account', () => {
     clock += 60_000
     expect(await attempt('ada@acme.io', '10.0.4.1', PASSWORD)).toBe('signed in')
     expect(await attempt('ada@acme.io', '10.0.4.1', PASSWORD)).toMatchObject({ status: 429 })
-  })
+  }, 30_000)
 
   test('twenty tries from one address, whatever the accounts, then it waits', async () => {
     clock += 3_600_000
@@ -75,10 +75,9 @@ scenarios<Awaited<ReturnType<typeof limitedSetup>>>('people: sign-in rate limits
     body: { email: 'bob@acme.io', password: 'wrong password' },
     status: 401,
     check: async (_, { app }) => {
-      // Real time passes between tries here, so the bucket refills a little: look for the refusal within a bound.
-      let tries = 0
-      let answer = await wrongSignIn(app, `try${tries}@acme.io`)
-      while (answer.status === 401 && tries < 40) answer = await wrongSignIn(app, `try${++tries}@acme.io`)
+      // Sent at once: one by one, on a loaded machine, the bucket would refill as fast as argon2 hashes.
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => wrongSignIn(app, `try${i}@acme.io`)))
+      const answer = answers.find((each) => each.status !== 401) ?? answers[0]!
       expect(answer.status).toBe(429)
       expect(answer.body.detail).toMatch(/^too many sign-in attempts from this address; retry in \d+ s$/)
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0)

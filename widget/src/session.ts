@@ -3,6 +3,7 @@ import type { ChatMessage, ClientMessage, Content, ConversationStatus, ServerMes
 import type { ProfileListener, VisitorProfile } from './api.ts'
 import { type ConnectionState, createConnection } from './connection.ts'
 import type { ContactDetails } from './contact-details.ts'
+import { applyDraftFrame, type Draft, withoutDraft } from './drafts.ts'
 import { countUnread, mergeMessages, newClientId } from './messages.ts'
 import type { KeyValueStore } from './storage.ts'
 
@@ -26,6 +27,8 @@ export interface SessionOptions {
 }
 
 const TYPING_TIMEOUT_MS = 15_000
+/** The bot types while an LLM's tools run, which may take longer than a person's pause. */
+const BOT_TYPING_TIMEOUT_MS = 60_000
 
 /**
  * The chat as the view sees it (signals) and the glue between the view, the page's API calls
@@ -45,6 +48,8 @@ export function createSession(options: SessionOptions) {
   const [preview, setPreview] = createSignal<ChatMessage | null>(null)
   const [hasMore, setHasMore] = createSignal(false)
   const [unavailable, setUnavailable] = createSignal(false)
+  /** The bot's answers being written (LLM agent states); each ends as the stored message with its id. */
+  const [drafts, setDrafts] = createSignal<Draft[]>([])
   let typingTimer: ReturnType<typeof setTimeout> | undefined
   let startSent = false
   let loadingOlder = false
@@ -94,6 +99,8 @@ export function createSession(options: SessionOptions) {
         setConversation(message.conversation)
         setOutgoing((list) => list.filter((item) => !messages().some((shown) => shown.client_id === item.client_id)))
         setTyping(null)
+        // Drafts are not history: the server sends again the ones still being written.
+        setDrafts([])
         // A first visit on this device: earlier history is not news.
         if (memory.get('seen') === null && newest()) markSeen()
         if (isOpen()) markSeen()
@@ -105,6 +112,7 @@ export function createSession(options: SessionOptions) {
       case 'message': {
         const { message: chat } = message
         setMessages(mergeMessages(messages(), [chat]))
+        setDrafts(withoutDraft(drafts(), chat.id))
         if (chat.client_id) setOutgoing((list) => list.filter((item) => item.client_id !== chat.client_id))
         if (chat.role !== 'visitor') setTyping(null)
         // A message of another conversation: a new one opened (a closed one's status does not carry over).
@@ -124,7 +132,12 @@ export function createSession(options: SessionOptions) {
       case 'typing':
         clearTimeout(typingTimer)
         setTyping(message.active ? message.from : null)
-        if (message.active) typingTimer = setTimeout(() => setTyping(null), TYPING_TIMEOUT_MS)
+        if (message.active) typingTimer = setTimeout(() => setTyping(null), message.from === 'bot' ? BOT_TYPING_TIMEOUT_MS : TYPING_TIMEOUT_MS)
+        return
+      case 'draft':
+      case 'draft_delta':
+      case 'draft_dropped':
+        setDrafts(applyDraftFrame(drafts(), message))
         return
       case 'status':
         setConversation({ id: message.conversation_id, status: message.status })
@@ -160,6 +173,7 @@ export function createSession(options: SessionOptions) {
       batch(() => {
         setMessages([])
         setOutgoing([])
+        setDrafts([])
         setConversation(null)
         setHasMore(false)
         setUnread(0)
@@ -184,6 +198,7 @@ export function createSession(options: SessionOptions) {
     preview,
     hasMore,
     unavailable,
+    drafts,
     listener,
     setOpen(open: boolean) {
       setIsOpen(open)

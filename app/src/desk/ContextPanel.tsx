@@ -1,10 +1,17 @@
-import { For, Show } from 'solid-js'
-import type { Conversation } from '../types.ts'
+import { useNavigate } from '@solidjs/router'
+import { createResource, For, Show } from 'solid-js'
+import type { Context } from '../types.ts'
+import { context } from './data.ts'
 import { CHANNEL_NAMES, clock } from './format.ts'
 
-/** Who the contact is and where the conversation comes from. */
-export function ContextPanel(props: { conversation: Conversation; onClose: () => void }) {
-  const details = () => Object.entries(props.conversation.contact?.details ?? {})
+/**
+ * Who the contact is (identity, verified or not), their details and when each was set, where
+ * the conversation comes from, the page and browser of the widget, their earlier
+ * conversations, and where the flow was (state, variables) at the handoff.
+ */
+export function ContextPanel(props: { conversationId: string; version: number; onClose: () => void }) {
+  const [shown] = createResource(() => [props.conversationId, props.version] as const, ([id]) => context(id))
+  const navigate = useNavigate()
   return (
     <aside class="context" aria-label="Context">
       <header>
@@ -13,33 +20,107 @@ export function ContextPanel(props: { conversation: Conversation; onClose: () =>
           ✕
         </button>
       </header>
-      <dl>
-        <dt>Identity</dt>
-        <dd>{props.conversation.contact?.external_id ?? 'anonymous visitor'}</dd>
-        <dt>Channel</dt>
-        <dd>{CHANNEL_NAMES[props.conversation.channel] ?? props.conversation.channel}</dd>
-        <dt>Started</dt>
-        <dd>{clock(props.conversation.created_at)}</dd>
-        <Show when={props.conversation.flow_id}>
-          <dt>Flow</dt>
-          <dd>
-            {props.conversation.flow_id} v{props.conversation.flow_version}
-          </dd>
-        </Show>
-      </dl>
-      <h4>Contact details</h4>
-      <Show when={details().length > 0} fallback={<p class="muted">None yet.</p>}>
-        <dl>
-          <For each={details()}>
-            {([name, value]) => (
-              <>
-                <dt>{name}</dt>
-                <dd>{String(value)}</dd>
-              </>
-            )}
-          </For>
-        </dl>
+      <Show when={shown()} fallback={<p class="muted">{shown.error ? 'The context could not be loaded.' : 'Loading…'}</p>}>
+        {(info) => <ContextBody info={info()} open={(id) => navigate(`/c/${id}${window.location.search}`)} />}
       </Show>
     </aside>
+  )
+}
+
+function ContextBody(props: { info: Context; open: (id: string) => void }) {
+  const identity = () => props.info.contact.identity
+  return (
+    <>
+      <h4>Contact</h4>
+      <dl>
+        <dt>Identity</dt>
+        <dd data-field="identity">
+          <Show when={identity()} fallback="anonymous visitor">
+            {(known) => (
+              <>
+                {known().value} <span class={known().verified ? 'verified' : 'unverified'}>{known().verified ? 'verified' : 'not verified'}</span>
+              </>
+            )}
+          </Show>
+        </dd>
+        <For each={props.info.contact.details}>
+          {(detail) => (
+            <>
+              <dt>{detail.key}</dt>
+              <dd>
+                {String(detail.value)}
+                <Show when={detail.set_at}>{(at) => <span class="muted set-at"> · set {clock(at())}</span>}</Show>
+              </dd>
+            </>
+          )}
+        </For>
+      </dl>
+      <h4>Conversation</h4>
+      <dl>
+        <dt>Chatbot</dt>
+        <dd>{props.info.conversation.chatbot.name}</dd>
+        <dt>Channel</dt>
+        <dd>
+          {CHANNEL_NAMES[props.info.conversation.channel] ?? props.info.conversation.channel}
+          <Show when={props.info.conversation.integration?.name}>{(name) => <> · {name()}</>}</Show>
+        </dd>
+        <dt>Started</dt>
+        <dd>{clock(props.info.conversation.created_at)}</dd>
+        <Show when={props.info.visitor?.page_url}>
+          {(url) => (
+            <>
+              <dt>Page</dt>
+              <dd class="page-url">{url()}</dd>
+            </>
+          )}
+        </Show>
+        <Show when={props.info.visitor?.user_agent}>
+          {(agent) => (
+            <>
+              <dt>Browser</dt>
+              <dd class="user-agent">{agent()}</dd>
+            </>
+          )}
+        </Show>
+      </dl>
+      <Show when={props.info.flow}>
+        {(flow) => (
+          <>
+            <h4>Flow {flow().at_handoff ? 'at the handoff' : 'now'}</h4>
+            <dl>
+              <dt>Flow</dt>
+              <dd>
+                {flow().name ?? flow().id}
+                <Show when={flow().version !== null}> v{flow().version}</Show>
+              </dd>
+              <dt>State</dt>
+              <dd data-field="state">{flow().state ?? '—'}</dd>
+              <For each={Object.entries(flow().variables)}>
+                {([name, value]) => (
+                  <>
+                    <dt class="variable">{name}</dt>
+                    <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+                  </>
+                )}
+              </For>
+            </dl>
+          </>
+        )}
+      </Show>
+      <h4>Earlier conversations</h4>
+      <Show when={props.info.earlier_conversations.length > 0} fallback={<p class="muted">None.</p>}>
+        <ul class="earlier">
+          <For each={props.info.earlier_conversations}>
+            {(earlier) => (
+              <li>
+                <button type="button" class="link" onClick={() => props.open(earlier.id)}>
+                  {clock(earlier.created_at)} · {CHANNEL_NAMES[earlier.channel] ?? earlier.channel} · {earlier.status}
+                </button>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </>
   )
 }

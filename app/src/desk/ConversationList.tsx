@@ -1,22 +1,23 @@
 import { For, Show } from 'solid-js'
-import type { Chatbot } from '../types.ts'
-import type { ListItem } from './data.ts'
-import { CHANNEL_NAMES, clock, contactName, elapsed } from './format.ts'
-import { unread } from './read-marks.ts'
+import type { DeskConversation } from '../types.ts'
+import { CHANNEL_NAMES, clock, contactName, duration } from './format.ts'
 import type { ViewId } from './views.ts'
 
 /** The list of one view: who, what was said last, how long they have waited, unread marks. */
 export function ConversationList(props: {
-  items: ListItem[]
+  items: DeskConversation[]
   loaded: boolean
   error: string
   view: ViewId
   selected?: string
+  /** When the rows' wait times were measured against, so they keep counting between fetches. */
   now: number
-  bots: Chatbot[]
-  onOpen: (item: ListItem) => void
+  fetchedAt: number
+  hasMore: boolean
+  onMore: () => void
+  onOpen: (item: DeskConversation) => void
 }) {
-  const botName = (id: string) => props.bots.find((bot) => bot.id === id)?.name ?? ''
+  const waited = (item: DeskConversation) => duration((item.waiting_seconds ?? 0) + (props.now - props.fetchedAt) / 1000)
   return (
     <section class="list" aria-label="Conversations">
       <Show when={props.error}>
@@ -35,30 +36,33 @@ export function ConversationList(props: {
                 type="button"
                 class="row"
                 data-conversation={item.id}
-                classList={{ selected: props.selected === item.id, unread: unread(item) }}
+                classList={{ selected: props.selected === item.id, unread: item.unread }}
                 aria-current={props.selected === item.id ? 'true' : undefined}
                 onClick={() => props.onOpen(item)}
               >
                 <span class="row-top">
-                  <span class="row-name">{contactName(item)}</span>
-                  <Show when={item.status === 'handoff' && item.waiting_since} fallback={<span class="row-time">{clock(item.last_message_at)}</span>}>
-                    <span class="wait" title="Waiting for a person">
-                      waiting {elapsed(item.waiting_since!, props.now)}
+                  <span class="row-name">{contactName(item.contact)}</span>
+                  <Show when={item.status === 'handoff' && item.waiting_seconds !== null} fallback={<span class="row-time">{clock(item.last_message_at)}</span>}>
+                    <span class="wait" title="Waiting for a person since the handoff">
+                      waiting {waited(item)}
                     </span>
                   </Show>
                 </span>
-                <span class="row-preview">{item.last_message ?? ''}</span>
+                <span class="row-preview">{item.last_message?.preview ?? ''}</span>
                 <span class="row-meta">
-                  {botName(item.chatbot_id)} · {CHANNEL_NAMES[item.channel] ?? item.channel}
-                  <Show when={unread(item)}>
-                    <span class="unread-dot" aria-label="unread" />
-                  </Show>
+                  {item.chatbot_name} · {CHANNEL_NAMES[item.channel] ?? item.channel}
+                  <Show when={item.assignee}>{(assignee) => <span class="assignee"> · {assignee().display_name}</span>}</Show>
                 </span>
               </button>
             </li>
           )}
         </For>
       </ul>
+      <Show when={props.hasMore}>
+        <button type="button" class="more" onClick={() => props.onMore()}>
+          Load more
+        </button>
+      </Show>
     </section>
   )
 }

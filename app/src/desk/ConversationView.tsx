@@ -1,79 +1,167 @@
-import { createResource, createSignal, For, onCleanup, Show } from 'solid-js'
+import { createResource, createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js'
 import { ApiError } from '../api.ts'
 import { me } from '../session.ts'
-import type { ChatMessage, Conversation } from '../types.ts'
-import { Composer } from './Composer.tsx'
+import type { DeskConversation, Person, TimelineItem, User } from '../types.ts'
+import { Composer, type SendResult } from './Composer.tsx'
 import { ContextPanel } from './ContextPanel.tsx'
 import * as data from './data.ts'
 import { CHANNEL_NAMES, contactName } from './format.ts'
 import type { Live } from './live.ts'
-import { MessageView } from './MessageView.tsx'
-import { markRead } from './read-marks.ts'
+import { EventView, MessageView, NoteView } from './MessageView.tsx'
+import { mergeTimeline, newestMessageId } from './timeline.ts'
 
 const STATUS_NAMES = { bot: 'with the bot', handoff: 'with a person', closed: 'closed' } as const
 
-/** One conversation: its whole history, the actions on it, the reply box and its context. */
-export function ConversationView(props: { chatbotId: string; conversationId: string; connection: Live; onBack: () => void; onChanged: () => void }) {
-  const [conversation, { mutate: setConversation, refetch: refetchConversation }] = createResource(() => data.conversation(props.chatbotId, props.conversationId))
-  const [messages, setMessages] = createSignal<ChatMessage[]>([])
+/**
+ * One conversation: the whole history as the visitor saw it, with events and private notes;
+ * who else is looking; the actions; the reply box; and its context.
+ */
+export function ConversationView(props: { conversationId: string; connection: Live; team: User[]; onBack: () => void; onChanged: () => void }) {
+  const id = props.conversationId
+  const [row, { mutate: setRow, refetch: refetchRow }] = createResource(() => data.conversation(id))
+  const [items, setItems] = createSignal<TimelineItem[]>([])
+  const [hasMore, setHasMore] = createSignal(false)
   const [error, setError] = createSignal('')
   const [visitorTyping, setVisitorTyping] = createSignal(false)
+  const [othersTyping, setOthersTyping] = createSignal<Person[]>([])
+  const [viewers, setViewers] = createSignal<Person[]>([])
   const [showContext, setShowContext] = createSignal(false)
+  const [contextVersion, setContextVersion] = createSignal(0)
   let log: HTMLOListElement | undefined
+  const myId = () => me()?.user.id
 
-  const atBottom = () => !log || log.scrollHeight - log.scrollTop - log.clientHeight < 40
-  const scrollDown = () => queueMicrotask(() => log && (log.scrollTop = log.scrollHeight))
+  const atBottom = () => !log || log.scrollHeight - log.scrollTop - log.clientHeight < 60
+  const scrollDown = () => requestAnimationFrame(() => log && (log.scrollTop = log.scrollHeight))
 
-  const show = (next: ChatMessage[]) => {
+  let readUpTo: string | null = null
+  const markRead = () => {
+    const newest = newestMessageId(items())
+    if (!newest || newest === readUpTo || document.visibilityState === 'hidden') return
+    readUpTo = newest
+    void data.markRead(id, newest).then(props.onChanged, () => {})
+  }
+  const add = (added: TimelineItem[]) => {
     const follow = atBottom()
-    const known = messages()
-    // Same messages: keep the nodes (and the reader's scroll) as they are.
-    if (next.length === known.length && next.at(-1)?.id === known.at(-1)?.id) return
-    setMessages(next)
-    const last = next.at(-1)
-    if (last) markRead(props.conversationId, last.created_at)
+    setItems(mergeTimeline(items(), added))
     if (follow) scrollDown()
+    markRead()
   }
   const load = async () => {
     try {
-      show(await data.messages(props.chatbotId, props.conversationId))
+      const follow = items().length === 0 || atBottom()
+      const page = await data.timeline(id)
+      setItems(mergeTimeline(page.items, items()))
+      setHasMore(page.has_more)
+      if (follow) scrollDown()
+      markRead()
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'The conversation could not be loaded.')
     }
   }
-  void load().then(scrollDown)
-  const stop = props.connection.onConversation(props.conversationId, (event) => {
-    if (event.type === 'refresh') {
-      void load()
-      void refetchConversation()
-    } else if (event.type === 'message') {
-      if (!messages().some((known) => known.id === event.message.id)) show([...messages(), event.message])
-    } else if (event.type === 'status') {
-      const current = conversation()
-      if (current) setConversation({ ...current, status: event.status })
-    } else if (event.type === 'typing' && event.from === 'visitor') {
-      setVisitorTyping(event.active)
-    }
-  })
-  onCleanup(stop)
+  const loadOlder = async () => {
+    const oldest = items().find((item) => item.type === 'message')
+    if (!oldest || oldest.type !== 'message') return
+    const page = await data.timeline(id, oldest.message.id)
+    setItems(mergeTimeline(page.items, items()))
+    setHasMore(page.has_more)
+  }
+  void load()
+  let reloading: ReturnType<typeof setTimeout> | undefined
+  const reloadSoon = () => {
+    clearTimeout(reloading)
+    reloading = setTimeout(() => void load(), 150)
+  }
+  onCleanup(() => clearTimeout(reloading))
 
-  const act = async (status: Conversation['status']) => {
+  const seeVisible = () => markRead()
+  document.addEventListener('visibilitychange', seeVisible)
+  onCleanup(() => document.removeEventListener('visibilitychange', seeVisible))
+  onCleanup(
+    props.connection.listen((event) => {
+      if (event.type === 'reload') {
+        void load()
+  let reloading: ReturnType<typeof setTimeout> | undefined
+  const reloadSoon = () => {
+    clearTimeout(reloading)
+    reloading = setTimeout(() => void load(), 150)
+  }
+  onCleanup(() => clearTimeout(reloading))
+        void refetchRow()
+        setContextVersion((version) => version + 1)
+        return
+      }
+      if (event.conversation_id !== id) return
+      switch (event.type) {
+        case 'message':
+          add([{ type: 'message', at: event.message.created_at, message: event.message }])
+          if (event.message.role === 'visitor') setVisitorTyping(false)
+          break
+        case 'note':
+          add([{ type: 'note', at: event.note.created_at, note: event.note }])
+          break
+        case 'timeline':
+          add([{ type: 'event', at: event.event.at, event: event.event }])
+          // One action can record several events (taking over also assigns) and the feed may
+          // carry only the last; the timeline fetched again has them all (merged, no doubles).
+          reloadSoon()
+          void refetchRow()
+          setContextVersion((version) => version + 1)
+          break
+        case 'conversation':
+          void refetchRow()
+          break
+        case 'typing':
+          if (event.from === 'visitor') setVisitorTyping(event.active)
+          else if (event.from === 'agent' && event.person && event.person.id !== myId()) {
+            const others = othersTyping().filter((person) => person.id !== event.person!.id)
+            setOthersTyping(event.active ? [...others, event.person] : others)
+          }
+          break
+        case 'presence':
+          setViewers(event.people.filter((person) => person.id !== myId()))
+          break
+      }
+    }),
+  )
+
+  /** The panel narrows the history: a reader at the newest message stays there. */
+  const toggleContext = () => {
+    const follow = atBottom()
+    setShowContext((shown) => !shown)
+    if (follow) scrollDown()
+  }
+  const act = async (change: () => Promise<DeskConversation>) => {
     setError('')
     try {
-      const changed = await data.setStatus(props.chatbotId, props.conversationId, status)
-      setConversation({ ...conversation()!, ...changed })
+      setRow(await change())
       props.onChanged()
+      setContextVersion((version) => version + 1)
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.detail : 'The change failed.')
     }
   }
-  const send = async (text: string) => {
-    const sent = await data.reply(props.chatbotId, props.conversationId, text, me()?.user.display_name ?? 'Agent')
-    if (!messages().some((known) => known.id === sent.id)) show([...messages(), sent])
-    scrollDown()
-    const current = conversation()
-    if (current && current.status !== 'handoff') setConversation({ ...current, status: 'handoff' })
-    props.onChanged()
+  const send = async (text: string, mode: 'reply' | 'note', force: boolean): Promise<SendResult> => {
+    if (mode === 'note') {
+      const note = await data.addNote(id, text)
+      add([{ type: 'note', at: note.created_at, note }])
+      scrollDown()
+      return 'sent'
+    }
+    try {
+      const message = await data.reply(id, text, newestMessageId(items()), force)
+      add([{ type: 'message', at: message.created_at, message }])
+      scrollDown()
+      void refetchRow()
+      props.onChanged()
+      return 'sent'
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 409 && failure.code === 'stale_view') {
+        // Show what arrived meanwhile, then let the person decide.
+        await load()
+        return 'stale'
+      }
+      throw failure
+    }
   }
 
   return (
@@ -83,32 +171,56 @@ export function ConversationView(props: { chatbotId: string; conversationId: str
           ←
         </button>
         <div class="title">
-          <h2>{conversation() ? contactName(conversation()!) : '…'}</h2>
-          <Show when={conversation()}>
+          <h2>{row() ? contactName(row()!.contact) : '…'}</h2>
+          <Show when={row()}>
             {(current) => (
               <span class="muted">
-                {CHANNEL_NAMES[current().channel] ?? current().channel} · <span class={`status status-${current().status}`}>{STATUS_NAMES[current().status]}</span>
+                {current().chatbot_name} · {CHANNEL_NAMES[current().channel] ?? current().channel} ·{' '}
+                <span class={`status status-${current().status}`}>{STATUS_NAMES[current().status]}</span>
               </span>
             )}
           </Show>
+          <Show when={viewers().length > 0}>
+            <span class="presence" data-presence>
+              Also here: {viewers().map((person) => person.display_name).join(', ')}
+            </span>
+          </Show>
         </div>
         <div class="actions">
-          <Show when={conversation()?.status !== 'handoff'}>
-            <button type="button" data-action="take-over" onClick={() => void act('handoff')}>
-              Take over
-            </button>
-          </Show>
-          <Show when={conversation()?.status === 'handoff'}>
-            <button type="button" data-action="hand-back" onClick={() => void act('bot')}>
-              Hand back
-            </button>
-          </Show>
-          <Show when={conversation()?.status !== 'closed'}>
-            <button type="button" data-action="close" onClick={() => void act('closed')}>
+          <label class="assign">
+            <span class="visually-hidden">Assigned to</span>
+            <select
+              aria-label="Assigned to"
+              value={row()?.assignee?.id ?? ''}
+              onChange={(event) => {
+                const value = event.currentTarget.value
+                void act(() => data.assign(id, value || null))
+              }}
+            >
+              <option value="">Unassigned</option>
+              <For each={props.team.filter((person) => person.status === 'active')}>
+                {(person) => <option value={person.id}>{person.id === myId() ? `${person.display_name} (me)` : person.display_name}</option>}
+              </For>
+            </select>
+          </label>
+          <Switch>
+            <Match when={row()?.status === 'handoff'}>
+              <button type="button" data-action="hand-back" onClick={() => void act(() => data.setStatus(id, 'bot'))}>
+                Hand back
+              </button>
+            </Match>
+            <Match when={row()}>
+              <button type="button" data-action="take-over" onClick={() => void act(() => data.setStatus(id, 'handoff'))}>
+                Take over
+              </button>
+            </Match>
+          </Switch>
+          <Show when={row() && row()!.status !== 'closed'}>
+            <button type="button" data-action="close" onClick={() => void act(() => data.setStatus(id, 'closed'))}>
               Close
             </button>
           </Show>
-          <button type="button" class="context-toggle" aria-pressed={showContext()} onClick={() => setShowContext((shown) => !shown)}>
+          <button type="button" class="context-toggle" aria-pressed={showContext()} onClick={toggleContext}>
             Context
           </button>
         </div>
@@ -119,13 +231,37 @@ export function ConversationView(props: { chatbotId: string; conversationId: str
         </p>
       </Show>
       <ol class="messages" ref={log} aria-live="polite">
-        <For each={messages()}>{(message) => <MessageView message={message} visitorName={conversation() ? contactName(conversation()!) : 'Visitor'} />}</For>
+        <Show when={hasMore()}>
+          <li class="older">
+            <button type="button" class="link" onClick={() => void loadOlder()}>
+              Show earlier messages
+            </button>
+          </li>
+        </Show>
+        <For each={items()}>
+          {(item) => (
+            <Switch>
+              <Match when={item.type === 'message' && item}>
+                {(shown) => <MessageView message={shown().message} visitorName={row() ? contactName(row()!.contact) : 'Visitor'} />}
+              </Match>
+              <Match when={item.type === 'note' && item}>{(shown) => <NoteView note={shown().note} />}</Match>
+              <Match when={item.type === 'event' && item}>{(shown) => <EventView event={shown().event} />}</Match>
+            </Switch>
+          )}
+        </For>
       </ol>
-      <Show when={visitorTyping()}>
-        <p class="typing">The visitor is typing…</p>
+      <p class="typing" aria-live="polite">
+        {visitorTyping() ? 'The visitor is typing…' : othersTyping().length > 0 ? `${othersTyping().map((person) => person.display_name).join(', ')} is typing…` : ''}
+      </p>
+      <Composer
+        closed={row()?.status === 'closed'}
+        onSend={send}
+        onTyping={(active) => props.connection.typing(id, active)}
+      />
+      <Show when={showContext()}>
+        <ContextPanel conversationId={id} version={contextVersion()} onClose={() => setShowContext(false)} />
       </Show>
-      <Composer chatbotId={props.chatbotId} conversationId={props.conversationId} closed={conversation()?.status === 'closed'} onSend={send} />
-      <Show when={conversation()}>{(current) => <ContextPanel conversation={current()} onClose={() => setShowContext(false)} />}</Show>
     </section>
   )
 }
+

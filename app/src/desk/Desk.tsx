@@ -1,22 +1,26 @@
 import { useNavigate, useParams, useSearchParams } from '@solidjs/router'
 import { createEffect, createResource, createSignal, on, onCleanup, onMount, Show } from 'solid-js'
-import { me, signOut } from '../session.ts'
+import { loadMe, me, signOut } from '../session.ts'
+import type { DeskConversation } from '../types.ts'
 import { alerts } from './alerts.ts'
 import { ConversationList } from './ConversationList.tsx'
 import { ConversationView } from './ConversationView.tsx'
-import { chatbots, type ListItem, listConversations } from './data.ts'
+import { chatbots, listConversations, people } from './data.ts'
 import { ListFilters } from './ListFilters.tsx'
 import { live } from './live.ts'
 import { Shortcuts, useShortcuts } from './Shortcuts.tsx'
 import { isView, type ListFilter, VIEWS } from './views.ts'
 
+/** Fetches at most once per this many milliseconds however many events arrive. */
+const REFRESH_COALESCE_MS = 250
+
 /**
  * The desk: views and filters, the list, the open conversation and its context. The URL
- * holds what is shown (/app/c/{chatbot}/{conversation}?view=...), so a reload or a shared
- * link opens the same screen. On a phone one pane shows at a time.
+ * holds what is shown (/app/c/{conversation}?view=...), so a reload or a shared link opens
+ * the same screen. One socket keeps it all current; on a phone one pane shows at a time.
  */
 export function Desk() {
-  const params = useParams<{ chatbotId?: string; conversationId?: string }>()
+  const params = useParams<{ conversationId?: string }>()
   const [search, setSearch] = useSearchParams<{ view?: string; bot?: string; channel?: string; q?: string }>()
   const navigate = useNavigate()
   const filter = (): ListFilter => ({
@@ -25,48 +29,75 @@ export function Desk() {
     channel: search.channel || undefined,
     q: search.q || undefined,
   })
-  const [bots, { mutate: setBots }] = createResource(chatbots, { initialValue: [] })
-  const [items, setItems] = createSignal<ListItem[]>([])
+  const [bots] = createResource(chatbots, { initialValue: [] })
+  const [team] = createResource(people, { initialValue: [] })
+  const [items, setItems] = createSignal<DeskConversation[]>([])
+  const [nextCursor, setNextCursor] = createSignal<string | null>(null)
   const [loaded, setLoaded] = createSignal(false)
   const [listError, setListError] = createSignal('')
   const [showHelp, setShowHelp] = createSignal(false)
   const [now, setNow] = createSignal(Date.now())
-  const ticker = setInterval(() => setNow(Date.now()), 15_000)
+  const [fetchedAt, setFetchedAt] = createSignal(Date.now())
+  const ticker = setInterval(() => setNow(Date.now()), 5_000)
   onCleanup(() => clearInterval(ticker))
 
   let generation = 0
   const refresh = async () => {
     const mine = ++generation
     try {
-      // A chatbot made since the desk opened must show up too.
-      const fresh = await chatbots()
-      if (mine !== generation) return
-      if (JSON.stringify(fresh) !== JSON.stringify(bots())) setBots(fresh)
-      const page = await listConversations(filter(), fresh)
+      const shown = filter()
+      const page = await listConversations(shown)
       if (mine !== generation) return
       setItems(page.items)
+      setNextCursor(page.next_cursor)
       setListError('')
-      const unfiltered = filter().view === 'waiting' && !filter().chatbot_id && !filter().channel && !filter().q
-      alerts.seeWaiting(unfiltered ? page.items : (await listConversations({ view: 'waiting' }, fresh)).items)
+      setFetchedAt(Date.now())
+      setNow(Date.now())
+      const plain = !shown.chatbot_id && !shown.channel && !shown.q
+      const [waiting, assigned] = await Promise.all([
+        plain && shown.view === 'waiting' ? page : listConversations({ view: 'waiting' }),
+        plain && shown.view === 'mine' ? page : listConversations({ view: 'mine' }),
+      ])
+      if (mine === generation) alerts.seeQueues(waiting.items, assigned.items)
     } catch (error) {
       if (mine === generation) setListError(error instanceof Error ? error.message : 'The list could not be loaded.')
     } finally {
       if (mine === generation) setLoaded(true)
     }
   }
-  createEffect(
-    on(
-      () => JSON.stringify(filter()),
-      () => void refresh(),
-    ),
-  )
-  const connection = live()
-  onCleanup(connection.close)
-  connection.onChange(() => void refresh())
+  let pending: ReturnType<typeof setTimeout> | undefined
+  const refreshSoon = () => {
+    if (pending) return
+    pending = setTimeout(() => {
+      pending = undefined
+      void refresh()
+    }, REFRESH_COALESCE_MS)
+  }
+  const loadMore = async () => {
+    const cursor = nextCursor()
+    if (!cursor) return
+    const page = await listConversations(filter(), cursor)
+    const known = new Set(items().map((item) => item.id))
+    setItems([...items(), ...page.items.filter((item) => !known.has(item.id))])
+    setNextCursor(page.next_cursor)
+  }
+  createEffect(on(() => JSON.stringify(filter()), () => void refresh()))
 
-  const open = (item: Pick<ListItem, 'chatbot_id' | 'id'>) => navigate(`/c/${item.chatbot_id}/${item.id}${window.location.search}`)
+  const connection = live(() => void loadMe())
+  onCleanup(() => connection.close())
+  onCleanup(
+    connection.listen((event) => {
+      if (event.type === 'reload' || event.type === 'conversation' || event.type === 'timeline') refreshSoon()
+      // Lists are ordered by conversation, not by activity: a message changes a row only if
+      // that row is shown or counted (the many visitors chatting with the bot cost nothing).
+      if (event.type === 'message' && (items().some((item) => item.id === event.conversation_id) || alerts.counts(event.conversation_id))) refreshSoon()
+      if (event.type === 'conversation' && event.status === 'handoff' && event.change === 'status' && event.assignee_id === null) alerts.handoff(event.conversation_id)
+    }),
+  )
+  createEffect(() => connection.viewing(params.conversationId ?? null))
+
+  const open = (item: Pick<DeskConversation, 'id'>) => navigate(`/c/${item.id}${window.location.search}`)
   const closeConversation = () => navigate(`/${window.location.search}`)
-  const setView = (view: string) => setSearch({ view })
   const move = (step: number) => {
     const list = items()
     if (list.length === 0) return
@@ -80,7 +111,7 @@ export function Desk() {
     previous: () => move(-1),
     view: (key) => {
       const view = VIEWS.find((candidate) => candidate.key === key)
-      if (view) setView(view.id)
+      if (view) setSearch({ view: view.id })
     },
     search: () => document.querySelector<HTMLInputElement>('#desk-search')?.focus(),
     reply: () => document.querySelector<HTMLTextAreaElement>('#composer')?.focus(),
@@ -93,14 +124,17 @@ export function Desk() {
     <div class="desk" classList={{ 'conversation-open': Boolean(params.conversationId) }}>
       <Show when={connection.state() === 'reconnecting'}>
         <div class="banner" role="status">
-          Reconnecting… changes will show when the connection is back.
+          Reconnecting… what happens meanwhile will show when the connection is back.
         </div>
       </Show>
       <header class="topbar">
         <strong class="brand">Parley</strong>
         <span class="spacer" />
-        <button type="button" class="link" onClick={() => alerts.enable()} title="Notify me of new handoffs while this tab is hidden">
-          {alerts.enabled() ? 'Alerts on' : 'Turn on alerts'}
+        <button type="button" class="link" data-action="alerts" onClick={() => void alerts.enable()} title="Notify me of new handoffs while this tab is hidden">
+          {alerts.enabled() ? 'Notifications on' : 'Turn on notifications'}
+        </button>
+        <button type="button" class="link" data-action="sound" aria-pressed={alerts.sound()} onClick={() => alerts.toggleSound()} title="A short sound for each new handoff">
+          {alerts.sound() ? 'Sound on' : 'Sound off'}
         </button>
         <button type="button" class="link" onClick={() => setShowHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
           ?
@@ -120,11 +154,15 @@ export function Desk() {
         view={filter().view}
         selected={params.conversationId}
         now={now()}
-        bots={bots()}
+        fetchedAt={fetchedAt()}
+        hasMore={Boolean(nextCursor())}
+        onMore={() => void loadMore()}
         onOpen={open}
       />
-      <Show when={params.chatbotId && params.conversationId ? { chatbotId: params.chatbotId, conversationId: params.conversationId } : null} keyed>
-        {(opened) => <ConversationView chatbotId={opened.chatbotId} conversationId={opened.conversationId} connection={connection} onBack={closeConversation} onChanged={() => void refresh()} />}
+      <Show when={params.conversationId} keyed>
+        {(conversationId) => (
+          <ConversationView conversationId={conversationId} connection={connection} team={team()} onBack={closeConversation} onChanged={refreshSoon} />
+        )}
       </Show>
       <Show when={!params.conversationId}>
         <section class="conversation empty-pane">

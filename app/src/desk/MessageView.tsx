@@ -1,6 +1,6 @@
 import { For, Match, Switch } from 'solid-js'
 import { safeMediaUrl, splitLinks } from '../../../widget/src/links.ts'
-import type { ChatMessage, Content } from '../types.ts'
+import type { ChatMessage, Content, DeskEvent, Note } from '../types.ts'
 import { clock } from './format.ts'
 
 type Of<K extends Content['kind']> = Extract<Content, { kind: K }>
@@ -24,6 +24,48 @@ export function MessageView(props: { message: ChatMessage; visitorName: string }
       </div>
     </li>
   )
+}
+
+/** A private note: only people on the desk ever see it. */
+export function NoteView(props: { note: Note }) {
+  return (
+    <li class="message note" data-note={props.note.id}>
+      <div class="message-head">
+        <span class="author">{props.note.author?.display_name ?? 'Note'}</span>
+        <span class="private">private note</span>
+        <time datetime={props.note.created_at}>{clock(props.note.created_at)}</time>
+      </div>
+      <div class="bubble">
+        <Text text={props.note.text} />
+      </div>
+    </li>
+  )
+}
+
+/** What happened to the conversation: handed off at a state, taken over by someone, closed. */
+export function EventView(props: { event: DeskEvent }) {
+  return (
+    <li class="message event" data-event={props.event.id}>
+      <span>{describeEvent(props.event)}</span> <time datetime={props.event.at}>{clock(props.event.at)}</time>
+    </li>
+  )
+}
+
+export function describeEvent(event: DeskEvent): string {
+  const by = event.actor ? ` by ${event.actor.display_name}` : ''
+  const data = event.data as { state?: unknown; from?: unknown; assignee?: { display_name?: string } | null }
+  switch (event.kind) {
+    case 'handed_off':
+      return event.actor ? `Taken over${by}` : `Handed off to a person${typeof data.state === 'string' ? ` at state “${data.state}”` : ''}`
+    case 'handed_back':
+      return `Handed back to the bot${by}`
+    case 'closed':
+      return `Closed${by}`
+    case 'assigned':
+      return `Assigned to ${data.assignee?.display_name ?? 'someone'}${by}`
+    case 'unassigned':
+      return `Unassigned${by}`
+  }
 }
 
 function ContentView(props: { content: Content }) {

@@ -1,37 +1,35 @@
 import { createSignal } from 'solid-js'
-import type { ListItem } from './data.ts'
+import type { DeskConversation } from '../types.ts'
 
 const SOUND_KEY = 'parley.desk.sound'
+const TITLE = 'Parley desk'
 
 /**
- * The desk's alerts: how many conversations wait for a person, in the tab title; a browser
- * notification when a new one starts waiting while the tab is hidden (permission is asked
- * only on a click); and an optional short beep.
+ * The desk's alerts: the number of unread conversations waiting for a person or assigned to
+ * me, in the tab title; a browser notification when a visitor is handed over while the tab is
+ * hidden (permission is asked only on a click, as browsers require); an optional short sound.
  */
 function createAlerts() {
   const [waitingCount, setWaitingCount] = createSignal(0)
+  const [unreadCount, setUnreadCount] = createSignal(0)
   const [enabled, setEnabled] = createSignal(typeof Notification !== 'undefined' && Notification.permission === 'granted')
   const [sound, setSound] = createSignal(localStorage.getItem(SOUND_KEY) === 'on')
-  let known: Set<string> | null = null
-  let baseTitle = 'Parley desk'
+  let counted = new Set<string>()
 
   const showTitle = () => {
-    const count = waitingCount()
-    document.title = count > 0 ? `(${count}) ${baseTitle}` : baseTitle
+    const count = unreadCount()
+    document.title = count > 0 ? `(${count}) ${TITLE}` : TITLE
   }
 
   return {
     waitingCount,
+    unreadCount,
     enabled,
     sound,
-    start() {
-      showTitle()
-    },
+    start: showTitle,
     stop() {
-      document.title = baseTitle
-      known = null
+      document.title = TITLE
     },
-    /** Asked from a click: browsers only show the permission prompt for a user gesture. */
     async enable() {
       if (typeof Notification === 'undefined') return
       const permission = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission
@@ -43,29 +41,23 @@ function createAlerts() {
       localStorage.setItem(SOUND_KEY, next ? 'on' : 'off')
       if (next) beep()
     },
-    setTitle(title: string) {
-      baseTitle = title
+    seeQueues(waiting: DeskConversation[], mine: DeskConversation[]) {
+      setWaitingCount(waiting.length)
+      counted = new Set([...waiting, ...mine].map((item) => item.id))
+      setUnreadCount(new Set([...waiting, ...mine].filter((item) => item.unread).map((item) => item.id)).size)
       showTitle()
     },
-    /** Waiting conversations as the server sees them now: new ones raise the alerts. */
-    seeWaiting(waiting: ListItem[]) {
-      setWaitingCount(waiting.length)
-      showTitle()
-      const ids = new Set(waiting.map((item) => item.id))
-      const fresh = known ? waiting.filter((item) => !known!.has(item.id)) : []
-      known = ids
-      if (fresh.length === 0) return
+    /** Whether the title's count includes this conversation (so its messages may change it). */
+    counts: (conversationId: string) => counted.has(conversationId),
+    /** A visitor was just handed over to a person (nobody has it yet). */
+    handoff(conversationId: string) {
       if (sound()) beep()
-      if (document.visibilityState === 'hidden' && enabled()) {
-        const first = fresh[0]!
-        const note = new Notification('A visitor is waiting for a person', {
-          body: first.last_message ?? `${fresh.length} new handoff${fresh.length > 1 ? 's' : ''}`,
-          tag: `handoff-${first.id}`,
-        })
-        note.onclick = () => {
-          window.focus()
-          window.location.assign(`/app/c/${first.chatbot_id}/${first.id}`)
-        }
+      if (document.visibilityState !== 'hidden' || !enabled()) return
+      const note = new Notification('A visitor is waiting for a person', { body: 'Open the desk to answer.', tag: `handoff-${conversationId}` })
+      note.onclick = () => {
+        window.focus()
+        window.location.assign(`/app/c/${encodeURIComponent(conversationId)}`)
+        note.close()
       }
     },
   }
@@ -84,7 +76,7 @@ function beep(): void {
     tone.stop(context.currentTime + 0.3)
     tone.onended = () => void context.close()
   } catch {
-    // No audio device: the title and notification still tell.
+    // No audio: the title and the notification still tell.
   }
 }
 

@@ -1,69 +1,61 @@
 import { api, query } from '../api.ts'
-import type { ChatMessage, Chatbot, Conversation, Page } from '../types.ts'
+import type { ChatMessage, Chatbot, Context, DeskConversation, Note, Page, SavedReply, TimelineItem, User } from '../types.ts'
 import type { ListFilter } from './views.ts'
 
-/** A row of the desk's list: the conversation and what the row shows about it. */
-export interface ListItem extends Conversation {
-  contact_name?: string | null
-  last_message?: string | null
-  waiting_since?: string | null
-  assignee_id?: string | null
-  unread?: boolean
-}
+/** The desk's routes (/api/dev/v1/desk/...), workspace-wide, with the session cookie. */
+const base = (id: string) => `/desk/conversations/${encodeURIComponent(id)}`
+
+export const LIST_PAGE = 50
 
 export async function chatbots(): Promise<Chatbot[]> {
   return (await api<Page<Chatbot>>('GET', `/chatbots${query({ limit: 200 })}`)).items
 }
 
-const STATUSES: Record<ListFilter['view'], Conversation['status'][]> = {
-  waiting: ['handoff'],
-  mine: ['handoff'],
-  open: ['handoff', 'bot'],
-  bot: ['bot'],
-  closed: ['closed'],
+export async function people(): Promise<User[]> {
+  return (await api<Page<User>>('GET', `/users${query({ limit: 200 })}`)).items
 }
 
-/**
- * The list for a view, built from each chatbot's conversations. Waiting is longest waiting
- * first; every other view most recently active first.
- */
-export async function listConversations(filter: ListFilter, bots: Chatbot[]): Promise<{ items: ListItem[]; next_cursor: string | null }> {
-  const chosen = filter.chatbot_id ? bots.filter((bot) => bot.id === filter.chatbot_id) : bots
-  const pages = await Promise.all(
-    chosen.flatMap((bot) =>
-      STATUSES[filter.view].map((status) =>
-        api<Page<Conversation>>('GET', `/chatbots/${bot.id}/conversations${query({ status, channel: filter.channel, limit: 200 })}`),
-      ),
-    ),
-  )
-  const items: ListItem[] = pages.flatMap((page) => page.items).map((item) => ({ ...item, waiting_since: item.status === 'handoff' ? (item.updated_at ?? item.created_at) : null }))
-  if (filter.view === 'waiting') items.sort((a, b) => (a.waiting_since ?? '').localeCompare(b.waiting_since ?? ''))
-  else items.sort((a, b) => b.last_message_at.localeCompare(a.last_message_at))
-  return { items, next_cursor: null }
+export async function listConversations(filter: ListFilter, cursor?: string | null): Promise<{ items: DeskConversation[]; next_cursor: string | null }> {
+  return await api('GET', `/desk/conversations${query({ view: filter.view, chatbot_id: filter.chatbot_id, channel: filter.channel, q: filter.q, cursor, limit: LIST_PAGE })}`)
 }
 
-export async function conversation(chatbotId: string, id: string): Promise<Conversation> {
-  return await api<Conversation>('GET', `/chatbots/${chatbotId}/conversations/${id}`)
+export async function conversation(id: string): Promise<DeskConversation> {
+  return await api('GET', base(id))
 }
 
-/** The whole history, oldest first, page by page. */
-export async function messages(chatbotId: string, id: string): Promise<ChatMessage[]> {
-  const all: ChatMessage[] = []
-  for (let offset = 0; ; offset += 200) {
-    const page = await api<Page<ChatMessage> & { total: number }>('GET', `/chatbots/${chatbotId}/conversations/${id}/messages${query({ limit: 200, offset })}`)
-    all.push(...page.items)
-    if (page.items.length < 200) return all
-  }
+export async function timeline(id: string, before?: string): Promise<{ items: TimelineItem[]; has_more: boolean }> {
+  return await api('GET', `${base(id)}/timeline${query({ before })}`)
 }
 
-export async function reply(chatbotId: string, id: string, text: string, author: string): Promise<ChatMessage> {
-  return await api<ChatMessage>('POST', `/chatbots/${chatbotId}/conversations/${id}/messages`, { text, author })
+export async function context(id: string): Promise<Context> {
+  return await api('GET', `${base(id)}/context`)
 }
 
-export async function setStatus(chatbotId: string, id: string, status: Conversation['status']): Promise<Conversation> {
-  return await api<Conversation>('PATCH', `/chatbots/${chatbotId}/conversations/${id}`, { status })
+/** 409 stale_view when messages newer than `lastSeen` arrived, unless `force`. */
+export async function reply(id: string, text: string, lastSeen: string | null, force = false): Promise<ChatMessage> {
+  return await api('POST', `${base(id)}/replies`, { text, last_seen_message_id: lastSeen, ...(force ? { force: true } : {}) })
 }
 
-export async function typing(chatbotId: string, id: string, active: boolean): Promise<void> {
-  await api('POST', `/chatbots/${chatbotId}/conversations/${id}/typing`, { active })
+export async function addNote(id: string, text: string): Promise<Note> {
+  return await api('POST', `${base(id)}/notes`, { text })
+}
+
+export async function setStatus(id: string, status: DeskConversation['status']): Promise<DeskConversation> {
+  return await api('POST', `${base(id)}/status`, { status })
+}
+
+export async function assign(id: string, assigneeId: string | null): Promise<DeskConversation> {
+  return await api('POST', `${base(id)}/assign`, { assignee_id: assigneeId })
+}
+
+export async function markRead(id: string, messageId: string): Promise<void> {
+  await api('POST', `${base(id)}/read`, { message_id: messageId })
+}
+
+export async function typing(id: string, active: boolean): Promise<void> {
+  await api('POST', `${base(id)}/typing`, { active })
+}
+
+export async function savedReplies(): Promise<SavedReply[]> {
+  return (await api<Page<SavedReply>>('GET', '/desk/saved-replies')).items
 }

@@ -2,11 +2,7 @@ import { useNavigate, useSearchParams } from '@solidjs/router'
 import { createEffect, createSignal, Show } from 'solid-js'
 import { ApiError } from '../api.ts'
 import { me, signIn } from '../session.ts'
-
-/** Where to go after signing in: a path inside the app only (never another site). */
-export function safeNext(next: string | undefined): string {
-  return next && /^\/(?!\/)[^\\]*$/.test(next) && !next.startsWith('/sign-in') ? next : '/'
-}
+import { safeNext } from './next-path.ts'
 
 export function SignInPage() {
   const [params] = useSearchParams<{ next?: string }>()

@@ -22,11 +22,12 @@ interface Deps {
   visitors: VisitorService
   conversations: ConversationService
   hub: SocketHub
+  onWelcome?: (socket: WidgetSocket) => void
   events?: EventBus
 }
 
 /** What the server does with each kind of widget message, once it has passed the schema. */
-export function visitorHandlers({ visitors, conversations, hub, events }: Deps) {
+export function visitorHandlers({ visitors, conversations, hub, onWelcome, events }: Deps) {
   const seen = (socket: WidgetSocket, contactId: string) =>
     events?.emit('visitor.seen', { contactId, pageUrl: socket.data.page, userAgent: socket.data.userAgent })
 
@@ -81,6 +82,7 @@ export function visitorHandlers({ visitors, conversations, hub, events }: Deps) 
       messages: history.messages,
       has_more: history.hasMore,
     })
+    onWelcome?.(socket)
   }
 
   /** The visitor's running conversation, if any (a closed one is history). */

@@ -3,11 +3,12 @@ import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
 import type { EventBus } from '../../support/events.ts'
 import type { Logger } from '../../support/logger.ts'
+import { type DraftRelayTuning, draftRelay } from './draft-relay.ts'
 import { SocketHub } from './socket-hub.ts'
 import type { FindWebIntegration } from './web-directory.ts'
 import { widgetSocket } from './widget-socket.ts'
 
-export interface WebChannelDeps {
+export interface WebChannelDeps extends DraftRelayTuning {
   findIntegration: FindWebIntegration
   visitors: VisitorService
   conversations: ConversationService
@@ -19,16 +20,19 @@ export interface WebChannelDeps {
 
 /**
  * The web widget as a channel: its socket, and the deliveries the rest of Parley asks for
- * through events (new messages, status changes, agents typing, integrations going away).
+ * through events (new messages, status changes, agents typing, the bot's answer as it is
+ * written, integrations going away).
  */
 export function webChannel(deps: WebChannelDeps) {
   const hub = new SocketHub()
-  const socket = widgetSocket({ ...deps, hub })
+  const drafts = draftRelay(hub, deps)
+  const socket = widgetSocket({ ...deps, hub, onWelcome: drafts.resume })
   const { events } = deps
 
   const unsubscribe = [
     events.on('conversation.messages', ({ conversation, messages }) => {
       if (conversation.channel !== 'web') return
+      drafts.stored(conversation, messages)
       hub.sendToContact(
         conversation.contact_id,
         messages.map((message) => ({ type: 'message', message })),
@@ -43,7 +47,12 @@ export function webChannel(deps: WebChannelDeps) {
     }),
     events.on('conversation.typing', ({ conversation, active, from }) => {
       if (conversation.channel !== 'web') return
+      if (from === 'bot') drafts.botTyping(conversation, active)
       hub.sendToContact(conversation.contact_id, [{ type: 'typing', from, active }])
+    }),
+    events.on('conversation.draft', ({ conversation, message_id, phase, text }) => {
+      if (conversation.channel !== 'web') return
+      drafts.draft(conversation, message_id, phase, text)
     }),
     events.on('integration.removed', ({ integrationId }) => {
       hub.closeIntegration(integrationId, CloseCode.integrationRemoved, 'this chat was removed')
@@ -61,6 +70,7 @@ export function webChannel(deps: WebChannelDeps) {
     hub,
     close() {
       for (const off of unsubscribe) off()
+      drafts.close()
       hub.closeAll(CloseCode.goingAway, 'server shutting down')
     },
   }

@@ -40,6 +40,8 @@ export interface WidgetSocketDeps {
   /** Messages per minute per socket, in bursts of a quarter of that; 0 turns the limit off. */
   ratePerMinute: number
   helloTimeoutMs?: number
+  /** Right after a welcome is sent: what is live for the visitor but not stored (drafts). */
+  onWelcome?: (socket: WidgetSocket) => void
 }
 
 /**

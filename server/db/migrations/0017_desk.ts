@@ -37,6 +37,7 @@ export const desk: Migration = {
       CREATE INDEX desk_threads_waiting ON desk_threads (workspace_id, handoff_at, seq) WHERE status = 'handoff';
       CREATE INDEX desk_threads_by_assignee ON desk_threads (assignee_id, is_open, seq) WHERE assignee_id IS NOT NULL;
       CREATE INDEX desk_threads_by_chatbot ON desk_threads (chatbot_id, status, seq);
+      CREATE INDEX desk_threads_by_chatbot_open ON desk_threads (chatbot_id, is_open, seq);
 
       INSERT INTO desk_threads (seq, conversation_id, workspace_id, chatbot_id, channel, status, is_open, handoff_at)
         SELECT c.seq, c.id, b.workspace_id, c.chatbot_id, c.channel, c.status, c.status <> 'closed',

@@ -13,13 +13,38 @@ export interface ShownRow {
 
 /** A person's browser on the desk at /app, read and driven as they would: by what is shown. */
 export class DeskPage {
+  /** While true, what the server sends on the desk socket is held back (see holdSocket). */
+  private holding = false
+  private held: (() => void)[] = []
+
   private constructor(
     readonly watched: WatchedPage,
     readonly baseUrl: string,
   ) {}
 
-  static async open(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<DeskPage> {
-    return new DeskPage(await openPage(browser, options), baseUrl)
+  /** `relaySocket`: the desk socket goes through a relay in the test, so it can hold back what the server says. */
+  static async open(browser: Browser, baseUrl: string, options: BrowserContextOptions & { relaySocket?: boolean } = {}): Promise<DeskPage> {
+    const { relaySocket = false, ...contextOptions } = options
+    const desk = new DeskPage(await openPage(browser, contextOptions), baseUrl)
+    if (!relaySocket) return desk
+    await desk.page.routeWebSocket(/\/app\/socket/, (socket) => {
+      const server = socket.connectToServer()
+      server.onMessage((frame) => {
+        if (desk.holding) desk.held.push(() => socket.send(frame))
+        else socket.send(frame)
+      })
+    })
+    return desk
+  }
+
+  /** From now on the desk hears nothing from its socket (as a slow network would do) until release(). */
+  holdSocket(): void {
+    this.holding = true
+  }
+
+  releaseSocket(): void {
+    this.holding = false
+    for (const send of this.held.splice(0)) send()
   }
 
   get page(): Page {
@@ -83,8 +108,8 @@ export class DeskPage {
         id: message.dataset.message ?? '',
         role: ['visitor', 'bot', 'agent', 'system', 'note', 'event'].find((role) => message.classList.contains(role)) ?? '',
         author: message.querySelector('.author')?.textContent ?? '',
-        text: message.querySelector('.bubble')?.textContent ?? '',
-        html: message.querySelector('.bubble')?.innerHTML ?? '',
+        text: (message.querySelector('.bubble') ?? message).textContent?.trim() ?? '',
+        html: (message.querySelector('.bubble') ?? message).innerHTML,
       })),
     )
   }

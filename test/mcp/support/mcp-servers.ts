@@ -22,6 +22,8 @@ export interface StreamableOptions extends ToolServerOptions {
   stateful?: boolean
   /** Every request must carry these headers exactly (a bearer token is `authorization: Bearer ...`). */
   requireHeaders?: Record<string, string>
+  /** OAuth: the authorization server its protected-resource metadata names, and which bearer tokens it takes. */
+  oauth?: { authorizationServer: string; acceptsToken: (token: string) => boolean; scopes?: string[] }
   port?: number
 }
 
@@ -35,9 +37,21 @@ export async function streamableServer(options: StreamableOptions = {}): Promise
     const url = new URL(request.url)
     counters.lastHeaders = Object.fromEntries([...request.headers].map(([name, value]) => [name.toLowerCase(), value]))
     if (url.pathname === '/.well-known/oauth-protected-resource/mcp' || url.pathname === '/.well-known/oauth-protected-resource') {
-      return Response.json({ resource: `${origin}/mcp`, authorization_servers: [`${origin}/auth`], scopes_supported: ['tools:read'] })
+      const authorizationServer = options.oauth?.authorizationServer ?? `${origin}/auth`
+      return Response.json({ resource: `${origin}/mcp`, authorization_servers: [authorizationServer], scopes_supported: options.oauth?.scopes ?? ['tools:read'] })
     }
     if (url.pathname !== '/mcp') return new Response('not here', { status: 404 })
+    const bearer = request.headers.get('authorization')?.match(/^Bearer (.+)$/)?.[1]
+    if (options.oauth && !(bearer && options.oauth.acceptsToken(bearer))) {
+      counters.refusedTokens++
+      return new Response(JSON.stringify({ error: 'invalid_token' }), {
+        status: 401,
+        headers: {
+          'content-type': 'application/json',
+          'www-authenticate': `Bearer error="invalid_token", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+        },
+      })
+    }
     for (const [name, value] of Object.entries(options.requireHeaders ?? {})) {
       if (request.headers.get(name) !== value) {
         return new Response(JSON.stringify({ error: 'invalid_token' }), {

@@ -8,6 +8,8 @@ export interface ServerCounters {
   listCalls: number
   /** Headers of the last request, lower-cased names (to check auth and custom headers). */
   lastHeaders: Record<string, string>
+  /** Requests an OAuth-protected server refused for a missing or unknown token. */
+  refusedTokens: number
 }
 
 export interface ToolServerOptions {
@@ -95,4 +97,4 @@ export function toolServer(counters: ServerCounters, options: ToolServerOptions 
   return server
 }
 
-export const newCounters = (): ServerCounters => ({ initializations: 0, toolCalls: 0, listCalls: 0, lastHeaders: {} })
+export const newCounters = (): ServerCounters => ({ initializations: 0, toolCalls: 0, listCalls: 0, lastHeaders: {}, refusedTokens: 0 })

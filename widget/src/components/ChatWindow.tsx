@@ -51,7 +51,9 @@ export function ChatWindow(props: Props) {
         outgoing={s.outgoing()}
         greeting={props.greeting}
         botName={props.settings.bot_display_name}
-        typing={s.typing()}
+        // A draft being written shows the bot at work itself (a caret, or dots while it is empty).
+        typing={s.typing() === 'bot' && s.drafts().length > 0 ? null : s.typing()}
+        drafts={s.drafts()}
         ended={s.conversation()?.status === 'closed'}
         hasMore={s.hasMore()}
         onLoadOlder={s.loadOlder}

@@ -1,6 +1,8 @@
 import { createEffect, For, on, Show } from 'solid-js'
 import type { ChatMessage, Content } from '../../../server/protocol/widget-protocol.ts'
+import type { Draft } from '../drafts.ts'
 import type { Outgoing } from '../session.ts'
+import { DraftBubble } from './DraftBubble.tsx'
 import { MessageContent, type ReplyHandler } from './MessageContent.tsx'
 
 interface Props {
@@ -15,6 +17,8 @@ interface Props {
   hasMore: boolean
   onLoadOlder: () => void
   onReply: ReplyHandler
+  /** The bot's answers being written, after the stored messages. */
+  drafts?: Draft[]
 }
 
 /**
@@ -57,6 +61,10 @@ export function MessageList(props: Props) {
             </Bubble>
           </>
         )}
+      </For>
+      {/* By id, not by object: a delta updates the bubble in place instead of adding a new one to the log. */}
+      <For each={(props.drafts ?? []).map((draft) => draft.message_id)}>
+        {(id) => <DraftBubble text={props.drafts?.find((draft) => draft.message_id === id)?.text ?? ''} botName={props.botName} />}
       </For>
       <Show when={props.ended && props.messages.length > 0 && props.outgoing.length === 0}>
         <Ended />

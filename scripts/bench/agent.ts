@@ -1,0 +1,253 @@
+#!/usr/bin/env bun
+/**
+ * npm run bench:agent
+ *   1,000 visitors (BENCH_AGENT_CONVERSATIONS), BENCH_AGENT_CONCURRENCY at a time, each opening
+ *   a widget socket and asking a chatbot whose flow starts in an LLM agent state. The model is a
+ *   fake OpenAI-compatible server with a fixed 200 ms latency (its own process) that calls one
+ *   tool of a local MCP server (its own process) and then answers: two model calls and one tool
+ *   call per run. Parley's added time per run is the time the visitor waits (message sent to
+ *   answer received) minus the model's and the tool's own time as the run's trace records them
+ *   (target p50 <= 5 ms).
+ *   At the same time, on the same server, BENCH_VISITORS visitors chat with a plain flow at a
+ *   human pace (bench:ws (c)); their round trip is measured alone first, in the same run, then
+ *   under the agent load (target p99 < 50 ms: the runs never block the serving thread).
+ */
+import { spawn, type Subprocess } from 'bun'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const root = join(import.meta.dir, '../..')
+const CONVERSATIONS = Number(process.env.BENCH_AGENT_CONVERSATIONS ?? 1000)
+const CONCURRENCY = Number(process.env.BENCH_AGENT_CONCURRENCY ?? 100)
+const VISITORS = Number(process.env.BENCH_VISITORS ?? 1000)
+const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 1000)
+const LATENCY_MS = Number(process.env.BENCH_MODEL_LATENCY_MS ?? 200)
+
+const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-agent-'))
+const children: Subprocess[] = []
+process.on('exit', () => {
+  for (const child of children) child.kill()
+})
+
+async function readUntil(proc: Subprocess<'ignore' | 'pipe', 'pipe', 'inherit'>, pattern: RegExp): Promise<RegExpExecArray> {
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
+  const decoder = new TextDecoder()
+  let seen = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`ended before ${pattern}: ${seen}`)
+    seen += decoder.decode(value, { stream: true })
+    const match = pattern.exec(seen)
+    if (match) {
+      void (async () => {
+        while (!(await reader.read()).done);
+      })()
+      return match
+    }
+  }
+}
+
+function child(command: string[], env: Record<string, string> = {}) {
+  const proc = spawn(command, { cwd: root, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'inherit' })
+  children.push(proc)
+  return proc
+}
+
+const tools = child([process.execPath, 'scripts/bench/mcp-tool-server.ts'])
+const [, toolsPort] = (await readUntil(tools, /listening (\d+)/)) as unknown as [string, string]
+const model = child([process.execPath, 'scripts/bench/fake-model.ts'], { LATENCY_MS: String(LATENCY_MS) })
+const [, modelPort] = (await readUntil(model, /listening (\d+)/)) as unknown as [string, string]
+// BENCH_PROFILE=DIR writes a CPU profile (markdown) of the Parley server into DIR at exit.
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+const parley = child([process.execPath, ...profile, 'server/main.ts', 'serve'], {
+  PARLEY_DATA_DIR: dataDir,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  PARLEY_RATE_LIMIT: '0',
+  PARLEY_SOCKET_RATE_LIMIT: '0',
+  PARLEY_OUTBOUND_ALLOW: '127.0.0.1',
+  // Every run at once: the bench measures Parley's own time, not the per-workspace queue.
+  PARLEY_AGENT_RUNS_PER_WORKSPACE: String(CONCURRENCY),
+})
+const [, key, port] = (await readUntil(parley, /(pk_[0-9A-Za-z]{40})[\s\S]*?listening on port (\d+)/)) as unknown as [string, string, string]
+
+const api = async (method: string, path: string, body?: unknown) => {
+  const response = await fetch(`http://127.0.0.1:${port}/api/dev/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as Record<string, any>
+}
+
+// The agent chatbot: the fake model, the MCP tool, a flow that starts in the agent state.
+const agentBot = await api('POST', '/chatbots', { name: 'Agent bench' })
+await api('PATCH', `/chatbots/${agentBot.id}`, { llm: { base_url: `http://127.0.0.1:${modelPort}/v1`, model: 'bench-model' } })
+const mcp = await api('POST', `/chatbots/${agentBot.id}/integrations/mcp`, { name: 'bench', url: `http://127.0.0.1:${toolsPort}/mcp` })
+const agentFlow = await api('POST', `/chatbots/${agentBot.id}/flows`, {
+  name: 'Agent',
+  type: 'conversation',
+  flow: {
+    version: 1,
+    start: 'assist',
+    states: {
+      assist: { agent: { instructions: 'Answer with the echo tool.', tools: [{ integration_id: mcp.id }], exits: [{ when: 'the visitor wants a person', to: 'human' }] } },
+      human: { handoff: {} },
+    },
+  },
+})
+await api('POST', `/chatbots/${agentBot.id}/flows/${agentFlow.id}/publish`)
+const agentWeb = await api('POST', `/chatbots/${agentBot.id}/integrations/web`, { name: 'Agent site' })
+const agentSocket = `ws://127.0.0.1:${port}/widget/v1/socket?key=${agentWeb.config.widget_key}`
+
+// The human-pace chat of bench:ws (c): a plain flow, its own chatbot.
+const chatBot = await api('POST', '/chatbots', { name: 'Chat bench' })
+const chatFlow = await api('POST', `/chatbots/${chatBot.id}/flows`, {
+  name: 'Echo',
+  type: 'conversation',
+  flow: {
+    version: 1,
+    start: 'listen',
+    variables: { last: { type: 'string' } },
+    states: {
+      listen: { say: [{ text: 'Say something.' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
+      answer: { say: [{ text: 'You said: {{last}}' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
+    },
+  },
+})
+await api('POST', `/chatbots/${chatBot.id}/flows/${chatFlow.id}/publish`)
+const chatWeb = await api('POST', `/chatbots/${chatBot.id}/integrations/web`, { name: 'Chat site' })
+const chatSocket = `ws://127.0.0.1:${port}/widget/v1/socket?key=${chatWeb.config.widget_key}`
+
+interface ChatResult {
+  messages: number
+  errors: number
+  p50: number
+  p99: number
+}
+async function humanPaceChat(seconds: number): Promise<ChatResult> {
+  const proc = spawn([process.execPath, 'scripts/bench/ws-clients.ts', 'chat', chatSocket, String(VISITORS), String(seconds), 'parley', String(PACE_MS)], {
+    cwd: root,
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
+  const text = await new Response(proc.stdout).text()
+  await proc.exited
+  return JSON.parse(text.trim().split('\n').at(-1) as string) as ChatResult
+}
+
+/** One visitor of the agent chatbot: a socket, hello, a question; the time until the bot's answer. */
+async function askOnce(n: number): Promise<Asked> {
+  const socket = new WebSocket(agentSocket)
+  await new Promise<void>((resolve, reject) => {
+    socket.onopen = () => resolve()
+    socket.onerror = () => reject(new Error('connect failed'))
+  })
+  const frames: Record<string, any>[] = []
+  let wake = () => {}
+  socket.onmessage = (event) => {
+    frames.push({ ...JSON.parse(String(event.data)), received_at: performance.now() })
+    wake()
+  }
+  const next = async (accept: (frame: Record<string, any>) => boolean) => {
+    for (;;) {
+      const index = frames.findIndex(accept)
+      if (index >= 0) return frames.splice(index, 1)[0] as Record<string, any>
+      await new Promise<void>((resolve) => (wake = resolve))
+    }
+  }
+  socket.send(JSON.stringify({ type: 'hello', v: 1 }))
+  await next((frame) => frame.type === 'welcome')
+  const sent = performance.now()
+  socket.send(JSON.stringify({ type: 'message', client_id: `q${n}`, text: `question ${n}` }))
+  const answer = await next((frame) => frame.type === 'error' || (frame.type === 'message' && frame.message.role === 'bot'))
+  const waitedMs = performance.now() - sent
+  // The bot's typing frames mark the run's start and end as the visitor sees them.
+  const typingOn = frames.find((frame) => frame.type === 'typing' && frame.from === 'bot' && frame.active)
+  const typingOff = frames.find((frame) => frame.type === 'typing' && frame.from === 'bot' && !frame.active)
+  socket.close()
+  if (answer.type === 'error') throw new Error(`visitor ${n}: ${JSON.stringify(answer)}`)
+  return {
+    conversationId: answer.message.conversation_id as string,
+    waitedMs,
+    toRunStart: typingOn ? typingOn.received_at - sent : null,
+    runEndToAnswer: typingOff ? answer.received_at - typingOff.received_at : null,
+  }
+}
+
+interface Asked {
+  conversationId: string
+  waitedMs: number
+  /** From the message sent to the bot's typing frame (stored, committed, run started, frame received). */
+  toRunStart: number | null
+  /** From the bot's typing-off frame to the answer's frame (stored, committed, delivered). */
+  runEndToAnswer: number | null
+}
+
+async function agentLoad(): Promise<Asked[]> {
+  const results: Asked[] = []
+  let started = 0
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (started < CONVERSATIONS) results.push(await askOnce(started++))
+    }),
+  )
+  return results
+}
+
+const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0
+
+console.log(`bench:agent  ${CONVERSATIONS} agent conversations (${CONCURRENCY} at a time; model ${LATENCY_MS} ms per call, 2 calls and 1 MCP tool call per run)`)
+console.log(`             with ${VISITORS} visitors chatting a plain flow at a human pace (${PACE_MS} ms) on the same server`)
+await agentLoad().then((warm) => warm.length) // warm-up: connections, caches, JIT
+const alone = await humanPaceChat(5)
+console.log(`human-pace chat alone:          p50 ${alone.p50.toFixed(2)} ms  p99 ${alone.p99.toFixed(2)} ms  (${alone.messages} messages)`)
+
+const wallStarted = performance.now()
+const [underLoad, runs] = await Promise.all([
+  humanPaceChat(5),
+  (async () => {
+    // Let the chat visitors connect and start first, so the agent load overlaps their chatting.
+    await Bun.sleep(1500)
+    return agentLoad()
+  })(),
+])
+const wall = (performance.now() - wallStarted) / 1000
+console.log(`human-pace chat under the load: p50 ${underLoad.p50.toFixed(2)} ms  p99 ${underLoad.p99.toFixed(2)} ms  (${underLoad.messages} messages)`)
+
+// The model's and the tool's own time, from each conversation's trace.
+const added: number[] = []
+const inRunner: number[] = []
+const beforeRun: number[] = []
+for (const { conversationId, waitedMs } of runs) {
+  const trace = await api('GET', `/chatbots/${agentBot.id}/conversations/${conversationId}/trace?limit=200`)
+  const entries = trace.items as { kind: string; detail: { latency_ms: number; duration_ms: number; waited_ms: number } }[]
+  const outside = entries.filter((entry) => entry.kind === 'model' || entry.kind === 'tool').reduce((sum, entry) => sum + entry.detail.latency_ms, 0)
+  const end = entries.findLast((entry) => entry.kind === 'run')
+  added.push(waitedMs - outside)
+  if (end) inRunner.push(end.detail.duration_ms - outside)
+  if (end) beforeRun.push(end.detail.waited_ms)
+}
+added.sort((a, b) => a - b)
+inRunner.sort((a, b) => a - b)
+beforeRun.sort((a, b) => a - b)
+const p50 = at(added, 0.5)
+console.log(`agent runs: ${runs.length} answered in ${wall.toFixed(1)} s`)
+console.log(`Parley's added time per run (visitor's wait - model - tool): p50 ${p50.toFixed(2)} ms (target <= 5 ms) ${p50 <= 5 ? 'MET' : 'NOT MET'}, p99 ${at(added, 0.99).toFixed(2)} ms`)
+console.log(`  of which inside the runner (run duration - model - tool): p50 ${at(inRunner, 0.5).toFixed(2)} ms, p99 ${at(inRunner, 0.99).toFixed(2)} ms`)
+const sortedOf = (values: (number | null)[]) => values.filter((value): value is number => value !== null).sort((a, b) => a - b)
+const toStart = sortedOf(runs.map((run) => run.toRunStart))
+const toAnswer = sortedOf(runs.map((run) => run.runEndToAnswer))
+console.log(`  seen by the visitor: message sent -> bot typing p50 ${at(toStart, 0.5).toFixed(2)} ms, p99 ${at(toStart, 0.99).toFixed(2)} ms; typing off -> answer p50 ${at(toAnswer, 0.5).toFixed(2)} ms, p99 ${at(toAnswer, 0.99).toFixed(2)} ms`)
+console.log(`  from the stored message to the run's start: p50 ${at(beforeRun, 0.5).toFixed(0)} ms, p99 ${at(beforeRun, 0.99).toFixed(0)} ms`)
+console.log(`human-pace chat p99 under the agent load: ${underLoad.p99.toFixed(2)} ms (target < 50 ms) ${underLoad.p99 < 50 ? 'MET' : 'NOT MET'}; alone ${alone.p99.toFixed(2)} ms, ratio ${(underLoad.p99 / alone.p99).toFixed(2)}`)
+if (underLoad.errors || alone.errors) console.log(`errors: ${alone.errors} alone, ${underLoad.errors} under load`)
+
+parley.kill('SIGTERM')
+await parley.exited
+tools.kill()
+model.kill()
+rmSync(dataDir, { recursive: true, force: true })

@@ -1,0 +1,349 @@
+import { readLlmSettings } from '../chatbots/model-settings.ts'
+import type { ContactStore } from '../conversations/contact-store.ts'
+import type { MessageStore } from '../conversations/message-store.ts'
+import type { ConversationService, FlowSnapshots, TurnWriter } from '../conversations/service.ts'
+import type { WriteBatcher } from '../db/write-batcher.ts'
+import type { ConversationState } from '../engine/model.ts'
+import { renderTemplate } from '../engine/render-template.ts'
+import { AGENT_DEFAULTS, type ConversationFlow } from '../flows/conversation-flow-schema.ts'
+import type { Clock } from '../support/clock.ts'
+import type { ConversationRef, EventBus } from '../support/events.ts'
+import type { Logger } from '../support/logger.ts'
+import { newId } from '../support/new-id.ts'
+import { modelHistory } from './model-history.ts'
+import { type RunPorts, type RunPortsOptions, runPorts } from './run-ports.ts'
+import { type AgentRunOutcome, runAgent } from './run-agent.ts'
+import type { PendingRun, RunStore, TraceRow } from './run-store.ts'
+import { workspaceSlots } from './workspace-slots.ts'
+
+export interface AutopilotTuning {
+  /** Runs at once per workspace; more wait their turn (default 4). */
+  runsPerWorkspace?: number
+  /** Until a model's answer starts, and between two streamed chunks (default 60 s). */
+  modelTimeoutMs?: number
+  /** The wait before a retried model call (tests shorten it). */
+  sleep?: (ms: number) => Promise<void>
+}
+
+export interface AgentRunnerDeps {
+  store: RunStore
+  messages: MessageStore
+  contacts: ContactStore
+  snapshots: FlowSnapshots
+  /** The model endpoint and the MCP tools, as the server reaches them. */
+  ports: Pick<RunPortsOptions, 'mcp' | 'integrationName' | 'outbound' | 'ca'>
+  events: EventBus
+  batch: WriteBatcher
+  now: Clock
+  logger: Logger
+  tuning?: AutopilotTuning
+}
+
+type AgentSettings = NonNullable<ConversationFlow['states'][string]['agent']>
+
+/** How long the run waited for its turn (after the visitor's message was stored) and how long it worked. */
+interface RunTiming {
+  waited_ms: number
+  duration_ms: number
+}
+
+interface Working {
+  /** Set when a person took over: the run's answer is dropped whatever it is. */
+  takenOver: boolean
+  abort: AbortController
+  /** Another run was recorded while this one worked: look again when it ends. */
+  again: boolean
+}
+
+export type AgentRunner = ReturnType<typeof agentRunner>
+
+const abortable = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve()
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
+
+/**
+ * Runs the LLM agent states of conversations, outside the request that stored the visitor's
+ * message: the conversation service's turn records a pending run in its own write unit (the
+ * `turnWriter` here); after the commit the run starts, one per conversation at a time (runs
+ * recorded meanwhile are answered together by the next), at most `runsPerWorkspace` per
+ * workspace. A run's end is written in one unit with its token counts and trace: the answer
+ * or the resumed engine's messages, or nothing when a person took over. Pending runs are run
+ * again at start, so a crash costs a repeated run, never a lost or doubled answer.
+ */
+export function agentRunner(deps: AgentRunnerDeps) {
+  const { store, messages, contacts, snapshots, events, batch, now, logger, tuning = {} } = deps
+  const slots = workspaceSlots(tuning.runsPerWorkspace ?? 4)
+  const modelTimeoutMs = tuning.modelTimeoutMs ?? 60_000
+  const working = new Map<string, Working>()
+  /** Conversations whose pending run is written in the open batch: started once it commits. */
+  const recorded = new Set<string>()
+  const underWay = new Set<Promise<void>>()
+  let lifecycle: ConversationService | null = null
+  let closing = false
+
+  const turnWriter: TurnWriter = {
+    writesFor(turn) {
+      const asked = turn.engineEvents.findLast((event) => event.type === 'agent_run')
+      if (!asked || asked.type !== 'agent_run' || turn.conversation.status !== 'bot') return null
+      const created_at = turn.messages.findLast((message) => message.role === 'visitor')?.created_at ?? now()
+      const run: PendingRun = { id: newId(), conversation_id: turn.conversation.id, chatbot_id: turn.conversation.chatbot_id, state: asked.state, created_at }
+      return () => {
+        store.insert(run)
+        recorded.add(run.conversation_id)
+      }
+    },
+  }
+
+  const stopListening = [
+    // Announced after the commit of the turn that recorded the run: it is stored, so it can start.
+    events.on('conversation.messages', ({ conversation }) => {
+      if (recorded.delete(conversation.id)) kick(conversation.id)
+    }),
+    // A person taking over wins: the run under way is stopped and its answer dropped.
+    events.on('conversation.status', ({ conversation, status }) => {
+      const work = working.get(conversation.id)
+      if (status === 'bot' || !work) return
+      work.takenOver = true
+      work.abort.abort()
+    }),
+  ]
+
+  function kick(conversationId: string): void {
+    if (closing || !lifecycle) return
+    const work = working.get(conversationId)
+    if (work) {
+      work.again = true
+      return
+    }
+    const fresh: Working = { takenOver: false, abort: new AbortController(), again: true }
+    working.set(conversationId, fresh)
+    const done = (async () => {
+      try {
+        while (fresh.again && !closing) {
+          fresh.again = false
+          await runOnce(conversationId, fresh)
+          if (fresh.abort.signal.aborted && !closing) fresh.abort = new AbortController()
+          fresh.takenOver = false
+        }
+      } catch (error) {
+        logger.error('agent run failed unexpectedly', { conversation_id: conversationId, error: String(error) })
+      } finally {
+        working.delete(conversationId)
+      }
+    })()
+    underWay.add(done)
+    void done.finally(() => underWay.delete(done))
+  }
+
+  /** Drops the runs without an answer, keeping what they cost and did. */
+  function drop(conversationId: string, runs: PendingRun[], reason: string, outcome?: AgentRunOutcome, timing?: RunTiming): void {
+    // A conversation deleted meanwhile (its chatbot or flow removed) took its runs with it; a
+    // trace row for it would fail its foreign key and roll back the whole batch.
+    if (!lifecycle?.get(conversationId)) return
+    const at = now()
+    batch.run(() => writeEnd(conversationId, runs, { status: 'dropped', outcome: reason, at, ...(timing ? { timing } : {}) }, outcome))
+  }
+
+  /** The runs' rows as they end: the lead run (the newest) carries the outcome, usage and trace. */
+  function writeEnd(
+    conversationId: string,
+    runs: PendingRun[],
+    end: { status: 'done' | 'dropped'; outcome: string; at: string; messageId?: string; reason?: string; timing?: RunTiming },
+    outcome?: AgentRunOutcome,
+  ): void {
+    const lead = runs.at(-1) as PendingRun
+    const usage = { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+    for (const entry of outcome?.trace ?? []) {
+      if (entry.kind !== 'model') continue
+      usage.model_calls++
+      usage.prompt_tokens += entry.usage?.prompt_tokens ?? 0
+      usage.completion_tokens += entry.usage?.completion_tokens ?? 0
+      usage.total_tokens += entry.usage?.total_tokens ?? 0
+    }
+    for (const run of runs) {
+      const isLead = run === lead
+      const counts = isLead ? usage : { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+      store.finish({ id: run.id, status: isLead ? end.status : end.status === 'done' ? 'merged' : 'dropped', outcome: end.outcome, finished_at: end.at, runs: 1, ...counts })
+    }
+    const rows: TraceRow[] = (outcome?.trace ?? []).map(({ kind, ...detail }) => ({
+      id: newId(),
+      conversation_id: conversationId,
+      run_id: lead.id,
+      kind,
+      detail: JSON.stringify(detail),
+      created_at: end.at,
+    }))
+    const summary = {
+      status: end.status,
+      outcome: end.outcome,
+      ...(end.reason ? { reason: end.reason } : {}),
+      ...(end.messageId ? { message_id: end.messageId } : {}),
+      answered_runs: runs.map((run) => run.id),
+      ...end.timing,
+      ...usage,
+    }
+    rows.push({ id: newId(), conversation_id: conversationId, run_id: lead.id, kind: 'run', detail: JSON.stringify(summary), created_at: end.at })
+    for (const row of rows) store.insertTrace(row)
+  }
+
+  async function runOnce(conversationId: string, work: Working): Promise<void> {
+    const oldest = store.pendingOf(conversationId)[0]
+    if (!oldest) return
+    const owner = store.chatbot(oldest.chatbot_id)
+    if (!owner) return
+    await slots.acquire(owner.workspace_id)
+    let typing: ConversationRef | null = null
+    let draft: { id: string } | null = null
+    const started = performance.now()
+    try {
+      if (closing) return
+      // Read again once the slot is ours: runs recorded while waiting are answered too.
+      const runs = store.pendingOf(conversationId)
+      const conversation = lifecycle?.get(conversationId)
+      // The model settings as they are now, not as they were when the run was queued.
+      const chatbot = store.chatbot(oldest.chatbot_id)
+      if (runs.length === 0 || !conversation || !chatbot) return
+      const state = conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null
+      const snapshot = conversation.flow_id && conversation.flow_version !== null ? snapshots.version(conversation.flow_id, conversation.flow_version) : null
+      const agent = state ? snapshot?.definition.states[state.state]?.agent : undefined
+      if (work.takenOver || conversation.status !== 'bot') return drop(conversationId, runs, 'a person took over')
+      if (!state || state.waiting !== 'agent' || !agent) return drop(conversationId, runs, 'the flow left the agent state')
+
+      typing = conversation
+      events.emit('conversation.typing', { conversation, active: true, from: 'bot' })
+      const settings = readLlmSettings(chatbot.llm)
+      const showDraft = {
+        begin() {
+          if (!draft) return
+          events.emit('conversation.draft', { conversation, message_id: draft.id, phase: 'dropped' })
+          draft = null
+          // The text was a preamble to tool calls: the bot is still working.
+          events.emit('conversation.typing', { conversation, active: true, from: 'bot' })
+        },
+        text(fragment: string) {
+          if (!draft) {
+            draft = { id: newId() }
+            events.emit('conversation.draft', { conversation, message_id: draft.id, phase: 'started' })
+          }
+          events.emit('conversation.draft', { conversation, message_id: draft.id, phase: 'delta', text: fragment })
+        },
+      }
+      let outcome: AgentRunOutcome
+      if (!settings) {
+        outcome = { kind: 'failed', reason: 'the chatbot has no model set (PATCH /chatbots/{id} with llm)', trace: [] }
+      } else {
+        const ports: RunPorts = runPorts({
+          ...deps.ports,
+          settings,
+          workspaceId: chatbot.workspace_id,
+          chatbotId: conversation.chatbot_id,
+          stateTools: agent.tools ?? [],
+          timeoutMs: modelTimeoutMs,
+          signal: work.abort.signal,
+          sleep: tuning.sleep ?? ((ms) => abortable(ms, work.abort.signal)),
+          draft: showDraft,
+        })
+        const keep = agent.history ?? AGENT_DEFAULTS.history
+        const history = modelHistory(messages.latest(conversationId, keep + 50).messages, keep, (runs[0] as PendingRun).created_at)
+        const details = contacts.get(conversation.contact_id)?.details ?? {}
+        outcome = await runAgent(
+          {
+            model: agent.model ?? settings.model,
+            temperature: agent.temperature ?? settings.temperature,
+            instructions: renderTemplate(agent.instructions, { variables: state.variables, contact: details }),
+            history,
+            tools: await ports.toolSources(),
+            exits: exitOffers(agent, snapshot?.definition),
+            maxSteps: agent.max_steps ?? AGENT_DEFAULTS.max_steps,
+            stream: true,
+          },
+          ports,
+        )
+      }
+      // A shutdown leaves the runs pending: the next start runs them again.
+      if (closing) return
+      const timing = {
+        waited_ms: Math.max(0, Date.parse(now()) - Date.parse((runs[0] as PendingRun).created_at) - Math.round(performance.now() - started)),
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      }
+      // A draft that became the stored answer ends with it; any other is dropped below.
+      if (finish(conversationId, state.state, runs, outcome, work, draft, timing)) draft = null
+    } finally {
+      if (draft && typing) events.emit('conversation.draft', { conversation: typing, message_id: (draft as { id: string }).id, phase: 'dropped' })
+      if (typing) events.emit('conversation.typing', { conversation: typing, active: false, from: 'bot' })
+      slots.release(owner.workspace_id)
+    }
+  }
+
+  function finish(
+    conversationId: string,
+    stateName: string,
+    runs: PendingRun[],
+    outcome: AgentRunOutcome,
+    work: Working,
+    draft: { id: string } | null,
+    timing: RunTiming,
+  ): boolean {
+    const lead = runs.at(-1) as PendingRun
+    // Idempotent by run id: a run already ended (by another process's start) is not answered twice.
+    if (!store.isPending(lead.id)) return false
+    if (work.takenOver) {
+      drop(conversationId, runs, 'a person took over', outcome, timing)
+      return false
+    }
+    const at = now()
+    if (outcome.kind === 'answer') {
+      // The answer keeps its draft's id unless a message was stored after the draft began:
+      // ids follow the order messages are stored in, so it then takes a new one.
+      const newest = messages.latest(conversationId, 1).messages[0]?.id ?? ''
+      const answerId = draft && draft.id > newest ? draft.id : newId()
+      const stored = lifecycle?.agentRunEnded(conversationId, stateName, { kind: 'answer', text: outcome.text, answerId }, () =>
+        writeEnd(conversationId, runs, { status: 'done', outcome: 'answer', at, messageId: answerId, timing }, outcome),
+      )
+      if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
+      return Boolean(stored) && answerId === draft?.id
+    }
+    const input = outcome.kind === 'exit' ? { kind: 'agent_exit' as const, exit: outcome.exit, values: outcome.values } : { kind: 'agent_failed' as const }
+    const end = outcome.kind === 'exit' ? { outcome: 'exit', at, timing } : { outcome: 'failed', reason: outcome.reason, at, timing }
+    const stored = lifecycle?.agentRunEnded(conversationId, stateName, input, () => writeEnd(conversationId, runs, { status: 'done', ...end }, outcome))
+    if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
+    if (outcome.kind === 'failed') logger.warn('agent run failed', { conversation_id: conversationId, reason: outcome.reason })
+    return false
+  }
+
+  return {
+    turnWriter,
+
+    /** Begins, once the conversation service exists: what an earlier process left pending runs now. */
+    start(conversations: ConversationService): void {
+      lifecycle = conversations
+      for (const conversationId of store.pendingConversations()) kick(conversationId)
+    },
+
+    /** Runs under way or waiting for a slot (tests and the bench). */
+    busy: () => working.size,
+
+    /** Stops the runs under way; they stay pending for the next start. */
+    async close(): Promise<void> {
+      closing = true
+      for (const stop of stopListening) stop()
+      for (const work of working.values()) work.abort.abort()
+      await Promise.race([Promise.allSettled([...underWay]), Bun.sleep(5_000)])
+    },
+  }
+}
+
+/** The state's exits as the model is offered them: each captured variable typed by its declaration. */
+function exitOffers(agent: AgentSettings, flow: ConversationFlow | undefined) {
+  return agent.exits.map((exit) => ({
+    when: exit.when,
+    to: exit.to,
+    capture: (exit.capture ?? []).map((name) => ({ name, type: flow?.variables?.[name]?.type ?? 'string' })),
+  }))
+}

@@ -1,0 +1,93 @@
+import type { StoredLlmSettings } from '../chatbots/model-settings.ts'
+import { ApiError } from '../http/api-error.ts'
+import { callModel } from '../llm/call-model.ts'
+import type { McpService } from '../mcp/mcp-service.ts'
+import { pinnedFetch } from '../mcp/pinned-fetch.ts'
+import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
+import type { AgentRunRequest, AutopilotPorts, OfferedTool } from './run-agent.ts'
+
+export interface RunPortsOptions {
+  settings: StoredLlmSettings
+  workspaceId: string
+  chatbotId: string
+  /** The agent state's `tools`: the integrations it may use and its own `allow` for each. */
+  stateTools: { integration_id: string; allow?: string[] }[]
+  mcp: Pick<McpService, 'tools' | 'call'>
+  /** The integration's name (its tools' prefix), or null when it is gone. */
+  integrationName: (workspaceId: string, chatbotId: string, integrationId: string) => string | null
+  outbound: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
+  timeoutMs: number
+  signal: AbortSignal
+  sleep: (ms: number) => Promise<void>
+  /** Told when a model call begins and of each text fragment it streams. */
+  draft?: { begin(): void; text(fragment: string): void }
+  /** Extra trusted certificates (tests). */
+  ca?: string
+}
+
+export type RunPorts = AutopilotPorts & { toolSources(): Promise<AgentRunRequest['tools']> }
+
+/**
+ * The world as one run sees it: the chatbot's model over the outbound-address policy's pinned
+ * fetch (the base URL is checked again at every call, so a DNS answer changed since the PATCH
+ * cannot reach a private address), and the MCP tools through Parley's MCP service, which
+ * applies the integration's allow and deny on every call. The state's own `allow` is applied
+ * here too, whatever the model asks for: a tool the state does not offer is never called.
+ */
+export function runPorts(options: RunPortsOptions): RunPorts {
+  const { settings, workspaceId, chatbotId, stateTools, mcp, signal } = options
+
+  function stateAllows(integrationId: string, tool: string): boolean {
+    const source = stateTools.find((candidate) => candidate.integration_id === integrationId)
+    return source !== undefined && (source.allow === undefined || source.allow.includes(tool))
+  }
+
+  return {
+    callModel(body, onText) {
+      options.draft?.begin()
+      const fetch = pinnedFetch({ policy: options.outbound, ca: options.ca, note: {} })
+      return callModel({ baseUrl: settings.base_url, apiKey: settings.api_key }, body, {
+        fetch,
+        timeoutMs: options.timeoutMs,
+        signal,
+        onText: (fragment) => {
+          options.draft?.text(fragment)
+          onText?.(fragment)
+        },
+      })
+    },
+
+    async listTools(integrationId): Promise<OfferedTool[]> {
+      const { tools } = await mcp.tools(workspaceId, chatbotId, integrationId)
+      return tools
+        .filter((tool) => tool.allowed && stateAllows(integrationId, tool.name))
+        .map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.input_schema }))
+    },
+
+    async callTool(integrationId, tool, args) {
+      if (!stateAllows(integrationId, tool)) throw new Error(`the tool "${tool}" is not offered in this state`)
+      if (signal.aborted) throw new Error('the run was stopped')
+      try {
+        const result = await mcp.call(workspaceId, chatbotId, integrationId, tool, args)
+        const text = result.content
+          .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : JSON.stringify(block)))
+          .join('\n')
+        const shown = text === '' && result.structured_content != null ? JSON.stringify(result.structured_content) : text
+        return { text: shown, isError: result.is_error }
+      } catch (error) {
+        throw new Error(error instanceof ApiError ? `${error.code}: ${error.detail}` : (error as Error).message)
+      }
+    },
+
+    sleep: options.sleep,
+
+    /** The state's integrations that still exist, named for the tools' prefixes. */
+    async toolSources() {
+      return stateTools.map((source) => ({
+        integrationId: source.integration_id,
+        integrationName: options.integrationName(workspaceId, chatbotId, source.integration_id) ?? 'gone',
+        ...(source.allow ? { allow: source.allow } : {}),
+      }))
+    },
+  }
+}

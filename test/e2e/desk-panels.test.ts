@@ -1,0 +1,123 @@
+import { describe, expect, test } from 'bun:test'
+import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { deskSuite } from './support/desk-suite.ts'
+import { waitUntil } from './support/widget-page.ts'
+
+describe('the desk: context, saved replies, search, alerts (Chromium, compiled binary)', () => {
+  const suite = deskSuite()
+
+  test('the context panel shows the chatbot, the page the widget was on and where the flow was at the handoff', async () => {
+    const { conversationId } = await suite.visitorSays('Context please')
+    const ada = await suite.desk(suite.ada)
+    await ada.goto(`/app/c/${conversationId}`)
+    await ada.page.getByRole('button', { name: 'Context' }).click()
+    const panel = ada.page.locator('aside.context')
+    await panel.locator('[data-field="state"]').waitFor()
+    expect(await panel.locator('[data-field="state"]').textContent()).toBe('human')
+    expect(await panel.textContent()).toContain('Shop bot')
+    expect(await panel.locator('[data-field="identity"]').textContent()).toBe('anonymous visitor')
+    await waitUntil(async () => (await panel.locator('.page-url').count()) === 1, 'the page is shown')
+    expect(await panel.locator('.page-url').textContent()).toContain('http://shop.test:')
+  }, E2E_TIMEOUT)
+
+  test('typing / offers the saved replies; Enter inserts the chosen one, which is then sent', async () => {
+    await suite.bed.must('POST', '/api/dev/v1/desk/saved-replies', { shortcut: 'refund', text: 'Refunds take 5 working days.' })
+    await suite.bed.must('POST', '/api/dev/v1/desk/saved-replies', { shortcut: 'hours', text: 'We answer from 9 to 17.' })
+    const { visitor, conversationId } = await suite.visitorSays('When do I get my money?')
+    const sam = await suite.desk(suite.sam)
+    await sam.goto(`/app/c/${conversationId}`)
+    await sam.composer.click()
+    await sam.composer.pressSequentially('/re')
+    const offered = sam.page.getByRole('listbox', { name: 'Saved replies' })
+    await offered.waitFor()
+    expect(await offered.locator('li').allTextContents()).toEqual(['/refund Refunds take 5 working days.'])
+    await sam.composer.press('Enter')
+    expect(await sam.composer.inputValue()).toBe('Refunds take 5 working days.')
+    await sam.composer.press('Enter')
+    await visitor.shownText('Refunds take 5 working days.', 'agent')
+  }, E2E_TIMEOUT)
+
+  test('search finds a conversation by what the visitor wrote; the chatbot filter narrows the list', async () => {
+    const wanted = await suite.visitorSays('My zebra-striped umbrella never arrived')
+    const other = await suite.visitorSays('Something else entirely')
+    const ada = await suite.desk(suite.ada)
+    await ada.view('open')
+    await ada.rowsWhen((rows) => rows.some((row) => row.id === wanted.conversationId) && rows.some((row) => row.id === other.conversationId), 'both listed')
+    await ada.page.locator('#desk-search').fill('umbrella')
+    const found = await ada.rowsWhen((rows) => rows.length === 1, 'one row found')
+    expect(found[0]!.id).toBe(wanted.conversationId)
+    expect(new URL(ada.page.url()).searchParams.get('q')).toBe('umbrella')
+    await ada.page.locator('#desk-search').fill('')
+    await ada.page.getByRole('combobox', { name: 'Chatbot' }).selectOption(other.chatbotId)
+    // The search's one row stays until the filtered list comes: wait for the list of that chatbot.
+    await waitUntil(() => new URL(ada.page.url()).searchParams.get('bot') === other.chatbotId && !new URL(ada.page.url()).searchParams.get('q'), 'the filter is in the address')
+    const narrowed = await ada.rowsWhen((rows) => rows.length === 1 && rows[0]!.id !== wanted.conversationId, 'the chatbot filter applied')
+    expect(narrowed.map((row) => row.id)).toEqual([other.conversationId])
+  }, E2E_TIMEOUT)
+
+  test('a new handoff while the tab is hidden raises a browser notification (asked on a click) and the unread count in the title', async () => {
+    const ada = await suite.desk(suite.ada)
+    await ada.watched.context.grantPermissions(['notifications'], { origin: suite.bed.url })
+    // The page is told it is hidden, and notifications it shows are recorded.
+    await ada.page.evaluate(() => {
+      const shown: string[] = []
+      Object.defineProperty(window, '__notifications', { value: shown })
+      const Real = window.Notification
+      class Recorded extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options)
+          shown.push(title)
+        }
+      }
+      Object.defineProperty(window, 'Notification', { value: Recorded })
+      Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' })
+    })
+    await ada.page.locator('[data-action="alerts"]').click()
+    await ada.page.locator('[data-action="alerts"]', { hasText: 'Notifications on' }).waitFor()
+    const titleBefore = await ada.page.title()
+    await suite.visitorSays('Is anyone there?')
+    await waitUntil(async () => (await ada.page.evaluate(() => (window as unknown as { __notifications: string[] }).__notifications.length)) === 1, 'one notification')
+    expect(await ada.page.evaluate(() => (window as unknown as { __notifications: string[] }).__notifications)).toEqual(['A visitor is waiting for a person'])
+    await waitUntil(async () => (await ada.page.title()) !== titleBefore, 'the title counts it')
+    expect(await ada.page.title()).toMatch(/^\(\d+\) Parley desk$/)
+  }, E2E_TIMEOUT)
+
+  test('the history shows what the bot offered as the visitor saw it: buttons, a list, pictures, video, sound, files', async () => {
+    const media = 'https://cdn.shop.test/media'
+    const flow: ConversationFlow = {
+      version: 1,
+      start: 'welcome',
+      states: {
+        welcome: {
+          say: [
+            { text: 'Hello! What can we do for you?', buttons: [{ id: 'a', title: 'Orders' }, { id: 'b', title: 'Returns' }] },
+            { text: 'Or pick a size', button: 'Sizes', sections: [{ title: 'Jackets', rows: [{ id: 'm', title: 'Medium', description: 'Chest 96-101 cm' }] }] },
+            { media: { type: 'image', url: `${media}/jacket.png`, caption: 'The trail jacket' } },
+            { media: { type: 'video', url: `${media}/fit.mp4` } },
+            { media: { type: 'audio', url: `${media}/care.mp3` } },
+            { media: { type: 'file', url: `${media}/sizes.pdf`, filename: 'sizes.pdf' } },
+          ],
+          on: [{ to: 'human' }],
+        },
+        human: { handoff: { text: 'A person will answer you here shortly.' } },
+      },
+    }
+    const { conversationId } = await suite.visitorSays('Show me', flow)
+    const ada = await suite.desk(suite.ada)
+    await ada.goto(`/app/c/${conversationId}`)
+    await ada.messagesWhen((shown) => shown.some((message) => message.text === 'Show me'), 'the history')
+    const bubbles = ada.page.locator('.conversation .messages')
+    expect(await bubbles.locator('.choice').allTextContents()).toEqual(['Orders', 'Returns'])
+    expect(await bubbles.locator('.list-content summary').textContent()).toBe('Sizes')
+    expect(await bubbles.locator('.list-content li').first().textContent()).toBe('Medium — Chest 96-101 cm')
+    expect(await bubbles.locator('img').getAttribute('src')).toBe(`${media}/jacket.png`)
+    expect(await bubbles.locator('img').getAttribute('referrerpolicy')).toBe('no-referrer')
+    expect(await bubbles.locator('figcaption').first().textContent()).toBe('The trail jacket')
+    expect(await bubbles.locator('video').getAttribute('src')).toBe(`${media}/fit.mp4`)
+    expect(await bubbles.locator('audio').getAttribute('src')).toBe(`${media}/care.mp3`)
+    const file = bubbles.locator('figure a', { hasText: 'sizes.pdf' })
+    expect(await file.getAttribute('href')).toBe(`${media}/sizes.pdf`)
+    expect(await file.getAttribute('rel')).toBe('noopener noreferrer nofollow')
+  }, E2E_TIMEOUT)
+})
