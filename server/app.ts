@@ -13,6 +13,9 @@ import { chatappInbound } from './channels/chatapp/inbound-service.ts'
 import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
+import { activityRoutes } from './chatbots/activity-routes.ts'
+import { activityService } from './chatbots/activity-service.ts'
+import { activityStore } from './chatbots/activity-store.ts'
 import { agentRunner, type AutopilotTuning } from './autopilot/agent-runner.ts'
 import { autopilotRoutes } from './autopilot/routes.ts'
 import { runInsight } from './autopilot/run-insight.ts'
@@ -43,6 +46,8 @@ import { demoChatbot } from './instance/demo-chatbot.ts'
 import { instanceStore } from './instance/store.ts'
 import type { OutboxTuning } from './outbox/outbox-worker.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
+import { draftRunner } from './flows/draft-run.ts'
+import { flowEditorRoutes } from './flows/editor-routes.ts'
 import { flowRoutes } from './flows/routes.ts'
 import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
@@ -79,8 +84,15 @@ import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
 import { type Lookup, outboundUrlPolicy } from './support/outbound-url.ts'
+import type { LogRing } from './operations/log-ring.ts'
+import { operationsRoutes } from './operations/routes.ts'
+import { operationsService } from './operations/service.ts'
+import { operationsStore } from './operations/store.ts'
+import { VERSION } from './version.ts'
 import { appAssetRoutes } from './app-assets/routes.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
+import { widgetPreviewRoutes } from './widget-preview/routes.ts'
+import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
 
@@ -89,6 +101,8 @@ export interface AppDeps {
   config: Config
   logger: Logger
   now?: Clock
+  /** The logger's latest lines, for the operations page (serve.ts keeps them). */
+  recentLogs?: Pick<LogRing, 'lines'>
   /** Protocol timings, shortened by tests; the outbox's clock and timers, moved by tests. */
   tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning; autopilot?: AutopilotTuning } & DraftRelayTuning
 }
@@ -97,7 +111,7 @@ export interface AppDeps {
  * The one composition root: builds every store and service over one database and mounts
  * their routes behind one error renderer. Nothing else constructs domain objects.
  */
-export function createApp({ db, config, logger, now = systemClock, tuning = {} }: AppDeps) {
+export function createApp({ db, config, logger, now = systemClock, recentLogs, tuning = {} }: AppDeps) {
   const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, autopilot: autopilotTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
@@ -261,6 +275,10 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(mcpServerRoutes(auth, mcp))
     .use(mcpOAuthRoutes(auth, mcpAuth))
     .use(flowRoutes(auth, flows))
+    .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
+    .use(activityRoutes(auth, activityService(activityStore(db), now)))
+    .use(apiKeyRoutes(auth, workspaces))
+    .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs })))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
@@ -290,6 +308,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
     .use(mcpOAuthCallbackRoutes(mcpAuth, config.publicRatePerMinute))
+    .use(widgetPreviewRoutes())
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
     .use(appAssetRoutes())
 

@@ -1,5 +1,6 @@
 import { Navigate, Route, Router } from '@solidjs/router'
 import { type JSX, Match, onMount, Switch } from 'solid-js'
+import { ConsoleFrame, consoleRoutes } from './console/routes.tsx'
 import { Desk } from './desk/Desk.tsx'
 import { LinkPage } from './pages/LinkPage.tsx'
 import { SignInPage } from './pages/SignInPage.tsx'
@@ -19,6 +20,7 @@ export function Shell() {
       <Route path="/invite" component={() => <LinkPage purpose="invite" />} />
       <Route path="/reset-password" component={() => <LinkPage purpose="reset" />} />
       <Route path={['/', '/c/:conversationId']} component={() => <SignedIn>{() => <Desk />}</SignedIn>} />
+      <Route path="/console" component={(props: { children?: JSX.Element }) => <SignedIn>{() => <ConsoleFrame>{props.children}</ConsoleFrame>}</SignedIn>}>{consoleRoutes}</Route>
       <Route path="*rest" component={() => <Navigate href="/" />} />
     </Router>
   )

@@ -10,3 +10,8 @@ declare module '*/dist/app/app.css' {
   const path: string
   export default path
 }
+/** The app's lazily loaded chunks by file name, each the path of its (embedded) file; written by scripts/build-app.ts. */
+declare module '*/dist/app/chunks.js' {
+  const chunks: Record<string, string>
+  export default chunks
+}

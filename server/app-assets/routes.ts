@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import appScriptPath from '../../dist/app/app.js' with { type: 'file' }
 import appStylesPath from '../../dist/app/app.css' with { type: 'file' }
+import appChunkFiles from '../../dist/app/chunks.js'
 import { ApiError } from '../http/api-error.ts'
 import { chooseEncoding } from '../widget-assets/accept-encoding.ts'
 import { isFresh, prepareAsset, type WidgetAsset } from '../widget-assets/widget-asset.ts'
@@ -10,6 +11,8 @@ export interface AppAssetOptions {
   /** Default to the built dist/app files (embedded in the compiled binary). */
   scriptFile?: string
   stylesFile?: string
+  /** The lazily loaded chunks (the console's screens) by file name. */
+  chunkFiles?: Record<string, string>
 }
 
 /** Assets are named by their hash: a new build gets new names, so browsers may keep a copy a year. */
@@ -21,13 +24,15 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
  * compressed once at start, cached for a year and revalidated by ETag. The page's CSP and
  * other security headers are added as the answers leave, by http/security-headers.ts.
  */
-export function appAssetRoutes({ scriptFile = appScriptPath, stylesFile = appStylesPath }: AppAssetOptions = {}) {
+export function appAssetRoutes({ scriptFile = appScriptPath, stylesFile = appStylesPath, chunkFiles = appChunkFiles }: AppAssetOptions = {}) {
   const script = prepareAsset(scriptFile)
   const styles = prepareAsset(stylesFile)
   const assets = new Map<string, { asset: WidgetAsset; type: string }>([
     [`app-${script.hash}.js`, { asset: script, type: 'text/javascript; charset=utf-8' }],
     [`app-${styles.hash}.css`, { asset: styles, type: 'text/css; charset=utf-8' }],
   ])
+  // Named by Vite with a hash of their content and what they import, so they may be cached a year too.
+  const chunks = new Map(Object.entries(chunkFiles).map(([name, file]) => [name, prepareAsset(file)]))
   const html = appPage(`/app/assets/app-${script.hash}.js`, `/app/assets/app-${styles.hash}.css`)
   const page = prepareAsset(new TextEncoder().encode(html))
 
@@ -53,6 +58,15 @@ export function appAssetRoutes({ scriptFile = appScriptPath, stylesFile = appSty
         const found = assets.get(params.file)
         if (!found) throw new ApiError(404, 'not_found', 'no such file: the desk was updated; reload the page')
         return serve(request, found.asset, found.type, IMMUTABLE)
+      },
+      { params: t.Object({ file: t.String() }), detail: { ...pageDetail, hide: true } },
+    )
+    .get(
+      '/app/assets/chunks/:file',
+      ({ request, params }) => {
+        const found = chunks.get(params.file)
+        if (!found) throw new ApiError(404, 'not_found', 'no such file: the app was updated; reload the page')
+        return serve(request, found, 'text/javascript; charset=utf-8', IMMUTABLE)
       },
       { params: t.Object({ file: t.String() }), detail: { ...pageDetail, hide: true } },
     )

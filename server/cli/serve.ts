@@ -4,7 +4,8 @@ import type { Config } from '../config.ts'
 import { backgroundCheckpoints } from '../db/background-checkpoints.ts'
 import { migrate } from '../db/migrate.ts'
 import { closeDatabase, openDatabase } from '../db/open-database.ts'
-import { createLogger } from '../support/logger.ts'
+import { logRing, ringedSink } from '../operations/log-ring.ts'
+import { createLogger, stdoutSink } from '../support/logger.ts'
 import { VERSION } from '../version.ts'
 import { listen } from '../listen.ts'
 import { CHECKPOINT_WORKER_URL } from '../threads.ts'
@@ -12,13 +13,14 @@ import { firstStart } from './first-start.ts'
 
 /** `parley serve`: migrate, listen, and on SIGTERM/SIGINT finish in-flight work and close cleanly. */
 export async function serve(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel)
+  const recentLogs = logRing()
+  const logger = createLogger(config.logLevel, ringedSink(stdoutSink(), recentLogs))
   const file = join(config.dataDir, 'parley.db')
   const db = openDatabase(file)
   const { applied } = migrate(db)
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied })
   const checkpoints = backgroundCheckpoints(db, { file, workerUrl: CHECKPOINT_WORKER_URL, logger })
-  const app = createApp({ db, config, logger })
+  const app = createApp({ db, config, logger, recentLogs })
   firstStart(app, config.publicUrl, (line) => console.log(line))
 
   const server = listen(app, { port: config.port, hostname: config.host })

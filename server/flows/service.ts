@@ -4,6 +4,7 @@ import type { Clock } from '../support/clock.ts'
 import type { EventBus } from '../support/events.ts'
 import { newId } from '../support/new-id.ts'
 import type { CreateFlow, Flow, FlowListItem, FlowType, PublishResult, UpdateFlow, ValidationResult } from './model.ts'
+import type { FlowVersion, FlowVersionList } from './version-model.ts'
 import { type ConversationSnapshot, type FlowSnapshot, toSnapshot } from './snapshots.ts'
 import type { FlowRow, FlowStore } from './store.ts'
 import type { ChatbotReferences } from './validate/conversation.ts'
@@ -34,12 +35,12 @@ export function flowService({ store, now, events, mcpIntegrationIds }: FlowServi
     return row
   }
 
-  function check(row: FlowRow): ValidationReport {
+  function check(row: FlowRow, definition: unknown = JSON.parse(row.definition)): ValidationReport {
     const references = (): ChatbotReferences => ({
       flows: new Map(store.summaries(row.chatbot_id).map(({ id, type, published }) => [id, { type, published }])),
       mcpIntegrationIds: mcpIntegrationIds(row.chatbot_id),
     })
-    return validateFlow(row.type, JSON.parse(row.definition), references)
+    return validateFlow(row.type, definition, references)
   }
 
   return {
@@ -83,6 +84,31 @@ export function flowService({ store, now, events, mcpIntegrationIds }: FlowServi
     validate(workspaceId: string, chatbotId: string, id: string): ValidationResult {
       const { errors, warnings } = check(requireFlow(workspaceId, chatbotId, id))
       return { valid: errors.length === 0, errors, warnings }
+    },
+
+    /**
+     * A definition checked as if it were this flow's working copy (the draft the console's test
+     * chat runs, unsaved edits included), with the flow's type; changes nothing.
+     */
+    checkDraft(workspaceId: string, chatbotId: string, id: string, definition?: Record<string, unknown>): { type: FlowType; definition: unknown; report: ValidationReport } {
+      const row = requireFlow(workspaceId, chatbotId, id)
+      const draft = definition ?? JSON.parse(row.definition)
+      return { type: row.type, definition: draft, report: check(row, draft) }
+    },
+
+    /** The flow's published versions, newest first. */
+    versions(workspaceId: string, chatbotId: string, id: string): FlowVersionList {
+      requireFlow(workspaceId, chatbotId, id)
+      const items = store.versions(id)
+      return { items, total: items.length }
+    },
+
+    /** One published version with its definition, for a diff or to restore it as the working copy. */
+    version(workspaceId: string, chatbotId: string, id: string, version: number): FlowVersion {
+      requireFlow(workspaceId, chatbotId, id)
+      const stored = store.versionSnapshot(id, version)
+      if (!stored) throw notFound('flow version')
+      return { version: stored.version, published_at: stored.published_at, flow: JSON.parse(stored.definition) }
     },
 
     /**

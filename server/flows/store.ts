@@ -97,8 +97,14 @@ export function flowStore(db: Database) {
      ORDER BY v.rowid DESC LIMIT 1`,
   )
 
+  const versionList = db.query<{ version: number; published_at: string }, [string]>(
+    'SELECT version, published_at FROM flow_versions WHERE flow_id = ? ORDER BY version DESC',
+  )
+
   return {
     chatbotExists: (workspaceId: string, chatbotId: string) => chatbotInWorkspace.get(chatbotId, workspaceId) !== null,
+    /** Every published version of a flow, newest first, without definitions. */
+    versions: (id: string) => versionList.all(id),
     insert: (record: FlowRecord) => void insert.run({ ...record }),
     get: (chatbotId: string, id: string) => selectOne.get(id, chatbotId),
     list(chatbotId: string, page: Page): PageOf<FlowListItem> {

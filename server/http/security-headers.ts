@@ -39,6 +39,18 @@ const PAGE_POLICIES: Record<string, Directives> = {
     'form-action': ["'none'"],
     'frame-ancestors': ["'none'"],
   },
+  // The console frames it (same origin only) to show the real widget with unsaved settings.
+  '/widget/v1/preview': {
+    'default-src': ["'none'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'https:'],
+    'media-src': ["'self'", 'https:'],
+    'connect-src': ["'self'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+    'frame-ancestors': ["'self'"],
+  },
   '/api/dev/v1/reference': {
     'default-src': ["'none'"],
     'script-src': inlineHashes(referencePage, 'script'),
@@ -91,7 +103,7 @@ export function securityHeaders({ publicUrl }: { publicUrl: string }): SecurityH
     if (https) headers.set('strict-transport-security', HSTS)
     if (!headers.get('content-type')?.startsWith('text/html')) return
     headers.set('content-security-policy', policies.get(path) ?? (isAppPath(path) ? app : strict))
-    headers.set('x-frame-options', 'DENY')
+    headers.set('x-frame-options', PAGE_POLICIES[path]?.['frame-ancestors']?.[0] === "'self'" ? 'SAMEORIGIN' : 'DENY')
   }
 }
 

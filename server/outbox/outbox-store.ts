@@ -92,6 +92,15 @@ export function outboxStore(db: Database) {
     `UPDATE outbox SET status = 'failed', next_attempt_at = NULL, finished_at = ?, last_error = ?
      WHERE integration_id = ? AND status = 'pending' RETURNING seq`,
   )
+  // Back to pending with its webhook-id kept, so a receiver that did get it can tell; it waits
+  // behind a delivery of the same conversation already on its way, as a new one would.
+  const redeliver = db.query<StoredDelivery, { $id: string; $integration: string; $at: string }>(
+    `UPDATE outbox SET status = 'pending', finished_at = NULL,
+       next_attempt_at = CASE WHEN EXISTS (
+         SELECT 1 FROM outbox o WHERE o.ordering_key = outbox.ordering_key AND o.status = 'pending' AND o.next_attempt_at IS NOT NULL
+       ) THEN NULL ELSE $at END
+     WHERE id = $id AND integration_id = $integration AND status = 'failed' RETURNING *`,
+  )
   const bySeq = db.query<StoredDelivery, [number]>('SELECT * FROM outbox WHERE seq = ?')
   const byId = db.query<StoredDelivery, [string]>('SELECT * FROM outbox WHERE id = ?')
   const prune = db.query<{ seq: number }, [DeliveryKind, string]>(
@@ -134,6 +143,9 @@ export function outboxStore(db: Database) {
     /** Drops every pending delivery of an integration (deleted or switched off), waiting ones too; answers how many. */
     failPendingOfIntegration: (integrationId: string, at: string, reason: string): number =>
       failOfIntegration.all(at, reason, integrationId).length,
+
+    /** Sends a failed delivery of the integration again from now; undefined unless it is one. */
+    redeliver: (id: string, integrationId: string, at: string) => redeliver.get({ $id: id, $integration: integrationId, $at: at }) ?? undefined,
 
     get: (seq: number) => bySeq.get(seq) ?? undefined,
     getById: (id: string) => byId.get(id) ?? undefined,

@@ -47,7 +47,7 @@ export function createLogger(level: LogLevel, sink: LogSink = stdoutSink()): Log
  * Batches lines in memory and writes them at most every 50 ms (or at 64 KB), so that a busy
  * server makes one system call per batch instead of one per log line.
  */
-function stdoutSink(): LogSink {
+export function stdoutSink(): LogSink {
   const writer = Bun.stdout.writer()
   let pending: string[] = []
   let size = 0

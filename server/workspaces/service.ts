@@ -24,7 +24,11 @@ export interface KeySummary {
   workspace_id: string
   created_at: string
   revoked_at: string | null
+  last_used_at: string | null
 }
+
+/** How stale `last_used_at` may get: a key in constant use is written once a minute, not per request. */
+const LAST_USED_PRECISION_MS = 60_000
 
 export type WorkspaceService = ReturnType<typeof workspaceService>
 
@@ -77,12 +81,27 @@ export function workspaceService(store: WorkspaceStore, now: Clock, monotonicMs:
         verified.delete(hash)
         return null
       }
+      const usedAt = now()
+      if (!row.last_used_at || Date.parse(usedAt) - Date.parse(row.last_used_at) >= LAST_USED_PRECISION_MS) store.touchKey(row.id, usedAt)
       if (verified.size >= KEY_CACHE_MAX) verified.clear()
       verified.set(hash, { workspaceId: row.workspace_id, until: at + KEY_CACHE_MS })
       return row.workspace_id
     },
 
     listKeys: (): KeySummary[] => store.listKeys().map(summarize),
+
+    /** A workspace's keys, newest first, revoked ones included. */
+    keysOf: (workspaceId: string): KeySummary[] => store.listKeysOf(workspaceId).map(summarize),
+
+    /** A new key of an existing workspace; the key itself is in this answer only. */
+    issueKey: (workspaceId: string, name: string): CreatedKey => store.transaction(() => issueKey(workspaceId, name)),
+
+    /** Revokes a key of this workspace by its prefix; null when it has none such (another workspace's included). */
+    revokeKeyOf(workspaceId: string, prefix: string): KeySummary | null {
+      const row = store.revokeKeyOf(workspaceId, prefix, now())
+      if (row) verified.clear()
+      return row ? summarize(row) : null
+    },
 
     revokeKey(prefix: string): KeySummary | null {
       const row = store.revokeKey(prefix, now())
@@ -97,6 +116,6 @@ function hashKey(key: string): string {
 }
 
 function summarize(row: ApiKeyRow): KeySummary {
-  const { prefix, name, workspace_id, created_at, revoked_at } = row
-  return { prefix, name, workspace_id, created_at, revoked_at }
+  const { prefix, name, workspace_id, created_at, revoked_at, last_used_at } = row
+  return { prefix, name, workspace_id, created_at, revoked_at, last_used_at }
 }

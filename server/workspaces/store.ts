@@ -14,6 +14,7 @@ export type ApiKeyRow = {
   hash: string
   created_at: string
   revoked_at: string | null
+  last_used_at: string | null
 }
 
 export type WorkspaceStore = ReturnType<typeof workspaceStore>
@@ -36,13 +37,23 @@ export function workspaceStore(db: Database) {
     'UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL RETURNING *',
   )
 
+  const selectKeysOf = db.query<ApiKeyRow, [string]>('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id DESC')
+  const revokeKeyOf = db.query<ApiKeyRow, [string, string, string]>(
+    'UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE prefix = ? AND workspace_id = ? RETURNING *',
+  )
+  const touchKey = db.query('UPDATE api_keys SET last_used_at = ? WHERE id = ?')
+
   return {
+    listKeysOf: (workspaceId: string) => selectKeysOf.all(workspaceId),
+    /** Revokes a key of the workspace (a revoked one keeps its first revocation time); undefined when it has none by that prefix. */
+    revokeKeyOf: (workspaceId: string, prefix: string, at: string) => revokeKeyOf.get(at, prefix, workspaceId) ?? undefined,
+    touchKey: (id: string, at: string) => void touchKey.run(at, id),
     transaction: <T>(work: () => T): T => db.transaction(work).immediate(),
     insertWorkspace: (row: WorkspaceRow) => void insertWorkspace.run(row),
     getWorkspace: (id: string) => selectWorkspace.get(id),
     firstWorkspace: () => selectFirstWorkspace.get(),
     countWorkspaces: () => countWorkspaces.get()?.n ?? 0,
-    insertKey: (row: Omit<ApiKeyRow, 'revoked_at'>) => void insertKey.run(row),
+    insertKey: (row: Omit<ApiKeyRow, 'revoked_at' | 'last_used_at'>) => void insertKey.run(row),
     findKeyByPrefix: (prefix: string) => selectKeyByPrefix.get(prefix),
     listKeys: () => selectKeys.all(),
     revokeKey: (prefix: string, at: string) => revokeKey.get(at, prefix),

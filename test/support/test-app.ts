@@ -5,6 +5,7 @@ import { type AppDeps, createApp } from '../../server/app.ts'
 import { loadConfig } from '../../server/config.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { closeDatabase, openDatabase } from '../../server/db/open-database.ts'
+import { logRing, ringedSink } from '../../server/operations/log-ring.ts'
 import { createLogger, memorySink } from '../../server/support/logger.ts'
 import { compiledParley } from './compiled-parley.ts'
 import { type RunningParley, runParley } from './run-parley.ts'
@@ -36,7 +37,9 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
   const db = openDatabase(join(dir, 'parley.db'))
   migrate(db)
   const sink = memorySink()
-  const app = createApp({ db, config, logger: createLogger('debug', sink), tuning, now })
+  // As serve.ts does: the operations page shows the ring's lines.
+  const recentLogs = logRing()
+  const app = createApp({ db, config, logger: createLogger('debug', ringedSink(sink, recentLogs)), recentLogs, tuning, now })
   const key = app.services.workspaces.createKey({ name: 'test' }).key
   let appClosed = false
   let binary: RunningParley | null = null

@@ -1,8 +1,11 @@
+import type { KeySummary } from '../../server/workspaces/service.ts'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { systemClock } from '../../server/support/clock.ts'
 import { KEY_CACHE_MS, workspaceService } from '../../server/workspaces/service.ts'
 import { workspaceStore } from '../../server/workspaces/store.ts'
 import { testApp } from '../support/test-app.ts'
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 describe('API keys', () => {
   const app = testApp()
@@ -53,7 +56,9 @@ describe('API keys', () => {
     const listed = JSON.stringify(keys.listKeys())
     expect(listed).not.toContain(app.key)
     expect(listed).not.toMatch(/[0-9a-f]{64}/)
-    expect(keys.listKeys()[0]).toEqual({ prefix: expect.stringMatching(/^pk_\w{8}$/), name: 'test', workspace_id: expect.any(String), created_at: expect.any(String), revoked_at: null })
+    const { last_used_at, ...first } = keys.listKeys()[0] as KeySummary
+    expect(first).toEqual({ prefix: expect.stringMatching(/^pk_\w{8}$/), name: 'test', workspace_id: expect.any(String), created_at: expect.any(String), revoked_at: null })
+    expect(last_used_at === null || ISO.test(last_used_at)).toBe(true)
   })
 
   test('a key revoked by another process stops working once the short cache expires', () => {

@@ -7,6 +7,8 @@ import { channelOutbox } from '../../outbox/channel-outbox.ts'
 import { deliveryLog, deliveryLogParts } from '../../outbox/delivery-log.ts'
 import type { DeliveryStatus, OutboxStore, StoredDelivery } from '../../outbox/outbox-store.ts'
 import type { OutboxTuning } from '../../outbox/outbox-worker.ts'
+import { isoAt } from '../../outbox/outbox-time.ts'
+import { conflict, notFound } from '../../http/api-error.ts'
 import { webhookSender } from '../../outbox/webhook-sender.ts'
 import type { EventBus } from '../../support/events.ts'
 import type { Logger } from '../../support/logger.ts'
@@ -58,6 +60,23 @@ export function restApiDeliveries(deps: RestApiDeliveriesDeps) {
     /** The chatbot's rest-api deliveries, newest first; 404 as for the integration itself. */
     list: (workspaceId: string, chatbotId: string, filter: { status?: DeliveryStatus }, page: Page): PageOf<Delivery> =>
       log(integrations.restApi.get(workspaceId, chatbotId).id, filter, page),
+
+    /**
+     * Sends a failed delivery again, as it was (same webhook-id and payload, signed anew, to
+     * the webhook_url of now): 404 unless it is one of this chatbot's, 409 unless it failed or
+     * while the integration is switched off.
+     */
+    redeliver(workspaceId: string, chatbotId: string, deliveryId: string): Delivery {
+      const integration = integrations.restApi.get(workspaceId, chatbotId)
+      const row = store.getById(deliveryId)
+      if (!row || row.integration_id !== integration.id) throw notFound('delivery')
+      if (!integration.is_active) throw conflict('integration_inactive', 'the rest-api integration is switched off; PATCH it with "is_active": true first')
+      if (row.status !== 'failed') throw conflict('delivery_not_failed', `only a failed delivery is sent again; this one is ${row.status}`)
+      const pending = store.redeliver(deliveryId, integration.id, isoAt(time.now()))
+      if (!pending) throw conflict('delivery_not_failed', 'the delivery changed meanwhile; list the deliveries again')
+      worker.wake()
+      return view(pending)
+    },
 
     close,
   }

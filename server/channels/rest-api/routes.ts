@@ -1,10 +1,10 @@
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import type { Authenticate } from '../../http/authenticate.ts'
 import { ChatbotParams } from '../../http/common-model.ts'
 import { errorResponses } from '../../http/error-responses.ts'
 import { chatbotLogRoute } from '../chatbot-log-route.ts'
 import type { RestApiInbound } from './inbound-service.ts'
-import { DeliveryList, DeliveryQuery, InboundAccepted, InboundMessage } from './model.ts'
+import { Delivery, DeliveryList, DeliveryQuery, InboundAccepted, InboundMessage } from './model.ts'
 import type { RestApiDeliveries } from './rest-api-deliveries.ts'
 
 const tags = ['REST API channel']
@@ -46,4 +46,14 @@ export function restApiChannelRoutes(auth: Authenticate, inbound: RestApiInbound
         },
       }),
     )
+    .post('/deliveries/:delivery_id/redeliver', ({ workspaceId, params }) => deliveries.redeliver(workspaceId, params.chatbot_id, params.delivery_id), {
+      params: t.Object({ ...ChatbotParams.properties, delivery_id: t.String({ description: 'the delivery id (its webhook-id)' }) }),
+      response: { 200: Delivery, ...errorResponses(404, 409) },
+      detail: {
+        tags,
+        summary: 'Send a failed delivery again',
+        description:
+          'Puts a failed delivery back in the outbox with its webhook-id and payload, signed with the current secret and sent to the current webhook_url, with the usual retries. 409 delivery_not_failed unless it failed; 409 integration_inactive while the integration is switched off.',
+      },
+    })
 }

@@ -31,10 +31,10 @@ export interface Person {
  * people invited and activated through the API exactly as the desk's link pages do it, and a
  * restart on the same port and data.
  */
-export async function deskBed() {
+export async function deskBed(env: Record<string, string> = {}) {
   const port = freePort()
   const publicUrl = `http://127.0.0.1:${port}`
-  const bed = crashBed({ PORT: String(port), PARLEY_PUBLIC_URL: publicUrl })
+  const bed = crashBed({ ...env, PORT: String(port), PARLEY_PUBLIC_URL: publicUrl })
   await bed.start()
   return {
     ...bed,

@@ -1,0 +1,46 @@
+import { A } from '@solidjs/router'
+import { type JSX, Show } from 'solid-js'
+import { me, signOut } from '../session.ts'
+import './console.css'
+
+/**
+ * The console's frame: its navigation and, for anyone but an admin, nothing at all (the
+ * server refuses an agent every admin route too; this only spares them the screens).
+ */
+export default function ConsoleLayout(props: { children?: JSX.Element }) {
+  const isAdmin = () => me()?.user.role === 'admin'
+  return (
+    <div class="console">
+      <header class="topbar">
+        <strong class="brand">Parley console</strong>
+        <nav class="console-nav" aria-label="Console">
+          <A href="/console" end>
+            Chatbots
+          </A>
+          <A href="/console/keys">API keys</A>
+          <A href="/console/operations">Operations</A>
+          <A href="/" end>
+            Desk
+          </A>
+        </nav>
+        <span class="spacer" />
+        <span class="who">{me()?.user.display_name}</span>
+        <button type="button" class="link" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      <Show
+        when={isAdmin()}
+        fallback={
+          <main class="console-main">
+            <p class="refused" role="alert">
+              The console is for admins. Your role is {me()?.user.role}: the desk has everything you need.
+            </p>
+          </main>
+        }
+      >
+        <main class="console-main">{props.children}</main>
+      </Show>
+    </div>
+  )
+}

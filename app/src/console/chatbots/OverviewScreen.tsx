@@ -1,0 +1,73 @@
+import { A, useParams } from '@solidjs/router'
+import { createResource, For, Show } from 'solid-js'
+import { consoleApi } from '../console-api.ts'
+import { BotTabs, when } from '../parts.tsx'
+import { dayBars } from './day-chart.ts'
+
+const W = 600
+const H = 140
+
+/** One chatbot at a glance: conversations per day over 30 days, open handoffs, its flows. */
+export default function OverviewScreen() {
+  const params = useParams<{ botId: string }>()
+  const [bot] = createResource(() => params.botId, consoleApi.chatbot)
+  const [activity] = createResource(() => params.botId, consoleApi.activity)
+  const [flows] = createResource(() => params.botId, consoleApi.flows)
+  const chart = () => dayBars(activity()?.days ?? [], W, H)
+  const total = () => (activity()?.days ?? []).reduce((sum, day) => sum + day.conversations, 0)
+  const published = () => (flows()?.items ?? []).filter((flow) => flow.status === 'published')
+
+  return (
+    <>
+      <BotTabs botId={params.botId} name={bot()?.name} />
+      <h1>{bot()?.name ?? 'Chatbot'}</h1>
+      <div class="grid-2">
+        <section class="card">
+          <h2>Conversations, last 30 days</h2>
+          <p class="stat" data-total>{total()}</p>
+          <svg class="chart" viewBox={`0 0 ${W} ${H + 16}`} role="img" aria-label={`Conversations per day for 30 days, ${total()} in all`} preserveAspectRatio="none">
+            <For each={chart().bars}>
+              {(bar) => (
+                <rect x={bar.x} y={bar.y} width={bar.width} height={bar.height} data-date={bar.date} data-count={bar.count}>
+                  <title>{`${bar.date}: ${bar.count}`}</title>
+                </rect>
+              )}
+            </For>
+            <text class="axis" x="0" y={H + 13}>
+              {activity()?.days[0]?.date ?? ''}
+            </text>
+            <text class="axis" x={W} y={H + 13} text-anchor="end">
+              today
+            </text>
+          </svg>
+          <p class="muted">Busiest day: {chart().max === 1 && total() === 0 ? 'none yet' : `${chart().max} conversations`}</p>
+        </section>
+        <section class="card">
+          <h2>Waiting for a person</h2>
+          <p class="stat" data-open-handoffs>
+            {activity()?.open_handoffs ?? '…'}
+          </p>
+          <p class="muted">
+            Open handoffs: answer them in the <A href="/">desk</A>.
+          </p>
+        </section>
+        <section class="card">
+          <h2>Published flows</h2>
+          <Show when={published().length > 0} fallback={<p class="muted">No published flow: new conversations get no bot answer.</p>}>
+            <ul>
+              <For each={published()}>
+                {(flow) => (
+                  <li>
+                    <A href={`/console/bots/${params.botId}/flows/${flow.id}`}>{flow.name}</A>
+                    {flow.id === bot()?.entry_flow_id ? ' (entry flow)' : ''} <span class="muted">{flow.type}</span>
+                  </li>
+                )}
+              </For>
+            </ul>
+          </Show>
+          <p class="muted">Created {when(bot()?.created_at ?? null)}</p>
+        </section>
+      </div>
+    </>
+  )
+}

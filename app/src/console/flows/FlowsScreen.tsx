@@ -1,0 +1,106 @@
+import { A, useParams } from '@solidjs/router'
+import { createResource, createSignal, For, Show } from 'solid-js'
+import { consoleApi, type FlowItem } from '../console-api.ts'
+import { BotTabs, Confirm, ErrorLine, errorText, when } from '../parts.tsx'
+
+const STARTER = { version: 1, start: 'welcome', states: { welcome: { say: [{ text: 'Hello! How can I help?' }], on: [{ to: 'welcome' }] } } }
+
+/** A chatbot's flows: open one in the editor, make one, delete one. */
+export default function FlowsScreen() {
+  const params = useParams<{ botId: string }>()
+  const [bot] = createResource(() => params.botId, consoleApi.chatbot)
+  const [flows, { refetch }] = createResource(() => params.botId, consoleApi.flows)
+  const [name, setName] = createSignal('')
+  const [type, setType] = createSignal<'conversation' | 'meta'>('conversation')
+  const [deleting, setDeleting] = createSignal<FlowItem | null>(null)
+  const [error, setError] = createSignal('')
+  const run = async (work: () => Promise<unknown>) => {
+    setError('')
+    try {
+      await work()
+      await refetch()
+    } catch (failure) {
+      setError(errorText(failure))
+    }
+  }
+  return (
+    <>
+      <BotTabs botId={params.botId} name={bot()?.name} />
+      <h1>Flows</h1>
+      <form
+        class="inline-form card"
+        onSubmit={(event) => {
+          event.preventDefault()
+          void run(async () => {
+            await consoleApi.createFlow(params.botId, { name: name().trim(), type: type(), flow: type() === 'conversation' ? STARTER : { version: '6.3', screens: [] } })
+            setName('')
+          })
+        }}
+      >
+        <label>
+          New flow
+          <input name="flow_name" value={name()} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} required placeholder="Welcome" />
+        </label>
+        <label>
+          Type
+          <select name="flow_type" value={type()} onChange={(e) => setType(e.currentTarget.value as 'conversation' | 'meta')}>
+            <option value="conversation">conversation</option>
+            <option value="meta">meta (WhatsApp Flow)</option>
+          </select>
+        </label>
+        <button type="submit" class="primary" disabled={!name().trim()}>
+          Create
+        </button>
+      </form>
+      <ErrorLine error={error()} />
+      <section class="card">
+        <table class="table flows">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Type</th>
+              <th>Status</th>
+              <th class="wide">Created</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            <For each={flows()?.items ?? []} fallback={<tr><td colSpan={5} class="muted">No flow yet.</td></tr>}>
+              {(flow) => (
+                <tr data-flow={flow.id}>
+                  <td>
+                    <A href={`/console/bots/${params.botId}/flows/${flow.id}`}>{flow.name}</A>
+                  </td>
+                  <td>{flow.type}</td>
+                  <td>{flow.status}</td>
+                  <td class="wide">{when(flow.created_at)}</td>
+                  <td>
+                    <button type="button" onClick={() => setDeleting(flow)}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
+      </section>
+      <Show when={deleting()}>
+        {(flow) => (
+          <Confirm
+            title={`Delete ${flow().name}?`}
+            confirm="Delete for good"
+            onCancel={() => setDeleting(null)}
+            onConfirm={() => {
+              const id = flow().id
+              setDeleting(null)
+              void run(() => consoleApi.deleteFlow(params.botId, id))
+            }}
+          >
+            <p>The flow and every published version of it go. Conversations in it get no more bot messages.</p>
+          </Confirm>
+        )}
+      </Show>
+    </>
+  )
+}

@@ -1,0 +1,86 @@
+import { A } from '@solidjs/router'
+import { createSignal, type JSX, Show } from 'solid-js'
+import { ApiError } from '../api.ts'
+
+/** Small pieces every console screen uses. */
+
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError) {
+    const paths = Array.isArray(error.body.errors) ? (error.body.errors as { path: string; message: string }[]).map((e) => `${e.path || '(body)'}: ${e.message}`) : []
+    return paths.length > 0 ? `${error.detail} (${paths.join('; ')})` : error.detail
+  }
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function ErrorLine(props: { error: string }) {
+  return (
+    <Show when={props.error}>
+      <p class="form-error" role="alert">
+        {props.error}
+      </p>
+    </Show>
+  )
+}
+
+/** A yes-or-no question that says what the answer does. */
+export function Confirm(props: { title: string; children: JSX.Element; confirm: string; onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <div class="dialog" role="dialog" aria-modal="true" aria-label={props.title}>
+      <div>
+        <h2>{props.title}</h2>
+        {props.children}
+        <div class="actions">
+          <button type="button" class="danger" onClick={() => props.onConfirm()}>
+            {props.confirm}
+          </button>
+          <button type="button" onClick={() => props.onCancel()}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+export function CopyButton(props: { text: () => string; label?: string }) {
+  const [copied, setCopied] = createSignal(false)
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.text())
+      setCopied(true)
+      setTimeout(() => setCopied(false), 1500)
+    } catch {
+      setCopied(false)
+    }
+  }
+  return (
+    <button type="button" onClick={() => void copy()}>
+      {copied() ? 'Copied' : (props.label ?? 'Copy')}
+    </button>
+  )
+}
+
+/** The tabs of one chatbot's screens. */
+export function BotTabs(props: { botId: string; name?: string }) {
+  const base = () => `/console/bots/${props.botId}`
+  return (
+    <>
+      <p class="muted">
+        <A href="/console">Chatbots</A> / {props.name ?? '…'}
+      </p>
+      <nav class="tabs" aria-label="Chatbot">
+        <A href={base()} end>
+          Overview
+        </A>
+        <A href={`${base()}/widget`}>Widget</A>
+        <A href={`${base()}/flows`}>Flows</A>
+        <A href={`${base()}/integrations`}>Integrations</A>
+      </nav>
+    </>
+  )
+}
+
+export function when(iso: string | null): string {
+  if (!iso) return '—'
+  return new Date(iso).toLocaleString()
+}

@@ -1,0 +1,215 @@
+import { useParams } from '@solidjs/router'
+import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show } from 'solid-js'
+import { ApiError } from '../../api.ts'
+import { consoleApi, type WebIntegration } from '../console-api.ts'
+import { BotTabs, CopyButton, ErrorLine, errorText } from '../parts.tsx'
+import { checkField, embedSnippet, type FieldSpec, type FormValues, formValues, identitySnippet, patchOf, shownFields, widgetConfigOf } from './widget-form.ts'
+
+const FRAMES = { desktop: { width: 900, height: 640 }, phone: { width: 375, height: 667 } } as const
+
+/**
+ * The web widget: every setting with its limits checked as it is typed, a live preview that
+ * is the real widget script drawing the unsaved settings (the preview page answers the
+ * widget's configuration request with them), and the snippets to copy.
+ */
+export default function WidgetScreen() {
+  const params = useParams<{ botId: string }>()
+  const [bot] = createResource(() => params.botId, consoleApi.chatbot)
+  const [web, { mutate, refetch }] = createResource(
+    () => params.botId,
+    async (id) => {
+      try {
+        return await consoleApi.web(id)
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null
+        throw error
+      }
+    },
+  )
+  const [values, setValues] = createSignal<FormValues>({})
+  const [saved, setSaved] = createSignal('')
+  const [error, setError] = createSignal('')
+  const [frame, setFrame] = createSignal<keyof typeof FRAMES>('desktop')
+  createEffect(
+    on(web, (integration) => {
+      if (integration) setValues(formValues(integration))
+    }),
+  )
+  const fields = createMemo(() => shownFields(web()?.config.widget_config ?? {}))
+  const problems = createMemo(() => Object.fromEntries(fields().map((spec) => [spec.key, checkField(spec, values()[spec.key] ?? '')])))
+  const patch = createMemo(() => patchOf(values(), fields()))
+  const set = (key: string, text: string) => {
+    setSaved('')
+    setValues({ ...values(), [key]: text })
+  }
+
+  // The preview reloads a moment after the typing stops, with the settings as typed (valid ones only).
+  const [previewUrl, setPreviewUrl] = createSignal('')
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let generation = 0
+  createEffect(() => {
+    const integration = web()
+    if (!integration) return
+    const settings = {
+      widget_key: integration.config.widget_key,
+      name: bot()?.name ?? '',
+      greeting_message: (values().greeting_message ?? '').trim() || null,
+      widget_config: { ...integration.config.widget_config, ...widgetConfigOf(values(), fields()) },
+    }
+    clearTimeout(timer)
+    timer = setTimeout(() => setPreviewUrl(`/widget/v1/preview?v=${++generation}#${encodeURIComponent(JSON.stringify(settings))}`), 250)
+  })
+  onCleanup(() => clearTimeout(timer))
+
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault()
+    const body = patch()
+    if (!body) return
+    setError('')
+    try {
+      const updated = await consoleApi.updateWeb(params.botId, body)
+      mutate(updated)
+      setSaved('Saved: every site with the widget shows these settings from its next page load.')
+    } catch (failure) {
+      setError(errorText(failure))
+    }
+  }
+  const create = async () => {
+    setError('')
+    try {
+      await consoleApi.createWeb(params.botId, { name: 'Website' })
+      await refetch()
+    } catch (failure) {
+      setError(errorText(failure))
+    }
+  }
+
+  return (
+    <>
+      <BotTabs botId={params.botId} name={bot()?.name} />
+      <h1>Web widget</h1>
+      <ErrorLine error={error()} />
+      <Show when={web() !== undefined} fallback={<p class="loading">Loading…</p>}>
+        <Show
+          when={web()}
+          fallback={
+            <section class="card">
+              <p>This chatbot has no web widget yet.</p>
+              <button type="button" class="primary" onClick={() => void create()}>
+                Add a web widget
+              </button>
+            </section>
+          }
+        >
+          {(integration) => (
+            <div class="grid-2 widget-screen">
+              <form class="card widget-form" onSubmit={(e) => void save(e)} novalidate>
+                <h2>Settings</h2>
+                <For each={fields()}>{(spec) => <Field spec={spec} value={values()[spec.key] ?? ''} problem={problems()[spec.key] ?? null} onInput={(text) => set(spec.key, text)} stored={integration()} />}</For>
+                <div class="actions">
+                  <button type="submit" class="primary" disabled={patch() === null}>
+                    Save
+                  </button>
+                  <Show when={patch() === null}>
+                    <span class="form-error">Fix the fields marked above to save.</span>
+                  </Show>
+                </div>
+                <Show when={saved()}>
+                  <p role="status">{saved()}</p>
+                </Show>
+              </form>
+              <div class="grid-stack">
+                <section class="card">
+                  <div class="actions">
+                    <h2>Preview</h2>
+                    <span class="spacer" />
+                    <button type="button" aria-pressed={frame() === 'desktop'} onClick={() => setFrame('desktop')}>
+                      Desktop
+                    </button>
+                    <button type="button" aria-pressed={frame() === 'phone'} onClick={() => setFrame('phone')}>
+                      Phone
+                    </button>
+                  </div>
+                  <p class="muted">The real widget with the settings as typed, before saving. A chat started here is a real conversation.</p>
+                  <div class="preview-box">
+                    <Show when={previewUrl()}>
+                      <iframe
+                        class="preview-frame"
+                        title="Widget preview"
+                        src={previewUrl()}
+                        width={FRAMES[frame()].width}
+                        height={FRAMES[frame()].height}
+                      />
+                    </Show>
+                  </div>
+                </section>
+                <section class="card">
+                  <h2>Embed it</h2>
+                  <p class="muted">Paste before the closing &lt;/body&gt; of every page that shows the widget.</p>
+                  <pre class="snippet" data-embed-snippet>
+                    {embedSnippet(window.location.origin, integration().config.widget_key)}
+                  </pre>
+                  <CopyButton text={() => embedSnippet(window.location.origin, integration().config.widget_key)} label="Copy the embed snippet" />
+                  <h2>Identity verification</h2>
+                  <p class="muted">With an identity secret set, the widget trusts only user ids your server signed with it.</p>
+                  <pre class="snippet">{identitySnippet()}</pre>
+                  <CopyButton text={identitySnippet} label="Copy the identity snippet" />
+                </section>
+              </div>
+            </div>
+          )}
+        </Show>
+      </Show>
+    </>
+  )
+}
+
+function Field(props: { spec: FieldSpec; value: string; problem: string | null; onInput: (text: string) => void; stored: WebIntegration }) {
+  const id = () => `field-${props.spec.key}`
+  const common = () => ({
+    id: id(),
+    name: props.spec.key,
+    'aria-invalid': props.problem !== null,
+    'aria-describedby': `${id()}-limit`,
+  })
+  return (
+    <div class="field">
+      <label for={id()}>{props.spec.label}</label>
+      {props.spec.kind === 'choice' ? (
+        <select {...common()} value={props.value} onChange={(e) => props.onInput(e.currentTarget.value)}>
+          <For each={props.spec.choices}>{(choice) => <option value={choice}>{choice === '' ? 'none' : choice}</option>}</For>
+        </select>
+      ) : props.spec.kind === 'paths' || props.spec.kind === 'domains' || props.spec.kind === 'greeting' ? (
+        <textarea {...common()} rows={props.spec.kind === 'greeting' ? 2 : 3} value={props.value} onInput={(e) => props.onInput(e.currentTarget.value)} />
+      ) : (
+        <div class="actions">
+          <input
+            {...common()}
+            type={props.spec.kind === 'secret' ? 'password' : 'text'}
+            inputMode={props.spec.kind === 'number' ? 'decimal' : undefined}
+            autocomplete="off"
+            placeholder={props.spec.kind === 'secret' && props.stored.config.identity_secret ? `set (${props.stored.config.identity_secret})` : ''}
+            value={props.value}
+            onInput={(e) => props.onInput(e.currentTarget.value)}
+          />
+          <Show when={(props.spec.kind === 'color' || props.spec.kind === 'optional-color') && props.problem === null && props.value}>
+            <input type="color" aria-label={`${props.spec.label} picker`} value={expandHex(props.value)} onInput={(e) => props.onInput(e.currentTarget.value)} />
+          </Show>
+        </div>
+      )}
+      <span class="limit" id={`${id()}-limit`}>
+        {props.spec.limit}
+      </span>
+      <Show when={props.problem}>
+        <span class="field-error" role="alert" data-field-error={props.spec.key}>
+          {props.problem}
+        </span>
+      </Show>
+    </div>
+  )
+}
+
+function expandHex(value: string): string {
+  const hex = value.trim()
+  return hex.length === 4 ? `#${hex[1]}${hex[1]}${hex[2]}${hex[2]}${hex[3]}${hex[3]}` : hex
+}

@@ -1,0 +1,26 @@
+import { notFound } from '../http/api-error.ts'
+import type { Clock } from '../support/clock.ts'
+import type { ActivityStore } from './activity-store.ts'
+import type { ChatbotActivity } from './activity-model.ts'
+
+export const ACTIVITY_DAYS = 30
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export type ActivityService = ReturnType<typeof activityService>
+
+/** What the console's overview of a chatbot shows: how busy it has been, and who waits for a person. */
+export function activityService(store: ActivityStore, now: Clock) {
+  return {
+    of(workspaceId: string, chatbotId: string): ChatbotActivity {
+      if (!store.chatbotExists(workspaceId, chatbotId)) throw notFound('chatbot')
+      const today = Date.parse(`${now().slice(0, 10)}T00:00:00.000Z`)
+      const first = today - (ACTIVITY_DAYS - 1) * DAY_MS
+      const counted = new Map(store.conversationsPerDay(chatbotId, new Date(first).toISOString()).map(({ day, n }) => [day, n]))
+      const days = Array.from({ length: ACTIVITY_DAYS }, (_, index) => {
+        const date = new Date(first + index * DAY_MS).toISOString().slice(0, 10)
+        return { date, conversations: counted.get(date) ?? 0 }
+      })
+      return { days, open_handoffs: store.countWithStatus(chatbotId, 'handoff') }
+    },
+  }
+}

@@ -1,0 +1,21 @@
+import type { Database } from 'bun:sqlite'
+
+/** The only SQL behind a chatbot's overview: counts over its conversations. */
+export type ActivityStore = ReturnType<typeof activityStore>
+
+export function activityStore(db: Database) {
+  const chatbotInWorkspace = db.query<{ id: string }, [string, string]>('SELECT id FROM chatbots WHERE id = ? AND workspace_id = ?')
+  // Dates are ISO 8601 UTC strings: the first 10 characters are the UTC day.
+  const perDay = db.query<{ day: string; n: number }, [string, string]>(
+    `SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM conversations
+     WHERE chatbot_id = ? AND created_at >= ? GROUP BY day`,
+  )
+  const byStatus = db.query<{ n: number }, [string, string]>('SELECT count(*) AS n FROM conversations WHERE chatbot_id = ? AND status = ?')
+
+  return {
+    chatbotExists: (workspaceId: string, chatbotId: string) => chatbotInWorkspace.get(chatbotId, workspaceId) !== null,
+    /** Conversations started per UTC day from `since` (an ISO timestamp) on; days without any are absent. */
+    conversationsPerDay: (chatbotId: string, since: string) => perDay.all(chatbotId, since),
+    countWithStatus: (chatbotId: string, status: 'bot' | 'handoff' | 'closed') => byStatus.get(chatbotId, status)?.n ?? 0,
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, test } from 'bun:test'
+import { flowGraph } from '../../../app/src/console/flows/flow-graph.ts'
+import { jsonPositions, spanOf } from '../../../app/src/console/flows/json-positions.ts'
+import { dayBars } from '../../../app/src/console/chatbots/day-chart.ts'
+
+describe('the flow diagram', () => {
+  const flow = {
+    start: 'a',
+    states: {
+      a: { on: [{ button: 'Go', to: 'b' }, { to: 'a' }] },
+      b: { capture: { var: 'x', as: 'text' }, next: 'c' },
+      c: { handoff: { resume: 'a' } },
+      d: { say: [{ text: 'nobody comes here' }], end: true },
+      e: { say: [{ text: 'stuck' }] },
+      f: { agent: { exits: [{ when: 'done', to: 'c' }], on_error: 'e' } },
+    },
+  }
+
+  test('edges come from next, on, handoff resume and agent exits, labelled', () => {
+    const graph = flowGraph(flow)
+    expect(graph.edges).toEqual([
+      { from: 'a', to: 'b', label: 'Go' },
+      { from: 'a', to: 'a', label: 'else' },
+      { from: 'b', to: 'c', label: 'next' },
+      { from: 'c', to: 'a', label: 'resume' },
+      { from: 'f', to: 'c', label: 'done' },
+      { from: 'f', to: 'e', label: 'error' },
+    ])
+  })
+
+  test('states the start never reaches are unreachable; states with no way out are dead ends', () => {
+    const graph = flowGraph(flow)
+    expect([...graph.unreachable].sort()).toEqual(['d', 'e', 'f'])
+    expect([...graph.deadEnds]).toEqual(['e'])
+    expect([...graph.ends]).toEqual(['d'])
+  })
+
+  test('a draft that is not shaped like a flow draws nothing rather than failing', () => {
+    expect(flowGraph(null).states).toEqual([])
+    expect(flowGraph({ states: [1, 2] }).states).toEqual([])
+    expect(flowGraph({ start: 'missing', states: { a: {} } }).unreachable).toEqual(new Set(['a']))
+  })
+})
+
+describe('JSON pointers in the text', () => {
+  const text = '{\n  "states": {\n    "hello": {\n      "on": [{ "to": "nowhere" }]\n    }\n  },\n  "a/b": 1\n}'
+
+  test('a plain value is marked itself; an object member by its key', () => {
+    const positions = jsonPositions(text)
+    const to = spanOf(positions, '/states/hello/on/0/to', text)
+    expect(text.slice(to?.from, to?.to)).toBe('"nowhere"')
+    const hello = spanOf(positions, '/states/hello', text)
+    expect(text.slice(hello?.from, hello?.to)).toBe('"hello"')
+  })
+
+  test('escaped tokens and missing pointers fall back to the nearest known parent', () => {
+    const positions = jsonPositions(text)
+    const slash = spanOf(positions, '/a~1b', text)
+    expect(text.slice(slash?.from, slash?.to)).toBe('1')
+    const missing = spanOf(positions, '/states/hello/on/0/button', text)
+    expect(text.slice(missing?.from, missing?.to)).toBe('{ "to": "nowhere" }')
+  })
+
+  test('a text mid-edit keeps what was read before the mistake', () => {
+    const positions = jsonPositions('{"a": 1, "b": ')
+    expect(positions.has('/a')).toBe(true)
+  })
+})
+
+describe('the 30-day chart', () => {
+  test('bars scale to the busiest day and stand on the baseline', () => {
+    const { bars, max } = dayBars([{ date: 'd1', conversations: 2 }, { date: 'd2', conversations: 0 }, { date: 'd3', conversations: 4 }], 300, 100)
+    expect(max).toBe(4)
+    expect(bars.map((bar) => bar.height)).toEqual([50, 0, 100])
+    expect(bars.map((bar) => bar.y + bar.height)).toEqual([100, 100, 100])
+    expect(bars[2]?.x).toBeCloseTo(201)
+  })
+
+  test('thirty empty days draw no bar taller than nothing', () => {
+    const { bars } = dayBars(Array.from({ length: 30 }, (_, i) => ({ date: String(i), conversations: 0 })), 600, 140)
+    expect(bars.every((bar) => bar.height === 0)).toBe(true)
+  })
+})

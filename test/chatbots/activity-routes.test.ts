@@ -1,0 +1,76 @@
+import { expect } from 'bun:test'
+import { activePerson, browser } from '../people/support/people-context.ts'
+import { scenarios } from '../support/scenarios.ts'
+import type { TestApp } from '../support/test-app.ts'
+import { createChatbot, UNKNOWN_ID } from '../flows/flow-fixtures.ts'
+
+const DAY_MS = 24 * 3600 * 1000
+const dayOf = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString()
+
+/** Conversations as the conversation service stores them, started `daysAgo` days ago, in a status. */
+function seedConversations(app: TestApp, chatbotId: string, started: { daysAgo: number; status: 'bot' | 'handoff' | 'closed' }[]) {
+  let n = 0
+  for (const { daysAgo, status } of started) {
+    n += 1
+    const at = dayOf(daysAgo)
+    const contact = `${chatbotId.slice(0, 20)}C${String(n).padStart(5, '0')}`
+    app.db.query('INSERT INTO contacts (id, chatbot_id, created_at) VALUES (?, ?, ?)').run(contact, chatbotId, at)
+    app.db
+      .query("INSERT INTO conversations (id, chatbot_id, contact_id, channel, status, created_at, last_message_at) VALUES (?, ?, ?, 'web', ?, ?, ?)")
+      .run(`${chatbotId.slice(0, 20)}V${String(n).padStart(5, '0')}`, chatbotId, contact, status, at, at)
+  }
+}
+
+async function setup(app: TestApp) {
+  const botId = await createChatbot(app, 'Busy')
+  const quietId = await createChatbot(app, 'Quiet')
+  seedConversations(app, botId, [
+    { daysAgo: 0, status: 'bot' },
+    { daysAgo: 0, status: 'handoff' },
+    { daysAgo: 0, status: 'handoff' },
+    { daysAgo: 3, status: 'closed' },
+    { daysAgo: 29, status: 'handoff' },
+    // Older than the 30 days shown: not counted per day, but still waiting for a person.
+    { daysAgo: 30, status: 'handoff' },
+    { daysAgo: 90, status: 'closed' },
+  ])
+  const otherKey = app.otherWorkspaceKey()
+  const agent = await activePerson(app, 'sam@acme.io', 'agent')
+  return { botId, quietId, otherKey, agent }
+}
+type Ctx = Awaited<ReturnType<typeof setup>>
+const activity = (chatbotId: string) => `/api/dev/v1/chatbots/${chatbotId}/activity`
+
+scenarios<Ctx>('chatbot activity', setup, [
+  {
+    name: 'the last 30 UTC days are counted, oldest first and today last, empty days as 0',
+    method: 'GET',
+    path: (c) => activity(c.botId),
+    status: 200,
+    check: ({ body }) => {
+      expect(body.days).toHaveLength(30)
+      expect(body.days[29].date).toBe(dayOf(0).slice(0, 10))
+      expect(body.days[0].date).toBe(dayOf(29).slice(0, 10))
+      const counts = body.days.map((d: { conversations: number }) => d.conversations)
+      expect(counts[29]).toBe(3)
+      expect(counts[26]).toBe(1)
+      expect(counts[0]).toBe(1)
+      expect(counts.reduce((a: number, b: number) => a + b, 0)).toBe(5)
+    },
+  },
+  { name: 'open handoffs count every conversation waiting for a person, however old', method: 'GET', path: (c) => activity(c.botId), status: 200, check: ({ body }) => expect(body.open_handoffs).toBe(4) },
+  {
+    name: 'a chatbot without conversations has 30 zero days and no handoffs',
+    method: 'GET',
+    path: (c) => activity(c.quietId),
+    status: 200,
+    check: ({ body }) => {
+      expect(body.days.every((d: { conversations: number }) => d.conversations === 0)).toBe(true)
+      expect(body.open_handoffs).toBe(0)
+    },
+  },
+  { name: "another workspace's chatbot answers 404", method: 'GET', path: (c) => activity(c.botId), key: (c) => c.otherKey, status: 404, code: 'not_found' },
+  { name: 'an unknown chatbot answers 404', method: 'GET', path: activity(UNKNOWN_ID), status: 404, code: 'not_found' },
+  { name: 'without a key the answer is 401', method: 'GET', path: (c) => activity(c.botId), key: null, status: 401, code: 'unauthorized' },
+  { name: 'an agent may read it (agents read everything)', method: 'GET', path: (c) => activity(c.botId), key: null, headers: (c) => browser(c.agent.cookie), status: 200 },
+])

@@ -1,0 +1,126 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import type { Browser } from 'playwright-core'
+import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
+import { ConsolePage } from './support/console-page.ts'
+import { type DeskBed, deskBed, type Person } from './support/desk-bed.ts'
+import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
+import { WidgetPage, waitUntil } from './support/widget-page.ts'
+
+const V1 = { version: 1, start: 'hello', states: { hello: { say: [{ text: 'Version one says hi.' }], on: [{ to: 'hello' }] } } }
+
+/** The definition the test types: a transition to a state that does not exist (line 7 of the text). */
+const BROKEN = `{
+  "version": 1,
+  "start": "hello",
+  "states": {
+    "hello": {
+      "say": [{ "text": "Version two: pick one" }],
+      "on": [{ "equals": "yes", "to": "nowhere" }, { "to": "hello" }]
+    },
+    "thanks": { "say": [{ "text": "Thanks!" }], "end": true }
+  }
+}`
+
+describe('the flow editor of the console in Chromium, against the compiled binary', () => {
+  let browser: Browser
+  let bed: DeskBed
+  let host: HostPages
+  let ada: Person
+  const opened: { close(): Promise<void> }[] = []
+
+  beforeAll(async () => {
+    ;[browser, bed] = await Promise.all([launchBrowser(), deskBed()])
+    host = startHostPages()
+    ada = await bed.person('Ada', 'admin')
+  }, 60_000)
+  afterEach(async () => {
+    for (const page of opened.splice(0)) await page.close()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await host?.stop()
+    await bed?.close()
+  })
+
+  test('a mistake marked at its line, fixed; the diagram; a chat with the draft; publish; a new widget conversation on the new version; diff and restore', async () => {
+    const chat = await bed.webChat(V1 as never, 'Flow bot')
+    const flows = await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`)
+    const flowId = flows.items[0].id as string
+    const admin = await ConsolePage.open(browser, bed.url, { permissions: ['clipboard-read', 'clipboard-write'] })
+    opened.push(admin)
+    const loaded: string[] = []
+    admin.page.on('request', (request) => loaded.push(new URL(request.url()).pathname))
+    await admin.signIn(ada, `/app/console/bots/${chat.chatbotId}/flows/${flowId}`)
+    const { page } = admin
+    const editor = page.locator('.editor-host .cm-content')
+    await editor.waitFor()
+    await waitUntil(async () => (await page.locator('[data-save-state]').textContent()) === 'saved', 'the flow loaded and checked')
+    // The editor and the diagram came with this screen, not before.
+    expect(loaded.some((path) => path.includes('/chunks/FlowEditorScreen-'))).toBe(true)
+
+    // Type the broken definition: the validate endpoint's error is marked on line 7, where "nowhere" is.
+    await editor.click()
+    await page.keyboard.press('Control+a')
+    await page.keyboard.press('Delete')
+    // Pasted, as a person would bring a definition in (typed, the editor would close brackets for them).
+    await page.evaluate((text) => navigator.clipboard.writeText(text), BROKEN)
+    await page.keyboard.press('Control+v')
+    await page.locator('[data-issue=unknown_state]').waitFor()
+    await waitUntil(async () => (await page.locator('.cm-lintRange-error').count()) > 0, 'the error marked in the text')
+    const markedLine = await page.locator('.cm-lintRange-error').first().evaluate((mark) => {
+      const line = mark.closest('.cm-line') as HTMLElement
+      return [...(line.parentElement as HTMLElement).querySelectorAll('.cm-line')].indexOf(line) + 1
+    })
+    expect(markedLine).toBe(7)
+    expect(await page.getByRole('button', { name: 'Publish' }).isDisabled()).toBe(true)
+    // The diagram shows the state nobody reaches.
+    await page.locator('.diagram [data-state=thanks].unreachable').waitFor()
+
+    // Fix it: the button leads to "thanks".
+    await page.locator('[data-issue=unknown_state]').click()
+    await page.keyboard.insertText('"thanks"')
+    await waitUntil(async () => (await page.locator('[data-issue=unknown_state]').count()) === 0 && (await page.locator('[data-save-state]').textContent()) === 'saved', 'the error gone')
+    await waitUntil(async () => (await page.locator('.diagram [data-state=thanks]').getAttribute('class'))?.includes('unreachable') === false, 'thanks reachable in the diagram')
+    // Clicking a state in the diagram puts the cursor on it in the editor.
+    await page.locator('.diagram [data-state=thanks]').click()
+    const selected = await page.evaluate(() => {
+      const root = (document.querySelector('.editor-host') as HTMLElement).shadowRoot as ShadowRoot & { getSelection?: () => Selection | null }
+      return root.getSelection?.()?.toString() ?? ''
+    })
+    expect(selected).toContain('"thanks"')
+
+    // A chat with the draft, through the real engine; nothing of it is stored.
+    await page.getByRole('button', { name: 'Start a test chat' }).click()
+    const log = page.locator('[data-test-chat]')
+    await waitUntil(async () => ((await log.textContent()) ?? '').includes('Version two: pick one'), 'the draft speaks')
+    await page.locator('input[name=test_text]').fill('yes')
+    await page.locator('.test-chat').getByRole('button', { name: 'Send' }).click()
+    await waitUntil(async () => ((await log.textContent()) ?? '').includes('Thanks!'), 'the draft answers the button')
+    expect((await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations`)).items).toEqual([])
+
+    // Publish: a new widget conversation runs version 2.
+    await page.getByRole('button', { name: 'Publish' }).click()
+    await page.getByRole('status').filter({ hasText: 'version 2' }).waitFor()
+    const path = `/${chat.chatbotId}`
+    host.page(path, embedPage({ serverUrl: bed.url, widgetKey: chat.widgetKey }))
+    const visitor = await WidgetPage.open(browser)
+    opened.push(visitor)
+    await visitor.goto(host.url('shop.test', path))
+    await visitor.openChat()
+    await visitor.shownText('Version two: pick one')
+
+    // Compare version 1 with the working copy, then restore version 1 as the working copy.
+    await page.locator('select[name=diff_left]').selectOption('1')
+    await page.getByRole('button', { name: 'Show the differences' }).click()
+    await page.locator('[data-diff] .cm-mergeView').waitFor()
+    expect(await page.locator('[data-diff] .cm-mergeView').textContent()).toContain('Version one says hi.')
+    expect(await page.locator('[data-diff] .cm-changedLine').count()).toBeGreaterThan(0)
+    await page.locator('[data-version="1"]').getByRole('button', { name: 'Restore as working copy' }).click()
+    await waitUntil(async () => {
+      const stored = await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows/${flowId}`)
+      return stored.flow.states.hello.say[0].text === 'Version one says hi.' && stored.has_unpublished_changes === true && stored.published_version === 2
+    }, 'version 1 restored as the working copy, version 2 still live')
+    // The editor and the diff live in shadow roots, styled by adopted stylesheets: nothing the CSP refuses.
+    expect(admin.errors()).toEqual([])
+  }, E2E_TIMEOUT)
+})

@@ -1,0 +1,119 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import type { Browser } from 'playwright-core'
+import { Webhook } from 'standardwebhooks'
+import { type RunningMcpServer, streamableServer } from '../mcp/support/mcp-servers.ts'
+import { webhookReceiver, type WebhookReceiver } from '../outbox/support/webhook-receiver.ts'
+import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
+import { ConsolePage } from './support/console-page.ts'
+import { type DeskBed, deskBed, type Person } from './support/desk-bed.ts'
+import { waitUntil } from './support/widget-page.ts'
+
+describe('the integrations screen of the console in Chromium, against the compiled binary', () => {
+  let browser: Browser
+  let bed: DeskBed
+  let ada: Person
+  let receiver: WebhookReceiver
+  let mcp: RunningMcpServer
+  const opened: ConsolePage[] = []
+
+  beforeAll(async () => {
+    ;[browser, bed, mcp] = await Promise.all([launchBrowser(), deskBed({ PARLEY_OUTBOUND_ALLOW: '127.0.0.1' }), streamableServer()])
+    receiver = webhookReceiver()
+    ada = await bed.person('Ada', 'admin')
+  }, 60_000)
+  afterEach(async () => {
+    for (const page of opened.splice(0)) await page.close()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    receiver?.stop()
+    await mcp?.stop()
+    await bed?.close()
+  })
+
+  async function consoleAt(path: string): Promise<ConsolePage> {
+    const page = await ConsolePage.open(browser, bed.url)
+    opened.push(page)
+    await page.signIn(ada, path)
+    return page
+  }
+
+  test('rest-api: the secret shown once, rotated; a failed delivery redelivered to the new URL, signed with the new secret', async () => {
+    const chatbotId = await bed.chatbot('Webhook bot')
+    const admin = await consoleAt(`/app/console/bots/${chatbotId}/integrations`)
+    const { page } = admin
+    await page.locator('input[name=webhook_url]').fill(receiver.url)
+    await page.getByRole('button', { name: 'Add the REST API channel' }).click()
+    const first = (await page.locator('[data-signing-secret]').textContent())?.trim() as string
+    expect(first).toMatch(/^whsec_/)
+    await page.getByRole('button', { name: 'Done' }).click()
+    expect(await page.content()).not.toContain(first)
+
+    // The receiver fails the first attempt; switched off while it waits to retry, the delivery fails for good.
+    receiver.respond(500)
+    await bed.must('POST', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api/messages`, { user_id: 'user-1', text: 'hello' })
+    await waitUntil(async () => receiver.received.length === 1, 'the first attempt')
+    await bed.must('PATCH', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api`, { is_active: false })
+    await bed.must('PATCH', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api`, { is_active: true })
+    const failed = page.locator('tr[data-status=failed]')
+    await waitUntil(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click()
+      return (await failed.count()) === 1
+    }, 'the failed delivery listed')
+
+    const moved = `${receiver.url}-moved`
+    await page.locator('input[name=new_webhook_url]').fill(moved)
+    await page.getByRole('button', { name: 'Change URL' }).click()
+    await waitUntil(async () => (await page.locator('[data-webhook-url]').textContent()) === moved, 'the new URL shown')
+    await page.getByRole('button', { name: 'Rotate the signing secret' }).click()
+    const rotated = (await page.locator('[data-signing-secret]').textContent())?.trim() as string
+    expect(rotated).toMatch(/^whsec_/)
+    expect(rotated).not.toBe(first)
+
+    const deliveryId = (await failed.getAttribute('data-delivery')) as string
+    await failed.getByRole('button', { name: 'Redeliver' }).click()
+    await waitUntil(async () => receiver.received.length === 2, 'the redelivery at the receiver')
+    const got = receiver.received[1] as (typeof receiver.received)[number]
+    expect(got.json).toEqual(receiver.received[0]?.json)
+    expect(got.headers['webhook-id']).toBe(deliveryId)
+    expect(new Webhook(rotated).verify(got.body, got.headers)).toEqual(got.json)
+    expect(() => new Webhook(first).verify(got.body, got.headers)).toThrow()
+    await waitUntil(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click()
+      return (await page.locator(`tr[data-delivery="${deliveryId}"]`).getAttribute('data-status')) === 'delivered'
+    }, 'the delivery shown delivered')
+    expect(admin.errors()).toEqual([])
+  }, E2E_TIMEOUT)
+
+  test('mcp: add a server, test it and see its tools, untick one so it is no longer allowed, try a tool', async () => {
+    const chatbotId = await bed.chatbot('Tool bot')
+    const admin = await consoleAt(`/app/console/bots/${chatbotId}/integrations`)
+    const { page } = admin
+    await page.locator('input[name=mcp_name]').fill('orders')
+    await page.locator('input[name=mcp_url]').fill(mcp.url)
+    await page.getByRole('button', { name: 'Add server' }).click()
+    const server = page.locator('[data-mcp=orders]')
+    await server.getByRole('button', { name: 'Test the connection' }).click()
+    await server.locator('[data-mcp-ok]').waitFor()
+    expect(await server.locator('[data-mcp-ok]').textContent()).toContain('parley-test-tools 1.2.3')
+    await server.locator('[data-tool=echo]').waitFor()
+    const toolNames = await server.locator('[data-tool]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tool')))
+    expect(toolNames).toContain('add')
+
+    await server.locator('[data-tool=add] input[type=checkbox]').uncheck()
+    const [integration] = (await bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/integrations/mcp`)).items
+    await waitUntil(async () => {
+      const current = await bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/integrations/mcp/${integration.id}`)
+      return Array.isArray(current.config.tools.allow) && !current.config.tools.allow.includes('add') && current.config.tools.allow.includes('echo')
+    }, 'add no longer allowed')
+    const refused = await bed.call('POST', `/api/dev/v1/chatbots/${chatbotId}/integrations/mcp/${integration.id}/tools/add/call`, { arguments: { a: 1, b: 2 } })
+    expect(refused.status).toBe(403)
+
+    await server.locator('[data-tool=echo]').getByRole('button', { name: 'Try it' }).click()
+    await server.locator('textarea[name=tool_arguments]').fill('{"text": "hi from the console"}')
+    await server.getByRole('button', { name: 'Call echo' }).click()
+    await server.locator('[data-tool-result]').waitFor()
+    expect(await server.locator('[data-tool-result]').textContent()).toContain('hi from the console')
+    expect(admin.errors()).toEqual([])
+  }, E2E_TIMEOUT)
+})
