@@ -61,6 +61,10 @@ const NO_FIXTURE_YET = new Set([
   'GET /api/dev/v1/chatbots/{chatbot_id}/flows/{flow_id}/versions/{version}',
   'DELETE /api/dev/v1/api-keys/{prefix}',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api/deliveries/{delivery_id}/redeliver',
+  // A saved reply that exists; a state an authorization server handed back (test/desk, test/mcp).
+  'PATCH /api/dev/v1/desk/saved-replies/{saved_reply_id}',
+  'DELETE /api/dev/v1/desk/saved-replies/{saved_reply_id}',
+  'GET /oauth/mcp/callback',
 ])
 
 describe('fuzzing every documented operation of the compiled binary', () => {
