@@ -18,6 +18,8 @@ import { chatbotStore } from './chatbots/store.ts'
 import type { Config } from './config.ts'
 import { agentService } from './conversations/agent-service.ts'
 import { contactStore } from './conversations/contact-store.ts'
+import { ratingService } from './conversations/rating-service.ts'
+import { ratingStore } from './conversations/rating-store.ts'
 import { conversationStore } from './conversations/conversation-store.ts'
 import { messageStore } from './conversations/message-store.ts'
 import { flowSnapshots } from './conversations/flow-snapshots.ts'
@@ -168,13 +170,15 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   const visitors = visitorService(contacts, now)
   const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
-  const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
+  const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
+  const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, events })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
   const web = webChannel({
     findIntegration: findWebIntegration,
     visitors,
     conversations,
+    ratings,
     events,
     logger,
     ratePerMinute: config.socketRatePerMinute,

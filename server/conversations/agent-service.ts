@@ -5,6 +5,7 @@ import type { EventBus } from '../support/events.ts'
 import type { ContactStore } from './contact-store.ts'
 import type { ConversationFilter, ConversationStore, StoredConversation } from './conversation-store.ts'
 import type { MessageStore } from './message-store.ts'
+import type { RatingService } from './rating-service.ts'
 import type { Conversation, ConversationPatch, ConversationWithContact, Message } from './model.ts'
 import type { ConversationService } from './service.ts'
 
@@ -14,13 +15,14 @@ interface Deps {
   contacts: ContactStore
   messages: MessageStore
   lifecycle: ConversationService
+  ratings: RatingService
   events: EventBus
 }
 
 export type AgentService = ReturnType<typeof agentService>
 
 /** The conversations API for agents and dashboards, scoped to a workspace's chatbot. */
-export function agentService({ chatbots, conversations, contacts, messages, lifecycle, events }: Deps) {
+export function agentService({ chatbots, conversations, contacts, messages, lifecycle, ratings, events }: Deps) {
   function find(workspaceId: string, chatbotId: string, conversationId: string): StoredConversation {
     chatbots.get(workspaceId, chatbotId)
     const conversation = conversations.getInChatbot(chatbotId, conversationId)
@@ -39,7 +41,7 @@ export function agentService({ chatbots, conversations, contacts, messages, life
       const contact = contacts.get(conversation.contact_id)
       if (!contact) throw notFound('contact')
       const { chatbot_id: _, first_message_at: __, ...shown } = contact
-      return { ...publicView(conversation), contact: shown }
+      return { ...publicView(conversation), contact: shown, rating: ratings.of(conversation.id) ?? null }
     },
 
     messages(workspaceId: string, chatbotId: string, conversationId: string, page: Page): PageOf<Message> {

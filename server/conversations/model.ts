@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
 import { Id, listOf, PageQuery, Timestamp } from '../http/common-model.ts'
-import { ChatMessage, Content, ConversationStatus } from '../protocol/widget-protocol.ts'
+import { ChatMessage, Content, ConversationRating, ConversationStatus } from '../protocol/widget-protocol.ts'
 
 export const Channel = t.Union([t.Literal('web'), t.Literal('chatapp'), t.Literal('rest-api')])
 export type Channel = Static<typeof Channel>
@@ -33,7 +33,13 @@ export const Conversation = t.Object({
 })
 export type Conversation = Static<typeof Conversation>
 
-export const ConversationWithContact = t.Composite([Conversation, t.Object({ contact: Contact })])
+export const ConversationWithContact = t.Composite([
+  Conversation,
+  t.Object({
+    contact: Contact,
+    rating: t.Union([ConversationRating, t.Null()], { description: "the visitor's end rating (web widget), once given" }),
+  }),
+])
 export type ConversationWithContact = Static<typeof ConversationWithContact>
 
 export const ConversationList = listOf(Conversation)

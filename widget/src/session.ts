@@ -1,5 +1,5 @@
 import { batch, createSignal } from 'solid-js'
-import type { ChatMessage, ClientMessage, Content, ConversationStatus, ServerMessage } from '../../server/protocol/widget-protocol.ts'
+import type { ChatMessage, ClientMessage, Content, ConversationRating, ConversationStatus, ServerMessage } from '../../server/protocol/widget-protocol.ts'
 import type { ProfileListener, VisitorProfile } from './api.ts'
 import { type ConnectionState, createConnection } from './connection.ts'
 import type { ContactDetails } from './contact-details.ts'
@@ -26,6 +26,7 @@ export interface SessionOptions {
 }
 
 const TYPING_TIMEOUT_MS = 15_000
+const RATING_REFUSALS = new Set(['rating_off', 'unknown_conversation', 'conversation_not_closed', 'already_rated', 'invalid_rating'])
 
 /**
  * The chat as the view sees it (signals) and the glue between the view, the page's API calls
@@ -36,7 +37,9 @@ export function createSession(options: SessionOptions) {
   const { profile, memory, tabMemory, warn } = options
   const [messages, setMessages] = createSignal<ChatMessage[]>([])
   const [outgoing, setOutgoing] = createSignal<Outgoing[]>([])
-  const [conversation, setConversation] = createSignal<{ id: string; status: ConversationStatus } | null>(null)
+  const [conversation, setConversation] = createSignal<{ id: string; status: ConversationStatus; rating?: ConversationRating | null } | null>(null)
+  /** Why the server refused the visitor's end rating, if it did. */
+  const [ratingError, setRatingError] = createSignal<string | null>(null)
   const [connection, setConnection] = createSignal<ConnectionState>('idle')
   const [typing, setTyping] = createSignal<'bot' | 'agent' | null>(null)
   const [isOpen, setIsOpen] = createSignal(tabMemory.get('open') === '1')
@@ -129,8 +132,13 @@ export function createSession(options: SessionOptions) {
       case 'status':
         setConversation({ id: message.conversation_id, status: message.status })
         return
+      case 'rating':
+        if (conversation()?.id === message.conversation_id) setConversation({ ...conversation()!, rating: message.rating })
+        setRatingError(null)
+        return
       case 'error':
-        if (message.client_id) {
+        if (RATING_REFUSALS.has(message.code)) setRatingError(message.message)
+        else if (message.client_id) {
           const failed = message.message
           setOutgoing((list) => list.map((item) => (item.client_id === message.client_id ? { ...item, failed } : item)))
         } else warn(`the server refused a request: ${message.message} (${message.code})`)
@@ -184,6 +192,7 @@ export function createSession(options: SessionOptions) {
     preview,
     hasMore,
     unavailable,
+    ratingError,
     listener,
     setOpen(open: boolean) {
       setIsOpen(open)
@@ -207,6 +216,16 @@ export function createSession(options: SessionOptions) {
     },
     sendTyping(active: boolean) {
       socket.send({ type: 'typing', active })
+    },
+    /** The end rating of the closed conversation shown. */
+    rate(score: number, comment: string) {
+      const current = conversation()
+      if (!current) return
+      const trimmed = comment.trim()
+      setRatingError(null)
+      if (!socket.send({ type: 'rate', conversation_id: current.id, score, ...(trimmed ? { comment: trimmed } : {}) })) {
+        setRatingError('You are offline; try again once reconnected.')
+      }
     },
     loadOlder() {
       const oldest = messages()[0]

@@ -1,6 +1,7 @@
 import { normalizeContactDetails, mergeContactDetails } from '../../conversations/contact-details.ts'
 import type { StoredConversation } from '../../conversations/conversation-store.ts'
 import type { ContactDetails } from '../../conversations/model.ts'
+import type { RatingService } from '../../conversations/rating-service.ts'
 import type { ChannelContext, ConversationService, VisitorInput } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
@@ -20,11 +21,12 @@ const REFUSAL_CODES = {
 interface Deps {
   visitors: VisitorService
   conversations: ConversationService
+  ratings: RatingService
   hub: SocketHub
 }
 
 /** What the server does with each kind of widget message, once it has passed the schema. */
-export function visitorHandlers({ visitors, conversations, hub }: Deps) {
+export function visitorHandlers({ visitors, conversations, ratings, hub }: Deps) {
   const context = (socket: WidgetSocket): ChannelContext => {
     const integration = socket.data.integration!
     return {
@@ -71,7 +73,7 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
     send(socket, {
       type: 'welcome',
       visitor_token: visitor.visitorToken,
-      conversation: conversation ? { id: conversation.id, status: conversation.status } : null,
+      conversation: conversation ? { id: conversation.id, status: conversation.status, rating: ratings.of(conversation.id) } : null,
       messages: history.messages,
       has_more: history.hasMore,
     })
@@ -144,6 +146,18 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
     warnOverLimit(socket, merged.overLimit)
   }
 
+  /** The end rating; every tab of the visitor learns it once it is stored. */
+  function rate(socket: WidgetSocket, message: Of<'rate'>): void {
+    const data = socket.data
+    const outcome = ratings.rate(
+      { conversationId: message.conversation_id, contactId: data.contactId, scale: data.integration!.widgetConfig.rating, score: message.score, comment: message.comment },
+      (rating) => {
+        if (data.contactId) hub.sendToContact(data.contactId, [{ type: 'rating', conversation_id: message.conversation_id, rating }])
+      },
+    )
+    if (!outcome.ok) send(socket, { type: 'error', code: outcome.code, message: outcome.message })
+  }
+
   function warnOverLimit(socket: WidgetSocket, keys: string[]): void {
     if (keys.length === 0) return
     send(socket, { type: 'error', code: 'contact_details_limit', message: `at most 13 fields; left out: ${keys.join(', ')}` })
@@ -169,6 +183,8 @@ export function visitorHandlers({ visitors, conversations, hub }: Deps) {
       }
       case 'typing':
         return
+      case 'rate':
+        return rate(socket, message)
       case 'ping':
         return send(socket, { type: 'pong' })
     }

@@ -1,3 +1,4 @@
+import type { RatingService } from '../../conversations/rating-service.ts'
 import type { ConversationService } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
@@ -11,6 +12,7 @@ export interface WebChannelDeps {
   findIntegration: FindWebIntegration
   visitors: VisitorService
   conversations: ConversationService
+  ratings: RatingService
   events: EventBus
   logger: Logger
   ratePerMinute: number

@@ -1,5 +1,6 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { Server, WebSocketHandler } from 'bun'
+import type { RatingService } from '../../conversations/rating-service.ts'
 import type { ConversationService } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { problemResponse } from '../../http/problem.ts'
@@ -32,6 +33,7 @@ export interface WidgetSocketDeps {
   findIntegration: FindWebIntegration
   visitors: VisitorService
   conversations: ConversationService
+  ratings: RatingService
   hub: SocketHub
   logger: Logger
   /** Messages per minute per socket, in bursts of a quarter of that; 0 turns the limit off. */

@@ -12,6 +12,7 @@ import { conversationListByStatus } from './0010_conversation_list_by_status.ts'
 import { mcpIntegrations } from './0011_mcp_integrations.ts'
 import { people } from './0012_people.ts'
 import { chatbotModelSettings } from './0013_chatbot_model_settings.ts'
+import { widgetFeedback } from './0016_widget_feedback.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, widgetFeedback]

@@ -9,7 +9,7 @@ const at = '2026-01-01T00:00:00.000Z'
 describe('migration 12: people, sessions and one-time tokens', () => {
   test('an existing database gains the tables, its data untouched', () => {
     const db = seededDatabase({ before: 12 })
-    expect(migrate(db).applied).toEqual(['0012_people', '0013_chatbot_model_settings'])
+    expect(migrate(db).applied.slice(0, 2)).toEqual(['0012_people', '0013_chatbot_model_settings'])
     expect(db.query('SELECT id FROM chatbots').all()).toEqual([{ id: 'B' }])
     expect(db.query('SELECT count(*) AS n FROM users').get()).toEqual({ n: 0 })
   })

@@ -3,6 +3,7 @@ import type { WidgetConfigValues } from '../../../server/protocol/widget-config-
 import type { Session } from '../session.ts'
 import { Composer } from './Composer.tsx'
 import { BotAvatar } from './BotAvatar.tsx'
+import { EndRating } from './EndRating.tsx'
 import { CloseIcon } from './Icons.tsx'
 import { MessageList } from './MessageList.tsx'
 
@@ -53,6 +54,11 @@ export function ChatWindow(props: Props) {
         botName={props.settings.bot_display_name}
         typing={s.typing()}
         ended={s.conversation()?.status === 'closed'}
+        afterEnd={
+          <Show when={props.settings.rating}>
+            {(scale) => <EndRating scale={scale()} rating={s.conversation()?.rating ?? null} error={s.ratingError()} onRate={s.rate} />}
+          </Show>
+        }
         hasMore={s.hasMore()}
         onLoadOlder={s.loadOlder}
         onReply={reply}

@@ -1,4 +1,4 @@
-import { createEffect, For, on, Show } from 'solid-js'
+import { createEffect, For, type JSX, on, Show } from 'solid-js'
 import type { ChatMessage, Content } from '../../../server/protocol/widget-protocol.ts'
 import type { Outgoing } from '../session.ts'
 import { MessageContent, type ReplyHandler } from './MessageContent.tsx'
@@ -12,6 +12,8 @@ interface Props {
   typing: 'bot' | 'agent' | null
   /** The latest conversation was closed: the log ends with a divider saying so. */
   ended: boolean
+  /** Shown under the final "Conversation ended" divider (the end rating). */
+  afterEnd?: JSX.Element
   hasMore: boolean
   onLoadOlder: () => void
   onReply: ReplyHandler
@@ -60,6 +62,7 @@ export function MessageList(props: Props) {
       </For>
       <Show when={props.ended && props.messages.length > 0 && props.outgoing.length === 0}>
         <Ended />
+        {props.afterEnd}
       </Show>
       <For each={props.outgoing}>
         {(item) => (

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Browser } from 'playwright-core'
+import { type TestApp, testApp } from '../support/test-app.ts'
+import { setUpWebChat } from '../support/web-chat.ts'
+import { agentDesk } from './support/agent-desk.ts'
+import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
+import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
+import { WidgetPage } from './support/widget-page.ts'
+
+/** Where the screenshots of these tests go, to be looked at (PARLEY_SHOTS, else the temp folder). */
+const SHOTS = process.env.PARLEY_SHOTS ?? '/tmp'
+
+/**
+ * The widget's end rating, against the compiled `dist/parley` (the binary users run), in
+ * headless Chromium: the visitor's side in the browser, the agents' side through the API.
+ */
+describe('the widget against the compiled binary, in Chromium', () => {
+  let app: TestApp
+  let browser: Browser
+  let host: HostPages
+  let serverUrl = ''
+  const opened: WidgetPage[] = []
+
+  beforeAll(async () => {
+    app = testApp()
+    ;[browser] = await Promise.all([launchBrowser(), app.serveFromBinary()])
+    serverUrl = app.binaryUrl()!
+    host = startHostPages()
+  }, 120_000)
+  afterAll(async () => {
+    for (const page of opened) await page.close()
+    await browser?.close()
+    await host?.stop()
+    await app?.close()
+  })
+
+  /** A fresh chatbot on its own page, the visitor in the open chat with the flow's first messages shown. */
+  async function chatOpen(web: Record<string, unknown>) {
+    const chat = await setUpWebChat(app, { web })
+    const path = `/${chat.chatbotId}`
+    host.page(path, embedPage({ serverUrl, widgetKey: chat.widgetKey }))
+    const visitor = await WidgetPage.open(browser, { viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })
+    opened.push(visitor)
+    await visitor.goto(host.url('shop.test', path))
+    await visitor.openChat()
+    await visitor.shownText('Pick one')
+    const desk = agentDesk(app, chat.chatbotId)
+    const { id } = await desk.onlyConversation()
+    return { visitor, desk, conversationId: id, chat }
+  }
+
+  describe('the end rating', () => {
+    test('stars: the closed conversation asks once; the score and comment reach the API; another tab learns it', async () => {
+      const { visitor, desk, conversationId } = await chatOpen({ widget_config: { rating: 'stars' } })
+      const rating = visitor.page.locator('#parley-widget .rating')
+      expect(await rating.count()).toBe(0)
+      await desk.setStatus(conversationId, 'closed')
+      await rating.waitFor({ state: 'visible' })
+      expect(await visitor.page.locator('#parley-widget .ended').last().textContent()).toBe('Conversation ended')
+      expect(await rating.getAttribute('aria-label')).toBe('Rate this conversation')
+
+      await rating.getByRole('button', { name: '4 of 5' }).click()
+      expect(await rating.getByRole('button', { name: '4 of 5' }).getAttribute('aria-pressed')).toBe('true')
+      await rating.locator('textarea').fill('Quick and <b>kind</b>.')
+      await visitor.window.screenshot({ path: `${SHOTS}/widget-rating-stars.png` })
+      await rating.getByRole('button', { name: 'Send rating' }).click()
+      await rating.getByRole('status').waitFor()
+      expect(await rating.getByRole('status').textContent()).toBe('Thanks for your feedback (4 of 5).')
+
+      const stored = await desk.conversation(conversationId)
+      expect(stored.rating).toMatchObject({ scale: 'stars', score: 4, comment: 'Quick and <b>kind</b>.' })
+
+      // Another tab of the visitor learns the rating with its welcome, so it never asks again.
+      const tab = await visitor.newTab()
+      await tab.goto(visitor.page.url())
+      await tab.connected()
+      expect(tab.received('welcome')[0]?.conversation).toMatchObject({ id: conversationId, status: 'closed', rating: { score: 4 } })
+      await tab.page.close()
+      expect(visitor.pageErrors()).toEqual([])
+    }, E2E_TIMEOUT)
+
+    test('thumbs: a thumbs down without a comment is stored as 0; a new message then starts the next conversation', async () => {
+      const { visitor, desk, conversationId } = await chatOpen({ widget_config: { rating: 'thumbs' } })
+      await desk.setStatus(conversationId, 'closed')
+      const rating = visitor.page.locator('#parley-widget .rating')
+      await rating.getByRole('button', { name: 'Bad' }).click()
+      await visitor.window.screenshot({ path: `${SHOTS}/widget-rating-thumbs.png` })
+      await rating.getByRole('button', { name: 'Send rating' }).click()
+      await rating.getByRole('status').waitFor()
+      expect(await rating.getByRole('status').textContent()).toBe('Thanks for your feedback.')
+      expect((await desk.conversation(conversationId)).rating).toMatchObject({ scale: 'thumbs', score: 0, comment: null })
+
+      await visitor.sendText('One more thing')
+      await visitor.shownText('One more thing', 'visitor')
+      await rating.waitFor({ state: 'detached' })
+    }, E2E_TIMEOUT)
+
+    test('without widget_config.rating the ended conversation shows only the divider', async () => {
+      const { visitor, desk, conversationId } = await chatOpen({})
+      await desk.setStatus(conversationId, 'closed')
+      await visitor.page.locator('#parley-widget .ended').waitFor()
+      expect(await visitor.page.locator('#parley-widget .rating').count()).toBe(0)
+    }, E2E_TIMEOUT)
+  })
+})
