@@ -20,6 +20,8 @@ import { agentService } from './conversations/agent-service.ts'
 import { contactStore } from './conversations/contact-store.ts'
 import { ratingService } from './conversations/rating-service.ts'
 import { ratingStore } from './conversations/rating-store.ts'
+import { readService } from './conversations/read-service.ts'
+import { readStore } from './conversations/read-store.ts'
 import { conversationStore } from './conversations/conversation-store.ts'
 import { messageStore } from './conversations/message-store.ts'
 import { flowSnapshots } from './conversations/flow-snapshots.ts'
@@ -171,7 +173,8 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
   const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
   const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
-  const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, events })
+  const reads = readService({ reads: readStore(db), batch, events, now })
+  const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
   const web = webChannel({
@@ -179,6 +182,7 @@ export function createApp({ db, config, logger, now = systemClock, tuning = {} }
     visitors,
     conversations,
     ratings,
+    reads,
     events,
     logger,
     ratePerMinute: config.socketRatePerMinute,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
 import { Id, listOf, PageQuery, Timestamp } from '../http/common-model.ts'
-import { ChatMessage, Content, ConversationRating, ConversationStatus } from '../protocol/widget-protocol.ts'
+import { ChatMessage, Content, ConversationRating, ConversationStatus, ReadMark } from '../protocol/widget-protocol.ts'
 
 export const Channel = t.Union([t.Literal('web'), t.Literal('chatapp'), t.Literal('rest-api')])
 export type Channel = Static<typeof Channel>
@@ -33,11 +33,26 @@ export const Conversation = t.Object({
 })
 export type Conversation = Static<typeof Conversation>
 
+export const ConversationReads = t.Object(
+  {
+    visitor: t.Union([ReadMark, t.Null()], { description: "how far the visitor has seen the conversation (web widget)" }),
+    team: t.Union([ReadMark, t.Null()], { description: "how far the bot or an agent has read the visitor's messages" }),
+  },
+  { description: '"seen" marks: every message up to `up_to` was read at `at`' },
+)
+export type ConversationReads = Static<typeof ConversationReads>
+
+export const ReadBody = t.Object(
+  { up_to: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'a message id of the conversation; default: its newest message' })) },
+  { additionalProperties: false },
+)
+
 export const ConversationWithContact = t.Composite([
   Conversation,
   t.Object({
     contact: Contact,
     rating: t.Union([ConversationRating, t.Null()], { description: "the visitor's end rating (web widget), once given" }),
+    reads: ConversationReads,
   }),
 ])
 export type ConversationWithContact = Static<typeof ConversationWithContact>

@@ -90,6 +90,10 @@ export const ConversationRating = t.Object({
 })
 export type ConversationRating = Static<typeof ConversationRating>
 
+/** How far one side has read a conversation: every message up to this id, at this time. */
+export const ReadMark = t.Object({ up_to: t.String(), at: t.String() })
+export type ReadMark = Static<typeof ReadMark>
+
 // ---- widget -> server ----
 
 export const Hello = t.Object({
@@ -126,6 +130,8 @@ export const ClientMessage = t.Union([
   /** Older history, before a message id. */
   t.Object({ type: t.Literal('history'), before: MessageId }),
   t.Object({ type: t.Literal('ping') }),
+  /** The visitor has seen the conversation up to this message (the chat open, the message shown). */
+  t.Object({ type: t.Literal('read'), up_to: MessageId }),
   /** The end rating of a closed conversation, once (widget_config.rating names the scale). */
   t.Object({
     type: t.Literal('rate'),
@@ -148,6 +154,8 @@ export const ServerMessage = t.Union([
         status: ConversationStatus,
         /** Its end rating, once given (null: not rated). */
         rating: t.Optional(t.Union([ConversationRating, t.Null()])),
+        /** How far the bot or an agent has read the visitor's messages (null: nothing yet). */
+        read_by_team: t.Optional(t.Union([ReadMark, t.Null()])),
       }),
       t.Null(),
     ]),
@@ -162,6 +170,8 @@ export const ServerMessage = t.Union([
   /** A refused request that does not end the connection (e.g. an over-long message). */
   t.Object({ type: t.Literal('error'), code: t.String(), message: t.String(), client_id: t.Optional(t.String()) }),
   t.Object({ type: t.Literal('pong') }),
+  /** The bot or an agent has read the visitor's messages up to `up_to`. */
+  t.Object({ type: t.Literal('read'), conversation_id: t.String(), up_to: t.String(), at: t.String() }),
   /** A conversation was rated (from any tab of the visitor). */
   t.Object({ type: t.Literal('rating'), conversation_id: t.String(), rating: ConversationRating }),
 ])

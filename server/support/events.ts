@@ -27,6 +27,8 @@ export interface DomainEvents {
    * that can show text as it comes (the widget) listen; nothing here is stored or delivered.
    */
   'conversation.draft': { conversation: ConversationRef; message_id: string; phase: 'started' | 'delta' | 'dropped'; text?: string }
+  /** A "seen" mark moved: the visitor read the answers, or the team (bot or agent) the visitor's messages, up to a message id. */
+  'conversation.read': { conversation: ConversationRef; reader: 'visitor' | 'team'; up_to: string; at: string }
 }
 
 /** Enough of a conversation for a channel to find who must receive an event. */

@@ -40,7 +40,7 @@ describe('docs/conversations.md: every curl example answers as documented', () =
     const routes = app.http.routes
       .filter((route) => route.path.includes('/conversations'))
       .map((route) => `${route.method} ${route.path.replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}')}`)
-    expect(routes.length).toBe(6)
+    expect(routes.length).toBe(7)
     expect(routes.filter((route) => !shown.has(route))).toEqual([])
   })
 })

@@ -5,13 +5,15 @@ import { setUpWebChat } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
 import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
-import { WidgetPage } from './support/widget-page.ts'
+import { WidgetPage, waitUntil } from './support/widget-page.ts'
+
+const waitFor = (check: () => Promise<boolean>) => waitUntil(check, 'the condition holds')
 
 /** Where the screenshots of these tests go, to be looked at (PARLEY_SHOTS, else the temp folder). */
 const SHOTS = process.env.PARLEY_SHOTS ?? '/tmp'
 
 /**
- * The widget's end rating, against the compiled `dist/parley` (the binary users run), in
+ * The widget's end rating, message times and "seen" marks, against the compiled `dist/parley` (the binary users run), in
  * headless Chromium: the visitor's side in the browser, the agents' side through the API.
  */
 describe('the widget against the compiled binary, in Chromium', () => {
@@ -100,6 +102,61 @@ describe('the widget against the compiled binary, in Chromium', () => {
       await desk.setStatus(conversationId, 'closed')
       await visitor.page.locator('#parley-widget .ended').waitFor()
       expect(await visitor.page.locator('#parley-widget .rating').count()).toBe(0)
+    }, E2E_TIMEOUT)
+  })
+
+  describe('message times and "seen" marks', () => {
+    test('times label each group in local time; the bot and an agent mark the visitor\'s message seen; the visitor\'s read reaches the API', async () => {
+      const { visitor, desk, conversationId } = await chatOpen({})
+      const times = visitor.page.locator('#parley-widget .log time.time')
+      await times.first().waitFor()
+      // Greeting and the flow's first messages arrived together: one group, one label.
+      expect(await times.count()).toBe(1)
+      expect(await times.first().textContent()).toBe('Just now')
+      const stamped = (await times.first().getAttribute('datetime')) ?? ''
+      expect(Math.abs(Date.parse(stamped) - Date.now())).toBeLessThan(60_000)
+
+      // The bot answers, so it has read the visitor's text.
+      await visitor.sendText('pricing please')
+      await visitor.shownText('What is your email?')
+      const seen = visitor.page.locator('#parley-widget .log .seen')
+      await seen.waitFor()
+      expect(await seen.count()).toBe(1)
+      const seenUnder = await seen.evaluate((mark) => mark.previousElementSibling?.textContent ?? '')
+      expect(seenUnder).toContain('pricing please')
+
+      // In a handoff, the next message waits for an agent to read it.
+      await desk.setStatus(conversationId, 'handoff')
+      await visitor.sendText('Is anyone there?')
+      await visitor.shownText('Is anyone there?', 'visitor')
+      expect(await seen.evaluate((mark) => mark.previousElementSibling?.textContent ?? '')).toContain('pricing please')
+      await visitor.window.screenshot({ path: `${SHOTS}/widget-times-before-read.png` })
+      const marked = await app.call('POST', `/api/dev/v1/chatbots/${(await desk.conversation(conversationId)).chatbot_id}/conversations/${conversationId}/read`)
+      expect(marked.status).toBe(200)
+      await waitFor(async () => (await seen.evaluate((mark) => mark.previousElementSibling?.textContent ?? '')).includes('Is anyone there?'))
+      expect(await seen.count()).toBe(1)
+      await desk.say(conversationId, 'Yes, Sam here.', 'Sam')
+      await visitor.shownText('Yes, Sam here.', 'agent')
+      await visitor.window.screenshot({ path: `${SHOTS}/widget-times-seen.png` })
+
+      // The visitor has the chat open: they have seen the agent's answer, and the API says so.
+      const messages = await desk.messages(conversationId)
+      await waitFor(async () => (await desk.conversation(conversationId)).reads.visitor?.up_to === messages.at(-1)!.id)
+      expect(visitor.pageErrors()).toEqual([])
+    }, E2E_TIMEOUT)
+
+    test('a closed chat does not tell agents the visitor has seen a new message', async () => {
+      const { visitor, desk, conversationId } = await chatOpen({})
+      await waitFor(async () => (await desk.conversation(conversationId)).reads.visitor !== null)
+      const before = (await desk.conversation(conversationId)).reads.visitor
+      await visitor.page.locator('#parley-widget .window .close').click()
+      await visitor.window.waitFor({ state: 'detached' })
+      await desk.say(conversationId, 'Are you still there?', 'Sam')
+      await visitor.page.locator('#parley-widget .launcher .badge').waitFor()
+      expect((await desk.conversation(conversationId)).reads.visitor).toEqual(before)
+      await visitor.openChat()
+      const messages = await desk.messages(conversationId)
+      await waitFor(async () => (await desk.conversation(conversationId)).reads.visitor?.up_to === messages.at(-1)!.id)
     }, E2E_TIMEOUT)
   })
 })

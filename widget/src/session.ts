@@ -1,5 +1,5 @@
 import { batch, createSignal } from 'solid-js'
-import type { ChatMessage, ClientMessage, Content, ConversationRating, ConversationStatus, ServerMessage } from '../../server/protocol/widget-protocol.ts'
+import type { ChatMessage, ClientMessage, Content, ConversationRating, ConversationStatus, ReadMark, ServerMessage } from '../../server/protocol/widget-protocol.ts'
 import type { ProfileListener, VisitorProfile } from './api.ts'
 import { type ConnectionState, createConnection } from './connection.ts'
 import type { ContactDetails } from './contact-details.ts'
@@ -37,7 +37,12 @@ export function createSession(options: SessionOptions) {
   const { profile, memory, tabMemory, warn } = options
   const [messages, setMessages] = createSignal<ChatMessage[]>([])
   const [outgoing, setOutgoing] = createSignal<Outgoing[]>([])
-  const [conversation, setConversation] = createSignal<{ id: string; status: ConversationStatus; rating?: ConversationRating | null } | null>(null)
+  const [conversation, setConversation] = createSignal<{
+    id: string
+    status: ConversationStatus
+    rating?: ConversationRating | null
+    read_by_team?: ReadMark | null
+  } | null>(null)
   /** Why the server refused the visitor's end rating, if it did. */
   const [ratingError, setRatingError] = createSignal<string | null>(null)
   const [connection, setConnection] = createSignal<ConnectionState>('idle')
@@ -55,11 +60,15 @@ export function createSession(options: SessionOptions) {
   let helloAfter: string | undefined
 
   const newest = () => messages().at(-1)
+  /** The newest message id this tab told the server the visitor has seen. */
+  let readSent = ''
   const markSeen = () => {
     const last = newest()
     if (last) memory.set('seen', last.created_at)
     setUnread(0)
     setPreview(null)
+    // Agents see how far the visitor has read: only messages of the running conversation count.
+    if (isOpen() && last && last.conversation_id === conversation()?.id && last.id > readSent && socket.send({ type: 'read', up_to: last.id })) readSent = last.id
   }
 
   const socket = createConnection({
@@ -129,8 +138,14 @@ export function createSession(options: SessionOptions) {
         setTyping(message.active ? message.from : null)
         if (message.active) typingTimer = setTimeout(() => setTyping(null), TYPING_TIMEOUT_MS)
         return
-      case 'status':
-        setConversation({ id: message.conversation_id, status: message.status })
+      case 'status': {
+        // Its rating and read mark stay (they belong to the conversation, not to its status).
+        const same = conversation()?.id === message.conversation_id ? conversation() : null
+        setConversation({ ...same, id: message.conversation_id, status: message.status })
+        return
+      }
+      case 'read':
+        if (conversation()?.id === message.conversation_id) setConversation({ ...conversation()!, read_by_team: { up_to: message.up_to, at: message.at } })
         return
       case 'rating':
         if (conversation()?.id === message.conversation_id) setConversation({ ...conversation()!, rating: message.rating })
@@ -174,6 +189,7 @@ export function createSession(options: SessionOptions) {
         setPreview(null)
       })
       startSent = false
+      readSent = ''
       if (live) socket.connect()
     },
     contactDetailsChanged(changes: ContactDetails) {

@@ -1,6 +1,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { Server, WebSocketHandler } from 'bun'
 import type { RatingService } from '../../conversations/rating-service.ts'
+import type { ReadService } from '../../conversations/read-service.ts'
 import type { ConversationService } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { problemResponse } from '../../http/problem.ts'
@@ -34,6 +35,7 @@ export interface WidgetSocketDeps {
   visitors: VisitorService
   conversations: ConversationService
   ratings: RatingService
+  reads: ReadService
   hub: SocketHub
   logger: Logger
   /** Messages per minute per socket, in bursts of a quarter of that; 0 turns the limit off. */

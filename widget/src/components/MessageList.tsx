@@ -14,6 +14,10 @@ interface Props {
   ended: boolean
   /** Shown under the final "Conversation ended" divider (the end rating). */
   afterEnd?: JSX.Element
+  /** Time labels above the messages that open a group (message-times.ts). */
+  times?: Map<string, string>
+  /** The visitor's message marked "Seen" (read by the bot or an agent). */
+  seenId?: string | null
   hasMore: boolean
   onLoadOlder: () => void
   onReply: ReplyHandler
@@ -54,9 +58,15 @@ export function MessageList(props: Props) {
             <Show when={index() > 0 && props.messages[index() - 1]?.conversation_id !== message.conversation_id}>
               <Ended />
             </Show>
+            <Show when={props.times?.get(message.id)}>
+              {(label) => <time class="time" dateTime={message.created_at}>{label()}</time>}
+            </Show>
             <Bubble role={message.role} speaker={speaker(message)} author={message.role === 'agent' ? message.author : undefined}>
               <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} />
             </Bubble>
+            <Show when={message.id === props.seenId}>
+              <span class="seen">Seen</span>
+            </Show>
           </>
         )}
       </For>
