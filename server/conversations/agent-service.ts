@@ -51,8 +51,8 @@ export function agentService({ chatbots, conversations, contacts, messages, life
       return messages.list(conversationId, page)
     },
 
-    post(workspaceId: string, chatbotId: string, conversationId: string, text: string, author?: string): Message {
-      return lifecycle.agentSays(find(workspaceId, chatbotId, conversationId), text, author)
+    post(workspaceId: string, chatbotId: string, conversationId: string, text: string, author?: string, authorAvatarUrl?: string): Message {
+      return lifecycle.agentSays(find(workspaceId, chatbotId, conversationId), text, author, authorAvatarUrl)
     },
 
     patch(workspaceId: string, chatbotId: string, conversationId: string, patch: ConversationPatch): Conversation {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
 import { Id, listOf, PageQuery, Timestamp } from '../http/common-model.ts'
+import { AVATAR_URL_MAX_LENGTH, AVATAR_URL_PATTERN } from '../protocol/widget-config-defaults.ts'
 import { ChatMessage, Content, ConversationRating, ConversationStatus, ReadMark } from '../protocol/widget-protocol.ts'
 
 export const Channel = t.Union([t.Literal('web'), t.Literal('chatapp'), t.Literal('rest-api')])
@@ -76,6 +77,14 @@ export const AgentMessage = t.Object(
   {
     text: t.String({ minLength: 1, maxLength: 4096 }),
     author: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "the agent's display name" })),
+    author_avatar_url: t.Optional(
+      t.String({
+        pattern: AVATAR_URL_PATTERN.source,
+        maxLength: AVATAR_URL_MAX_LENGTH,
+        error: `must be an https:// address of an image, at most ${AVATAR_URL_MAX_LENGTH} characters`,
+        description: "the agent's picture, shown beside their name in the widget (initials without one); the rules of bot_avatar_url",
+      }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -50,7 +50,7 @@ export function conversationRoutes(auth: Authenticate, desk: AgentService) {
       detail: { tags, summary: "List a conversation's messages", description: 'Oldest first.' },
     })
     .post('/:conversation_id/messages', ({ workspaceId, params, body, status }) =>
-      status(201, desk.post(workspaceId, params.chatbot_id, params.conversation_id, body.text, body.author)), {
+      status(201, desk.post(workspaceId, params.chatbot_id, params.conversation_id, body.text, body.author, body.author_avatar_url)), {
       params: ConversationParams,
       body: AgentMessage,
       response: { 201: ChatMessage, ...errorResponses(400, 404, 413, 415, 422) },

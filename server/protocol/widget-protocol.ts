@@ -70,6 +70,8 @@ export const ChatMessage = t.Object({
   client_id: t.Optional(t.String()),
   /** On agent messages: the agent's display name, when given. */
   author: t.Optional(t.String()),
+  /** On agent messages: the agent's picture (an https image), when given; the widget shows initials without one. */
+  author_avatar_url: t.Optional(t.String()),
   content: Content,
   created_at: t.String(),
 })

@@ -5,6 +5,7 @@ import { setUpWebChat } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
 import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
+import { type ImageHost, startImageHost } from './support/image-host.ts'
 import { WidgetPage, waitUntil } from './support/widget-page.ts'
 
 const waitFor = (check: () => Promise<boolean>) => waitUntil(check, 'the condition holds')
@@ -13,13 +14,14 @@ const waitFor = (check: () => Promise<boolean>) => waitUntil(check, 'the conditi
 const SHOTS = process.env.PARLEY_SHOTS ?? '/tmp'
 
 /**
- * The widget's end rating, message times and "seen" marks, against the compiled `dist/parley` (the binary users run), in
+ * The widget's end rating, message times and "seen" marks, and agents' avatars, against the compiled `dist/parley` (the binary users run), in
  * headless Chromium: the visitor's side in the browser, the agents' side through the API.
  */
 describe('the widget against the compiled binary, in Chromium', () => {
   let app: TestApp
   let browser: Browser
   let host: HostPages
+  let images: ImageHost
   let serverUrl = ''
   const opened: WidgetPage[] = []
 
@@ -28,11 +30,13 @@ describe('the widget against the compiled binary, in Chromium', () => {
     ;[browser] = await Promise.all([launchBrowser(), app.serveFromBinary()])
     serverUrl = app.binaryUrl()!
     host = startHostPages()
+    images = await startImageHost()
   }, 120_000)
   afterAll(async () => {
     for (const page of opened) await page.close()
     await browser?.close()
     await host?.stop()
+    await images?.stop()
     await app?.close()
   })
 
@@ -41,7 +45,8 @@ describe('the widget against the compiled binary, in Chromium', () => {
     const chat = await setUpWebChat(app, { web })
     const path = `/${chat.chatbotId}`
     host.page(path, embedPage({ serverUrl, widgetKey: chat.widgetKey }))
-    const visitor = await WidgetPage.open(browser, { viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })
+    // ignoreHTTPSErrors: the image host's test certificate is trusted by no browser.
+    const visitor = await WidgetPage.open(browser, { viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', ignoreHTTPSErrors: true })
     opened.push(visitor)
     await visitor.goto(host.url('shop.test', path))
     await visitor.openChat()
@@ -157,6 +162,37 @@ describe('the widget against the compiled binary, in Chromium', () => {
       await visitor.openChat()
       const messages = await desk.messages(conversationId)
       await waitFor(async () => (await desk.conversation(conversationId)).reads.visitor?.up_to === messages.at(-1)!.id)
+    }, E2E_TIMEOUT)
+  })
+
+  describe("agents' names and avatars", () => {
+    test('an agent message shows the picture given, initials without one or when it fails to load, and "Agent" without a name', async () => {
+      const { visitor, desk, conversationId, chat } = await chatOpen({})
+      const post = async (body: Record<string, unknown>) => {
+        const result = await app.call('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${conversationId}/messages`, { body })
+        expect(result.status).toBe(201)
+      }
+      await post({ text: 'Hi, Maya here.', author: 'Maya Lin', author_avatar_url: images.url('/avatar.png') })
+      await visitor.shownText('Hi, Maya here.', 'agent')
+      const heads = visitor.page.locator('#parley-widget .log .msg.agent .agent-head')
+      const picture = heads.nth(0).locator('.face img')
+      await waitFor(async () => (await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)) === 1)
+      expect(await picture.getAttribute('referrerpolicy')).toBe('no-referrer')
+      expect(await heads.nth(0).locator('.author').textContent()).toBe('Maya Lin')
+      expect(images.requested).toContain('/avatar.png')
+
+      await post({ text: 'And Sam.', author: 'sam' })
+      await post({ text: 'A broken picture.', author: 'Maya Lin', author_avatar_url: images.url('/gone.png') })
+      await desk.say(conversationId, 'Nameless.')
+      await visitor.shownText('Nameless.', 'agent')
+      expect(await heads.nth(1).locator('.face').textContent()).toBe('S')
+      await waitFor(async () => (await heads.nth(2).locator('.face').textContent()) === 'ML')
+      expect(await heads.nth(2).locator('.face img').count()).toBe(0)
+      expect(await heads.nth(3).locator('.face').textContent()).toBe('A')
+      expect(await heads.nth(3).locator('.author').textContent()).toBe('Agent')
+      expect(await heads.nth(0).locator('.face').getAttribute('aria-hidden')).toBe('true')
+      await visitor.window.screenshot({ path: `${SHOTS}/widget-agent-avatars.png` })
+      expect(visitor.pageErrors()).toEqual([])
     }, E2E_TIMEOUT)
   })
 })

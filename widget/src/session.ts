@@ -240,7 +240,7 @@ export function createSession(options: SessionOptions) {
       const trimmed = comment.trim()
       setRatingError(null)
       if (!socket.send({ type: 'rate', conversation_id: current.id, score, ...(trimmed ? { comment: trimmed } : {}) })) {
-        setRatingError('You are offline; try again once reconnected.')
+        setRatingError('You are offline.')
       }
     },
     loadOlder() {

@@ -25,6 +25,10 @@ export const widgetFeedback: Migration = {
         at TEXT NOT NULL,
         PRIMARY KEY (conversation_id, reader)
       ) WITHOUT ROWID;
+
+      -- An agent's picture on their messages: an https image address (widget_config's
+      -- bot_avatar_url rules), null for everyone else.
+      ALTER TABLE messages ADD COLUMN author_avatar_url TEXT;
     `)
   },
 }

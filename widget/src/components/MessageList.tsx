@@ -1,6 +1,7 @@
 import { createEffect, For, type JSX, on, Show } from 'solid-js'
 import type { ChatMessage, Content } from '../../../server/protocol/widget-protocol.ts'
 import type { Outgoing } from '../session.ts'
+import { AgentFace } from './AgentFace.tsx'
 import { MessageContent, type ReplyHandler } from './MessageContent.tsx'
 
 interface Props {
@@ -61,7 +62,12 @@ export function MessageList(props: Props) {
             <Show when={props.times?.get(message.id)}>
               {(label) => <time class="time" dateTime={message.created_at}>{label()}</time>}
             </Show>
-            <Bubble role={message.role} speaker={speaker(message)} author={message.role === 'agent' ? message.author : undefined}>
+            <Bubble
+              role={message.role}
+              speaker={speaker(message)}
+              author={message.role === 'agent' ? message.author || 'Agent' : undefined}
+              avatar={message.author_avatar_url}
+            >
               <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} />
             </Bubble>
             <Show when={message.id === props.seenId}>
@@ -101,11 +107,16 @@ function Ended() {
   )
 }
 
-function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: string; pending?: boolean; failed?: string; children: unknown }) {
+function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: string; avatar?: string; pending?: boolean; failed?: string; children: unknown }) {
   return (
     <div class={`msg ${props.role}`} classList={{ pending: props.pending, failed: !!props.failed }}>
       <Show when={props.author}>
-        <span class="author">{props.author}</span>
+        {(author) => (
+          <span class="agent-head">
+            <AgentFace name={author()} src={props.avatar} />
+            <span class="author">{author()}</span>
+          </span>
+        )}
       </Show>
       <Show when={props.speaker && !props.author}>
         <span class="sr-only">{props.speaker}: </span>
