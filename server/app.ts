@@ -26,6 +26,10 @@ import { chatbotStore } from './chatbots/store.ts'
 import type { Config } from './config.ts'
 import { agentService } from './conversations/agent-service.ts'
 import { contactStore } from './conversations/contact-store.ts'
+import { ratingService } from './conversations/rating-service.ts'
+import { ratingStore } from './conversations/rating-store.ts'
+import { readService } from './conversations/read-service.ts'
+import { readStore } from './conversations/read-store.ts'
 import { conversationStore } from './conversations/conversation-store.ts'
 import { messageStore } from './conversations/message-store.ts'
 import { flowSnapshots } from './conversations/flow-snapshots.ts'
@@ -241,7 +245,9 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const visitors = visitorService(contacts, now)
   const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
-  const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, events })
+  const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
+  const reads = readService({ reads: readStore(db), batch, events, now })
+  const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
   const deskRows = deskStore(db)
   const feed = deskFeed({ store: feedStore(db), batch })
   forgetFeedNumbers = feed.forget
@@ -263,6 +269,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     findIntegration: findWebIntegration,
     visitors,
     conversations,
+    ratings,
+    reads,
     events,
     logger,
     ratePerMinute: config.socketRatePerMinute,

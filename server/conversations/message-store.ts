@@ -11,6 +11,7 @@ export interface MessageRow {
   role: Role
   client_id: string | null
   author: string | null
+  author_avatar_url: string | null
   content: string
   created_at: string
 }
@@ -32,9 +33,9 @@ const CONVERSATIONS_WITH_KNOWN_CLIENT_IDS = 5000
 export type MessageStore = ReturnType<typeof messageStore>
 
 export function messageStore(db: Database) {
-  const insert = db.query<unknown, [string, string, string, Role, string | null, string | null, string, string]>(
-    `INSERT INTO messages (id, conversation_id, conversation_seq, role, client_id, author, content, created_at)
-     VALUES (?, ?, (${SEQ_OF('?')}), ?, ?, ?, ?, ?)`,
+  const insert = db.query<unknown, [string, string, string, Role, string | null, string | null, string | null, string, string]>(
+    `INSERT INTO messages (id, conversation_id, conversation_seq, role, client_id, author, author_avatar_url, content, created_at)
+     VALUES (?, ?, (${SEQ_OF('?')}), ?, ?, ?, ?, ?, ?)`,
   )
   const byClientId = db.query<MessageRow, [string, string]>(
     `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND client_id = ?`,
@@ -67,7 +68,7 @@ export function messageStore(db: Database) {
     insert(message: Message): void {
       const { id, conversation_id, role } = message
       const clientId = message.client_id ?? null
-      insert.run(id, conversation_id, conversation_id, role, clientId, message.author ?? null, JSON.stringify(message.content), message.created_at)
+      insert.run(id, conversation_id, conversation_id, role, clientId, message.author ?? null, message.author_avatar_url ?? null, JSON.stringify(message.content), message.created_at)
       if (clientId !== null) knownClientIds.update(conversation_id, (known) => known.add(clientId))
     },
     findByClientId(conversationId: string, clientId: string): Message | undefined {
@@ -105,5 +106,6 @@ export function toMessage(row: MessageRow | null): Message | undefined {
   }
   if (row.client_id !== null) message.client_id = row.client_id
   if (row.author !== null) message.author = row.author
+  if (row.author_avatar_url) message.author_avatar_url = row.author_avatar_url
   return message
 }

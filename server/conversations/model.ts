@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
 import { Id, listOf, PageQuery, Timestamp } from '../http/common-model.ts'
-import { ChatMessage, Content, ConversationStatus } from '../protocol/widget-protocol.ts'
+import { AVATAR_URL_MAX_LENGTH, AVATAR_URL_PATTERN } from '../protocol/widget-config-defaults.ts'
+import { ChatMessage, Content, ConversationRating, ConversationStatus, ReadMark } from '../protocol/widget-protocol.ts'
 
 export const Channel = t.Union([t.Literal('web'), t.Literal('chatapp'), t.Literal('rest-api')])
 export type Channel = Static<typeof Channel>
@@ -33,7 +34,28 @@ export const Conversation = t.Object({
 })
 export type Conversation = Static<typeof Conversation>
 
-export const ConversationWithContact = t.Composite([Conversation, t.Object({ contact: Contact })])
+export const ConversationReads = t.Object(
+  {
+    visitor: t.Union([ReadMark, t.Null()], { description: "how far the visitor has seen the conversation (web widget)" }),
+    team: t.Union([ReadMark, t.Null()], { description: "how far the bot or an agent has read the visitor's messages" }),
+  },
+  { description: '"seen" marks: every message up to `up_to` was read at `at`' },
+)
+export type ConversationReads = Static<typeof ConversationReads>
+
+export const ReadBody = t.Object(
+  { up_to: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'a message id of the conversation; default: its newest message' })) },
+  { additionalProperties: false },
+)
+
+export const ConversationWithContact = t.Composite([
+  Conversation,
+  t.Object({
+    contact: Contact,
+    rating: t.Union([ConversationRating, t.Null()], { description: "the visitor's end rating (web widget), once given" }),
+    reads: ConversationReads,
+  }),
+])
 export type ConversationWithContact = Static<typeof ConversationWithContact>
 
 export const ConversationList = listOf(Conversation)
@@ -55,6 +77,14 @@ export const AgentMessage = t.Object(
   {
     text: t.String({ minLength: 1, maxLength: 4096 }),
     author: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "the agent's display name" })),
+    author_avatar_url: t.Optional(
+      t.String({
+        pattern: AVATAR_URL_PATTERN.source,
+        maxLength: AVATAR_URL_MAX_LENGTH,
+        error: `must be an https:// address of an image, at most ${AVATAR_URL_MAX_LENGTH} characters`,
+        description: "the agent's picture, shown beside their name in the widget (initials without one); the rules of bot_avatar_url",
+      }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -12,7 +12,9 @@ import {
   ConversationPatch,
   ConversationQuery,
   ConversationWithContact,
+  ConversationReads,
   MessageList,
+  ReadBody,
   TypingBody,
 } from './model.ts'
 
@@ -48,11 +50,21 @@ export function conversationRoutes(auth: Authenticate, desk: AgentService) {
       detail: { tags, summary: "List a conversation's messages", description: 'Oldest first.' },
     })
     .post('/:conversation_id/messages', ({ workspaceId, params, body, status }) =>
-      status(201, desk.post(workspaceId, params.chatbot_id, params.conversation_id, body.text, body.author)), {
+      status(201, desk.post(workspaceId, params.chatbot_id, params.conversation_id, body.text, body.author, body.author_avatar_url)), {
       params: ConversationParams,
       body: AgentMessage,
       response: { 201: ChatMessage, ...errorResponses(400, 404, 413, 415, 422) },
       detail: { tags, summary: 'Send a message as a human agent', description: 'Delivered live to the visitor; the bot stops answering (status handoff).' },
+    })
+    .post('/:conversation_id/read', ({ workspaceId, params, body }) => desk.read(workspaceId, params.chatbot_id, params.conversation_id, body?.up_to), {
+      params: ConversationParams,
+      body: t.Optional(ReadBody),
+      response: { 200: ConversationReads, ...errorResponses(400, 404, 415, 422) },
+      detail: {
+        tags,
+        summary: 'Mark the conversation read by an agent',
+        description: 'Up to a message (default: the newest). The visitor sees "Seen" on their messages up to there; a mark never moves back.',
+      },
     })
     .post('/:conversation_id/typing', ({ workspaceId, params, body, status }) => {
       desk.typing(workspaceId, params.chatbot_id, params.conversation_id, body.active)

@@ -259,9 +259,9 @@ export function conversationService(deps: ConversationServiceDeps) {
     },
 
     /** A person writes: stored and delivered; the bot stops answering (status handoff). */
-    agentSays(conversation: StoredConversation, text: string, author?: string): Message {
+    agentSays(conversation: StoredConversation, text: string, author?: string, authorAvatarUrl?: string): Message {
       const turn = startTurn(conversation)
-      const said = message(turn, 'agent', { kind: 'text', text }, author ? { author } : {})
+      const said = message(turn, 'agent', { kind: 'text', text }, { ...(author ? { author } : {}), ...(authorAvatarUrl ? { author_avatar_url: authorAvatarUrl } : {}) })
       turn.messages.push(said)
       turn.status = 'handoff'
       write(turn)

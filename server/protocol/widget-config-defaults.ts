@@ -5,6 +5,10 @@
 export const AVATAR_ICONS = ['', 'robot', 'headset', 'sparkle', 'heart', 'store', 'graduation', 'chat'] as const
 export type AvatarIcon = (typeof AVATAR_ICONS)[number]
 
+/** The end rating a closed conversation offers: thumbs up or down, or one to five stars. */
+export const RATING_SCALES = ['thumbs', 'stars'] as const
+export type RatingScaleName = (typeof RATING_SCALES)[number]
+
 export const POSITIONS = ['bottom-right', 'bottom-left'] as const
 export type Position = (typeof POSITIONS)[number]
 
@@ -22,6 +26,8 @@ export interface WidgetConfigValues {
   width: number
   height: number
   allowed_paths: string[] | null
+  /** The rating offered when a conversation ends; null offers none. */
+  rating: RatingScaleName | null
 }
 
 /** Every default of the spec's table; "none" is null. */
@@ -38,6 +44,7 @@ export const WIDGET_CONFIG_DEFAULTS: Readonly<WidgetConfigValues> = Object.freez
   width: 380,
   height: 600,
   allowed_paths: null,
+  rating: null,
 })
 
 export const WIDGET_LIMITS = {

@@ -1,6 +1,6 @@
 import type { TLiteral, TSchema } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
-import { AVATAR_ICONS, AVATAR_URL_MAX_LENGTH, AVATAR_URL_PATTERN, WIDGET_CONFIG_DEFAULTS as D, WIDGET_LIMITS as L, POSITIONS } from './widget-config-defaults.ts'
+import { AVATAR_ICONS, AVATAR_URL_MAX_LENGTH, AVATAR_URL_PATTERN, WIDGET_CONFIG_DEFAULTS as D, WIDGET_LIMITS as L, POSITIONS, RATING_SCALES } from './widget-config-defaults.ts'
 
 /**
  * widget_config as TypeBox schemas: the stored, complete form (every default filled in), the
@@ -20,6 +20,7 @@ const HexColor = t.String({
 type LiteralTuple<T extends readonly string[]> = { -readonly [K in keyof T]: T[K] extends string ? TLiteral<T[K]> : never }
 const AvatarIcon = t.Union(AVATAR_ICONS.map((icon) => t.Literal(icon)) as unknown as LiteralTuple<typeof AVATAR_ICONS>)
 const Position = t.Union(POSITIONS.map((position) => t.Literal(position)) as unknown as LiteralTuple<typeof POSITIONS>)
+const RatingScale = t.Union(RATING_SCALES.map((scale) => t.Literal(scale)) as unknown as LiteralTuple<typeof RATING_SCALES>)
 const PathPattern = t.String({
   pattern: '^(?:/[^*]*|(?:/[^*]*)?/\\*)$',
   maxLength: 512,
@@ -50,6 +51,7 @@ const fields = {
   width: t.Number({ minimum: L.width.min, maximum: L.width.max, default: D.width }),
   height: t.Number({ minimum: L.height.min, maximum: L.height.max, default: D.height }),
   allowed_paths: t.Union([t.Array(PathPattern, { maxItems: 100 }), t.Null()], { default: null }),
+  rating: t.Union([RatingScale, t.Null()], { default: null, description: 'the rating a closed conversation offers: thumbs, stars (1 to 5) or none' }),
 }
 
 export const WidgetConfig = t.Object(fields, { additionalProperties: false })
@@ -91,6 +93,7 @@ export const WidgetConfigPatch = t.Object(
     width: patchable(requestFields.width),
     height: patchable(requestFields.height),
     allowed_paths: t.Optional(requestFields.allowed_paths),
+    rating: t.Optional(requestFields.rating),
   } satisfies Record<keyof WidgetConfig, TSchema>,
   { additionalProperties: false, description: 'merged key by key; null restores the default' },
 )

@@ -70,6 +70,8 @@ export const ChatMessage = t.Object({
   client_id: t.Optional(t.String()),
   /** On agent messages: the agent's display name, when given. */
   author: t.Optional(t.String()),
+  /** On agent messages: the agent's picture (an https image), when given; the widget shows initials without one. */
+  author_avatar_url: t.Optional(t.String()),
   content: Content,
   created_at: t.String(),
 })
@@ -77,6 +79,22 @@ export type ChatMessage = Static<typeof ChatMessage>
 
 export const ConversationStatus = t.Union([t.Literal('bot'), t.Literal('handoff'), t.Literal('closed')])
 export type ConversationStatus = Static<typeof ConversationStatus>
+
+export const RatingScale = t.Union([t.Literal('thumbs'), t.Literal('stars')])
+export type RatingScale = Static<typeof RatingScale>
+
+/** The visitor's rating of a closed conversation: thumbs 0 (down) or 1 (up), stars 1 to 5. */
+export const ConversationRating = t.Object({
+  scale: RatingScale,
+  score: t.Integer({ minimum: 0, maximum: 5 }),
+  comment: t.Union([t.String(), t.Null()]),
+  created_at: t.String(),
+})
+export type ConversationRating = Static<typeof ConversationRating>
+
+/** How far one side has read a conversation: every message up to this id, at this time. */
+export const ReadMark = t.Object({ up_to: t.String(), at: t.String() })
+export type ReadMark = Static<typeof ReadMark>
 
 // ---- widget -> server ----
 
@@ -114,6 +132,15 @@ export const ClientMessage = t.Union([
   /** Older history, before a message id. */
   t.Object({ type: t.Literal('history'), before: MessageId }),
   t.Object({ type: t.Literal('ping') }),
+  /** The visitor has seen the conversation up to this message (the chat open, the message shown). */
+  t.Object({ type: t.Literal('read'), up_to: MessageId }),
+  /** The end rating of a closed conversation, once (widget_config.rating names the scale). */
+  t.Object({
+    type: t.Literal('rate'),
+    conversation_id: MessageId,
+    score: t.Integer({ minimum: 0, maximum: 5 }),
+    comment: t.Optional(t.String({ maxLength: 1000 })),
+  }),
 ])
 export type ClientMessage = Static<typeof ClientMessage>
 
@@ -123,7 +150,17 @@ export const ServerMessage = t.Union([
   t.Object({
     type: t.Literal('welcome'),
     visitor_token: t.String(),
-    conversation: t.Union([t.Object({ id: t.String(), status: ConversationStatus }), t.Null()]),
+    conversation: t.Union([
+      t.Object({
+        id: t.String(),
+        status: ConversationStatus,
+        /** Its end rating, once given (null: not rated). */
+        rating: t.Optional(t.Union([ConversationRating, t.Null()])),
+        /** How far the bot or an agent has read the visitor's messages (null: nothing yet). */
+        read_by_team: t.Optional(t.Union([ReadMark, t.Null()])),
+      }),
+      t.Null(),
+    ]),
     /** The latest messages, oldest first, or only those after hello.after. */
     messages: t.Array(ChatMessage),
     has_more: t.Boolean(),
@@ -146,6 +183,10 @@ export const ServerMessage = t.Union([
   /** A refused request that does not end the connection (e.g. an over-long message). */
   t.Object({ type: t.Literal('error'), code: t.String(), message: t.String(), client_id: t.Optional(t.String()) }),
   t.Object({ type: t.Literal('pong') }),
+  /** The bot or an agent has read the visitor's messages up to `up_to`. */
+  t.Object({ type: t.Literal('read'), conversation_id: t.String(), up_to: t.String(), at: t.String() }),
+  /** A conversation was rated (from any tab of the visitor). */
+  t.Object({ type: t.Literal('rating'), conversation_id: t.String(), rating: ConversationRating }),
 ])
 export type ServerMessage = Static<typeof ServerMessage>
 

@@ -33,6 +33,8 @@ export interface DomainEvents {
   'visitor.typing': { conversation: ConversationRef; active: boolean }
   /** A widget visitor with a contact is on a page (at connect, or when their first conversation opens): the desk's context panel shows it. */
   'visitor.seen': { contactId: string; pageUrl: string | null; userAgent: string | null }
+  /** A "seen" mark moved: the visitor read the answers, or the team (bot or agent) the visitor's messages, up to a message id. */
+  'conversation.read': { conversation: ConversationRef; reader: 'visitor' | 'team'; up_to: string; at: string }
 }
 
 /** Enough of a conversation for a channel to find who must receive an event. */

@@ -42,7 +42,7 @@ describe('docs/conversations.md: every curl example answers as documented', () =
       // The agent trace is docs/agents.md's, and tested with its examples.
       .filter((route) => !route.path.endsWith('/trace'))
       .map((route) => `${route.method} ${route.path.replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}')}`)
-    expect(routes.length).toBe(6)
+    expect(routes.length).toBe(7)
     expect(routes.filter((route) => !shown.has(route))).toEqual([])
   })
 })

@@ -22,6 +22,8 @@ const SPEC_DEFAULTS = {
   width: 380,
   height: 600,
   allowed_paths: null,
+  /** Not in the spec's table: the end rating of issue 16, off unless chosen. */
+  rating: null,
 }
 
 /** A create on a chatbot of its own; 422 rows name the paths that must be reported. */
@@ -43,7 +45,7 @@ function patch(name: string, body: unknown, outcome: number | string[], check?: 
 scenarios<IntegrationContext>(
   'web integrations',
   async (app) => {
-    const c = await integrationContext(app)
+    const c = await integrationContext(app, 130)
     c.saved.changes = [] as unknown[]
     app.events.on('integration.changed', (event) => c.saved.changes.push(event))
     return c
@@ -251,6 +253,10 @@ scenarios<IntegrationContext>(
       '/widget_config/allowed_paths/3',
     ]),
     widget('allowed_paths must be an array', { allowed_paths: '/contact' }, ['/widget_config/allowed_paths']),
+    widget('rating takes thumbs', { rating: 'thumbs' }, 201, storedWidget({ rating: 'thumbs' })),
+    widget('rating takes stars', { rating: 'stars' }, 201, storedWidget({ rating: 'stars' })),
+    widget('rating takes null (no rating offered)', { rating: null }, 201, storedWidget({ rating: null })),
+    widget('rating refuses another scale', { rating: 'ten' }, ['/widget_config/rating']),
     widget('several bad widget keys are all reported', { width: 1, height: 1 }, ['/widget_config/width', '/widget_config/height']),
 
     // PATCH

@@ -79,6 +79,8 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
     call,
     /** Where calls go: the app in this process, or the compiled binary once `serveFromBinary` ran. */
     target: () => (binary ? 'binary' : 'source') as 'source' | 'binary',
+    /** The binary's http://127.0.0.1:PORT once `serveFromBinary` ran (for a browser to load the widget from). */
+    binaryUrl: () => binary?.url ?? null,
     /**
      * Hands this database to the compiled `dist/parley` with the same configuration: the app in
      * this process stops, and from now on `call` goes over HTTP to the binary and `logLines`

@@ -22,6 +22,7 @@ describe('widget_config as the widget draws it', () => {
       width: 420,
       height: 520,
       allowed_paths: ['/shop/*', '/contact'],
+      rating: 'stars',
     }
     expect(resolveSettings(config)).toEqual(config as never)
   })
@@ -40,6 +41,7 @@ describe('widget_config as the widget draws it', () => {
       width: 100,
       height: '600',
       allowed_paths: ['/ok', 'no-slash', '/a/*/b'],
+      rating: 'ten',
     })
     expect(resolved).toEqual({ ...WIDGET_CONFIG_DEFAULTS, allowed_paths: ['/ok'] })
   })

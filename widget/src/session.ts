@@ -1,5 +1,5 @@
 import { batch, createSignal } from 'solid-js'
-import type { ChatMessage, ClientMessage, Content, ConversationStatus, ServerMessage } from '../../server/protocol/widget-protocol.ts'
+import type { ChatMessage, ClientMessage, Content, ConversationRating, ConversationStatus, ReadMark, ServerMessage } from '../../server/protocol/widget-protocol.ts'
 import type { ProfileListener, VisitorProfile } from './api.ts'
 import { type ConnectionState, createConnection } from './connection.ts'
 import type { ContactDetails } from './contact-details.ts'
@@ -29,6 +29,7 @@ export interface SessionOptions {
 const TYPING_TIMEOUT_MS = 15_000
 /** The bot types while an LLM's tools run, which may take longer than a person's pause. */
 const BOT_TYPING_TIMEOUT_MS = 60_000
+const RATING_REFUSALS = new Set(['rating_off', 'unknown_conversation', 'conversation_not_closed', 'already_rated', 'invalid_rating'])
 
 /**
  * The chat as the view sees it (signals) and the glue between the view, the page's API calls
@@ -39,7 +40,14 @@ export function createSession(options: SessionOptions) {
   const { profile, memory, tabMemory, warn } = options
   const [messages, setMessages] = createSignal<ChatMessage[]>([])
   const [outgoing, setOutgoing] = createSignal<Outgoing[]>([])
-  const [conversation, setConversation] = createSignal<{ id: string; status: ConversationStatus } | null>(null)
+  const [conversation, setConversation] = createSignal<{
+    id: string
+    status: ConversationStatus
+    rating?: ConversationRating | null
+    read_by_team?: ReadMark | null
+  } | null>(null)
+  /** Why the server refused the visitor's end rating, if it did. */
+  const [ratingError, setRatingError] = createSignal<string | null>(null)
   const [connection, setConnection] = createSignal<ConnectionState>('idle')
   const [typing, setTyping] = createSignal<'bot' | 'agent' | null>(null)
   const [isOpen, setIsOpen] = createSignal(tabMemory.get('open') === '1')
@@ -57,11 +65,15 @@ export function createSession(options: SessionOptions) {
   let helloAfter: string | undefined
 
   const newest = () => messages().at(-1)
+  /** The newest message id this tab told the server the visitor has seen. */
+  let readSent = ''
   const markSeen = () => {
     const last = newest()
     if (last) memory.set('seen', last.created_at)
     setUnread(0)
     setPreview(null)
+    // Agents see how far the visitor has read: only messages of the running conversation count.
+    if (isOpen() && last && last.conversation_id === conversation()?.id && last.id > readSent && socket.send({ type: 'read', up_to: last.id })) readSent = last.id
   }
 
   const socket = createConnection({
@@ -139,11 +151,22 @@ export function createSession(options: SessionOptions) {
       case 'draft_dropped':
         setDrafts(applyDraftFrame(drafts(), message))
         return
-      case 'status':
-        setConversation({ id: message.conversation_id, status: message.status })
+      case 'status': {
+        // Its rating and read mark stay (they belong to the conversation, not to its status).
+        const same = conversation()?.id === message.conversation_id ? conversation() : null
+        setConversation({ ...same, id: message.conversation_id, status: message.status })
+        return
+      }
+      case 'read':
+        if (conversation()?.id === message.conversation_id) setConversation({ ...conversation()!, read_by_team: { up_to: message.up_to, at: message.at } })
+        return
+      case 'rating':
+        if (conversation()?.id === message.conversation_id) setConversation({ ...conversation()!, rating: message.rating })
+        setRatingError(null)
         return
       case 'error':
-        if (message.client_id) {
+        if (RATING_REFUSALS.has(message.code)) setRatingError(message.message)
+        else if (message.client_id) {
           const failed = message.message
           setOutgoing((list) => list.map((item) => (item.client_id === message.client_id ? { ...item, failed } : item)))
         } else warn(`the server refused a request: ${message.message} (${message.code})`)
@@ -180,6 +203,7 @@ export function createSession(options: SessionOptions) {
         setPreview(null)
       })
       startSent = false
+      readSent = ''
       if (live) socket.connect()
     },
     contactDetailsChanged(changes: ContactDetails) {
@@ -199,6 +223,7 @@ export function createSession(options: SessionOptions) {
     hasMore,
     unavailable,
     drafts,
+    ratingError,
     listener,
     setOpen(open: boolean) {
       setIsOpen(open)
@@ -222,6 +247,16 @@ export function createSession(options: SessionOptions) {
     },
     sendTyping(active: boolean) {
       socket.send({ type: 'typing', active })
+    },
+    /** The end rating of the closed conversation shown. */
+    rate(score: number, comment: string) {
+      const current = conversation()
+      if (!current) return
+      const trimmed = comment.trim()
+      setRatingError(null)
+      if (!socket.send({ type: 'rate', conversation_id: current.id, score, ...(trimmed ? { comment: trimmed } : {}) })) {
+        setRatingError('You are offline.')
+      }
     },
     loadOlder() {
       const oldest = messages()[0]

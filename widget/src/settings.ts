@@ -7,6 +7,8 @@ import {
   PATH_PATTERN,
   POSITIONS,
   type Position,
+  RATING_SCALES,
+  type RatingScaleName,
   WIDGET_CONFIG_DEFAULTS,
   WIDGET_LIMITS,
   type WidgetConfigValues,
@@ -38,6 +40,7 @@ export function resolveSettings(raw: Record<string, unknown> | null | undefined)
   const avatarUrl = given.bot_avatar_url
   const position = given.position
   const paths = given.allowed_paths
+  const rating = given.rating
   return {
     bot_display_name: text('bot_display_name'),
     primary_color: color('primary_color'),
@@ -54,6 +57,7 @@ export function resolveSettings(raw: Record<string, unknown> | null | undefined)
     allowed_paths: Array.isArray(paths)
       ? paths.filter((path): path is string => typeof path === 'string' && PATH_PATTERN.test(path))
       : null,
+    rating: RATING_SCALES.includes(rating as RatingScaleName) ? (rating as RatingScaleName) : null,
   }
 }
 

@@ -1,6 +1,8 @@
 import { normalizeContactDetails, mergeContactDetails } from '../../conversations/contact-details.ts'
 import type { StoredConversation } from '../../conversations/conversation-store.ts'
 import type { ContactDetails } from '../../conversations/model.ts'
+import type { RatingService } from '../../conversations/rating-service.ts'
+import type { ReadService } from '../../conversations/read-service.ts'
 import type { ChannelContext, ConversationService, VisitorInput } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
@@ -21,13 +23,15 @@ const REFUSAL_CODES = {
 interface Deps {
   visitors: VisitorService
   conversations: ConversationService
+  ratings: RatingService
+  reads: ReadService
   hub: SocketHub
   onWelcome?: (socket: WidgetSocket) => void
   events?: EventBus
 }
 
 /** What the server does with each kind of widget message, once it has passed the schema. */
-export function visitorHandlers({ visitors, conversations, hub, onWelcome, events }: Deps) {
+export function visitorHandlers({ visitors, conversations, ratings, reads, hub, onWelcome, events }: Deps) {
   const seen = (socket: WidgetSocket, contactId: string) =>
     events?.emit('visitor.seen', { contactId, pageUrl: socket.data.page, userAgent: socket.data.userAgent })
 
@@ -78,7 +82,9 @@ export function visitorHandlers({ visitors, conversations, hub, onWelcome, event
     send(socket, {
       type: 'welcome',
       visitor_token: visitor.visitorToken,
-      conversation: conversation ? { id: conversation.id, status: conversation.status } : null,
+      conversation: conversation
+        ? { id: conversation.id, status: conversation.status, rating: ratings.of(conversation.id), read_by_team: reads.of(conversation.id).team }
+        : null,
       messages: history.messages,
       has_more: history.hasMore,
     })
@@ -122,11 +128,15 @@ export function visitorHandlers({ visitors, conversations, hub, onWelcome, event
       const opened = conversations.openWith(context(socket), contactId, data.integration!.greetingMessage, { clientId, content }, data.pendingDetails ?? {})
       follow(contactId, opened.conversation)
       storePendingDetails(socket)
+      if (opened.conversation.flow_id !== null) reads.mark(opened.conversation, 'team', opened.message.id)
       return
     }
     // The visitor speaks: what the page gave is stored now, before the bot answers with it.
     storePendingDetails(socket)
+    // The bot reads what it answers; in a handoff the mark waits for an agent.
+    const botReads = conversation.status === 'bot' && conversation.flow_id !== null
     const result = conversations.visitorSays(conversation, { clientId, content }, context(socket))
+    if (botReads && !result.duplicate) reads.mark(conversation, 'team', result.message.id)
     // A resend after a reconnect: the first copy is confirmed to this tab only, not stored again.
     if (result.duplicate) send(socket, { type: 'message', message: result.message })
   }
@@ -152,6 +162,27 @@ export function visitorHandlers({ visitors, conversations, hub, onWelcome, event
     const merged = mergeContactDetails(data.pendingDetails ?? {}, details)
     data.pendingDetails = merged.details as ContactDetails
     warnOverLimit(socket, merged.overLimit)
+  }
+
+  /** The visitor has seen their conversation up to a message: agents see how far. */
+  function read(socket: WidgetSocket, upTo: string): void {
+    const conversation = socket.data.conversationId ? conversations.get(socket.data.conversationId) : undefined
+    if (!conversation || !reads.isMessageOf(conversation.id, upTo)) {
+      return send(socket, { type: 'error', code: 'unknown_message', message: 'up_to is not a message of your conversation' })
+    }
+    reads.mark(conversation, 'visitor', upTo)
+  }
+
+  /** The end rating; every tab of the visitor learns it once it is stored. */
+  function rate(socket: WidgetSocket, message: Of<'rate'>): void {
+    const data = socket.data
+    const outcome = ratings.rate(
+      { conversationId: message.conversation_id, contactId: data.contactId, scale: data.integration!.widgetConfig.rating, score: message.score, comment: message.comment },
+      (rating) => {
+        if (data.contactId) hub.sendToContact(data.contactId, [{ type: 'rating', conversation_id: message.conversation_id, rating }])
+      },
+    )
+    if (!outcome.ok) send(socket, { type: 'error', code: outcome.code, message: outcome.message })
   }
 
   function warnOverLimit(socket: WidgetSocket, keys: string[]): void {
@@ -182,6 +213,10 @@ export function visitorHandlers({ visitors, conversations, hub, onWelcome, event
         if (conversation) events?.emit('visitor.typing', { conversation, active: message.active })
         return
       }
+      case 'rate':
+        return rate(socket, message)
+      case 'read':
+        return read(socket, message.up_to)
       case 'ping':
         return send(socket, { type: 'pong' })
     }

@@ -1,3 +1,5 @@
+import type { RatingService } from '../../conversations/rating-service.ts'
+import type { ReadService } from '../../conversations/read-service.ts'
 import type { ConversationService } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
@@ -12,6 +14,8 @@ export interface WebChannelDeps extends DraftRelayTuning {
   findIntegration: FindWebIntegration
   visitors: VisitorService
   conversations: ConversationService
+  ratings: RatingService
+  reads: ReadService
   events: EventBus
   logger: Logger
   ratePerMinute: number
@@ -53,6 +57,11 @@ export function webChannel(deps: WebChannelDeps) {
     events.on('conversation.draft', ({ conversation, message_id, phase, text }) => {
       if (conversation.channel !== 'web') return
       drafts.draft(conversation, message_id, phase, text)
+    }),
+    events.on('conversation.read', ({ conversation, reader, up_to, at }) => {
+      // The visitor sees when the team has read them; their own mark is for agents.
+      if (conversation.channel !== 'web' || reader !== 'team') return
+      hub.sendToContact(conversation.contact_id, [{ type: 'read', conversation_id: conversation.id, up_to, at }])
     }),
     events.on('integration.removed', ({ integrationId }) => {
       hub.closeIntegration(integrationId, CloseCode.integrationRemoved, 'this chat was removed')

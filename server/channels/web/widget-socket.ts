@@ -1,5 +1,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { Server, WebSocketHandler } from 'bun'
+import type { RatingService } from '../../conversations/rating-service.ts'
+import type { ReadService } from '../../conversations/read-service.ts'
 import type { ConversationService } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { problemResponse } from '../../http/problem.ts'
@@ -33,6 +35,8 @@ export interface WidgetSocketDeps {
   findIntegration: FindWebIntegration
   visitors: VisitorService
   conversations: ConversationService
+  ratings: RatingService
+  reads: ReadService
   hub: SocketHub
   /** For what the desk shows of a visitor (typing, the page): optional, the widget works without. */
   events?: EventBus

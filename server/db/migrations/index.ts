@@ -14,8 +14,9 @@ import { people } from './0012_people.ts'
 import { chatbotModelSettings } from './0013_chatbot_model_settings.ts'
 import { mcpOauth } from './0014_mcp_oauth.ts'
 import { agentRuns } from './0015_agent_runs.ts'
+import { widgetFeedback } from './0016_widget_feedback.ts'
 import { desk } from './0017_desk.ts'
 import { apiKeyLastUsed } from './0018_api_key_last_used.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, desk, apiKeyLastUsed]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed]

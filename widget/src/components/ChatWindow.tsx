@@ -1,10 +1,12 @@
-import { Show } from 'solid-js'
+import { createMemo, createSignal, onCleanup, Show } from 'solid-js'
 import type { WidgetConfigValues } from '../../../server/protocol/widget-config-defaults.ts'
 import type { Session } from '../session.ts'
 import { Composer } from './Composer.tsx'
 import { BotAvatar } from './BotAvatar.tsx'
+import { EndRating } from './EndRating.tsx'
 import { CloseIcon } from './Icons.tsx'
 import { MessageList } from './MessageList.tsx'
+import { seenMessageId, timeLabels } from '../message-times.ts'
 
 interface Props {
   session: Session
@@ -18,6 +20,12 @@ interface Props {
 export function ChatWindow(props: Props) {
   const s = props.session
   let input: HTMLTextAreaElement | undefined
+  // Relative times ("5 min ago") move on while the chat is open.
+  const [now, setNow] = createSignal(Date.now())
+  const ticker = setInterval(() => setNow(Date.now()), 30_000)
+  onCleanup(() => clearInterval(ticker))
+  const times = createMemo(() => timeLabels(s.messages(), now()))
+  const seenId = () => seenMessageId(s.messages(), s.conversation()?.id, s.conversation()?.read_by_team?.up_to)
   // A clicked choice is disabled right away; keep the keyboard in the chat rather than on <body>.
   const reply = (reply_to: 'button' | 'row', id: string, title: string) => {
     s.sendReply(reply_to, id, title)
@@ -55,6 +63,13 @@ export function ChatWindow(props: Props) {
         typing={s.typing() === 'bot' && s.drafts().length > 0 ? null : s.typing()}
         drafts={s.drafts()}
         ended={s.conversation()?.status === 'closed'}
+        times={times()}
+        seenId={seenId()}
+        afterEnd={
+          <Show when={props.settings.rating}>
+            {(scale) => <EndRating scale={scale()} rating={s.conversation()?.rating ?? null} error={s.ratingError()} onRate={s.rate} />}
+          </Show>
+        }
         hasMore={s.hasMore()}
         onLoadOlder={s.loadOlder}
         onReply={reply}

@@ -51,3 +51,9 @@ export const SendIcon = () => (
     <path d="M4 12l16-8-6 16-2.5-6.5zM11.5 13.5L20 4" />
   </Svg>
 )
+/** Thumbs up; `down` turns it over (the end rating). */
+export const ThumbIcon = (props: { down?: boolean }) => (
+  <Svg size={18}>
+    <path transform={props.down ? 'rotate(180 12 12)' : undefined} d="M7 11l4-9a3 3 0 0 1 3 3v4h5.7a2 2 0 0 1 2 2.3l-1.4 9a2 2 0 0 1-2 1.7H7zM7 22H4a2 2 0 0 1-2-2v-7a2 2 0 0 1 2-2h3" />
+  </Svg>
+)

@@ -1,8 +1,9 @@
-import { createEffect, For, on, Show } from 'solid-js'
+import { createEffect, For, type JSX, on, Show } from 'solid-js'
 import type { ChatMessage, Content } from '../../../server/protocol/widget-protocol.ts'
 import type { Draft } from '../drafts.ts'
 import type { Outgoing } from '../session.ts'
 import { DraftBubble } from './DraftBubble.tsx'
+import { AgentFace } from './AgentFace.tsx'
 import { MessageContent, type ReplyHandler } from './MessageContent.tsx'
 
 interface Props {
@@ -14,6 +15,12 @@ interface Props {
   typing: 'bot' | 'agent' | null
   /** The latest conversation was closed: the log ends with a divider saying so. */
   ended: boolean
+  /** Shown under the final "Conversation ended" divider (the end rating). */
+  afterEnd?: JSX.Element
+  /** Time labels above the messages that open a group (message-times.ts). */
+  times?: Map<string, string>
+  /** The visitor's message marked "Seen" (read by the bot or an agent). */
+  seenId?: string | null
   hasMore: boolean
   onLoadOlder: () => void
   onReply: ReplyHandler
@@ -56,9 +63,20 @@ export function MessageList(props: Props) {
             <Show when={index() > 0 && props.messages[index() - 1]?.conversation_id !== message.conversation_id}>
               <Ended />
             </Show>
-            <Bubble role={message.role} speaker={speaker(message)} author={message.role === 'agent' ? message.author : undefined}>
+            <Show when={props.times?.get(message.id)}>
+              {(label) => <time class="time" dateTime={message.created_at}>{label()}</time>}
+            </Show>
+            <Bubble
+              role={message.role}
+              speaker={speaker(message)}
+              author={message.role === 'agent' ? message.author || 'Agent' : undefined}
+              avatar={message.author_avatar_url}
+            >
               <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} />
             </Bubble>
+            <Show when={message.id === props.seenId}>
+              <span class="seen">Seen</span>
+            </Show>
           </>
         )}
       </For>
@@ -68,6 +86,7 @@ export function MessageList(props: Props) {
       </For>
       <Show when={props.ended && props.messages.length > 0 && props.outgoing.length === 0}>
         <Ended />
+        {props.afterEnd}
       </Show>
       <For each={props.outgoing}>
         {(item) => (
@@ -96,11 +115,16 @@ function Ended() {
   )
 }
 
-function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: string; pending?: boolean; failed?: string; children: unknown }) {
+function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: string; avatar?: string; pending?: boolean; failed?: string; children: unknown }) {
   return (
     <div class={`msg ${props.role}`} classList={{ pending: props.pending, failed: !!props.failed }}>
       <Show when={props.author}>
-        <span class="author">{props.author}</span>
+        {(author) => (
+          <span class="agent-head">
+            <AgentFace name={author()} src={props.avatar} />
+            <span class="author">{author()}</span>
+          </span>
+        )}
       </Show>
       <Show when={props.speaker && !props.author}>
         <span class="sr-only">{props.speaker}: </span>

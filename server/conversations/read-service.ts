@@ -1,0 +1,57 @@
+import type { WriteBatcher } from '../db/write-batcher.ts'
+import type { ReadMark } from '../protocol/widget-protocol.ts'
+import type { Clock } from '../support/clock.ts'
+import type { ConversationRef, EventBus } from '../support/events.ts'
+import type { Reader, ReadStore } from './read-store.ts'
+
+interface Deps {
+  reads: ReadStore
+  batch: WriteBatcher
+  events: EventBus
+  now: Clock
+}
+
+export type ReadService = ReturnType<typeof readService>
+
+/**
+ * "Seen" marks: how far the visitor has read the answers, and how far the team (the bot
+ * answering, or an agent) has read the visitor's messages. A mark only moves forward and
+ * always names a message of the conversation; each move is announced once stored.
+ */
+export function readService({ reads, batch, events, now }: Deps) {
+  /** Marks written in the open batch, so that a second mark in the same turn compares with them. */
+  const pending = new Map<string, ReadMark>()
+  const current = (conversationId: string) => {
+    const stored = reads.of(conversationId)
+    return {
+      visitor: pending.get(`${conversationId}:visitor`) ?? stored.visitor,
+      team: pending.get(`${conversationId}:team`) ?? stored.team,
+    }
+  }
+
+  return {
+    of: current,
+
+    isMessageOf: reads.isMessageOf,
+
+    /** The conversation's newest message, what "read everything" reaches (null: none yet). */
+    newest: reads.newest,
+
+    /** Moves the reader's mark to `upTo` (a message of the conversation) unless it is there or past it. */
+    mark(conversation: ConversationRef, reader: Reader, upTo: string): ReadMark | null {
+      const key = `${conversation.id}:${reader}`
+      const before = current(conversation.id)[reader]
+      if (before && before.up_to >= upTo) return null
+      const mark: ReadMark = { up_to: upTo, at: now() }
+      pending.set(key, mark)
+      batch.run(
+        () => reads.advance(conversation.id, reader, mark),
+        () => {
+          if (pending.get(key) === mark) pending.delete(key)
+          events.emit('conversation.read', { conversation, reader, ...mark })
+        },
+      )
+      return mark
+    },
+  }
+}
