@@ -8,6 +8,8 @@ import solid from 'vite-plugin-solid'
 
 const root = new URL('..', import.meta.url).pathname
 export const WIDGET_OUTPUT = `${root}dist/widget/widget.js`
+/** The open chat's stylesheet, fetched by the widget when the chat first opens. */
+export const CHAT_STYLESHEET_OUTPUT = `${root}dist/widget/widget-chat.css`
 
 export async function buildWidget(): Promise<{ bytes: number; gzipped: number }> {
   // Vite picks Solid's development build unless NODE_ENV says production (bun test sets "test").
@@ -41,8 +43,23 @@ export async function buildWidget(): Promise<{ bytes: number; gzipped: number }>
   // ASCII only: a host page that serves or includes the script with another charset must not garble its text.
   const source = await Bun.file(WIDGET_OUTPUT).text()
   await Bun.write(WIDGET_OUTPUT, asciiOnly(source))
+  await buildChatStylesheet()
   const bytes = await Bun.file(WIDGET_OUTPUT).bytes()
   return { bytes: bytes.length, gzipped: Bun.gzipSync(bytes, { level: 9 }).length }
+}
+
+/**
+ * chat.css into dist/widget/widget-chat.css with comments and spaces around braces and
+ * semicolons removed, ASCII only like the script. Not Bun's CSS minifier: it rewrites large
+ * numbers lossily (z-index 2147483000 became 2147480000).
+ */
+async function buildChatStylesheet(): Promise<void> {
+  const css = (await Bun.file(`${root}widget/src/chat.css`).text())
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};])\s*/g, '$1')
+    .trim()
+  await Bun.write(CHAT_STYLESHEET_OUTPUT, asciiOnly(css))
 }
 
 /** Non-ASCII characters only occur in strings, templates, regexes and comments, where \\uXXXX means the same. */

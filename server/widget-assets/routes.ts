@@ -1,8 +1,9 @@
 import { Elysia } from 'elysia'
+import chatStylesheetPath from '../../dist/widget/widget-chat.css' with { type: 'file' }
 import widgetPath from '../../dist/widget/widget.js' with { type: 'file' }
 import { chooseEncoding } from './accept-encoding.ts'
 import { demoPage } from './demo-page.ts'
-import { isFresh, prepareAsset } from './widget-asset.ts'
+import { isFresh, prepareAsset, type WidgetAsset } from './widget-asset.ts'
 
 export interface WidgetAssetOptions {
   /** The demo chatbot's widget key, or null when there is no demo web integration. */
@@ -11,6 +12,8 @@ export interface WidgetAssetOptions {
   publicUrl: string
   /** Defaults to the built dist/widget/widget.js (embedded in the compiled binary). */
   widgetFile?: string
+  /** Defaults to the built dist/widget/widget-chat.css (embedded in the compiled binary). */
+  chatStylesheetFile?: string
 }
 
 const detail = { tags: ['Widget'], security: [] }
@@ -21,26 +24,13 @@ const detail = { tags: ['Widget'], security: [] }
  * security headers (nosniff, the demo page's Content-Security-Policy) are added as the
  * answers leave the app, by http/security-headers.ts.
  */
-export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widgetPath }: WidgetAssetOptions) {
-  const asset = prepareAsset(widgetFile)
-  const common = {
-    'cache-control': 'public, max-age=300',
-    vary: 'Accept-Encoding',
-    'access-control-allow-origin': '*',
-    'cross-origin-resource-policy': 'cross-origin',
-  }
+export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widgetPath, chatStylesheetFile = chatStylesheetPath }: WidgetAssetOptions) {
+  const script = servedAsset(prepareAsset(widgetFile), 'text/javascript; charset=utf-8')
+  const chatStylesheet = servedAsset(prepareAsset(chatStylesheetFile), 'text/css; charset=utf-8')
   return new Elysia()
     .get(
       '/widget.js',
-      ({ request }) => {
-        const coding = chooseEncoding(request.headers.get('accept-encoding'))
-        const variant = asset[coding]
-        const headers: Record<string, string> = { ...common, etag: variant.etag }
-        if (isFresh(asset, request.headers.get('if-none-match'))) return new Response(null, { status: 304, headers })
-        headers['content-type'] = 'text/javascript; charset=utf-8'
-        if (coding !== 'identity') headers['content-encoding'] = coding
-        return new Response(variant.body, { headers })
-      },
+      ({ request }) => script(request),
       {
         detail: {
           ...detail,
@@ -50,9 +40,36 @@ export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widge
         },
       },
     )
+    .get('/widget-chat.css', ({ request }) => chatStylesheet(request), {
+      detail: {
+        ...detail,
+        summary: "The open chat's stylesheet",
+        description: 'Loaded by widget.js when the chat is first opened, so the script that every page loads stays small. Cached and compressed as /widget.js is.',
+      },
+    })
     .get(
       '/',
       () => new Response(demoPage(demoWidgetKey(), publicUrl), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }),
       { detail: { ...detail, summary: 'Demo page embedding the demo chatbot widget (HTML)' } },
     )
+}
+
+const COMMON_HEADERS = {
+  'cache-control': 'public, max-age=300',
+  vary: 'Accept-Encoding',
+  'access-control-allow-origin': '*',
+  'cross-origin-resource-policy': 'cross-origin',
+}
+
+/** Answers a request for one of the widget's files: the coding it accepts, its ETag, 304 when the copy it has is current. */
+function servedAsset(asset: WidgetAsset, contentType: string) {
+  return (request: Request): Response => {
+    const coding = chooseEncoding(request.headers.get('accept-encoding'))
+    const variant = asset[coding]
+    const headers: Record<string, string> = { ...COMMON_HEADERS, etag: variant.etag }
+    if (isFresh(asset, request.headers.get('if-none-match'))) return new Response(null, { status: 304, headers })
+    headers['content-type'] = contentType
+    if (coding !== 'identity') headers['content-encoding'] = coding
+    return new Response(variant.body, { headers })
+  }
 }

@@ -7,3 +7,8 @@ declare module '*/dist/widget/widget.js' {
   const path: string
   export default path
 }
+
+declare module '*/dist/widget/widget-chat.css' {
+  const path: string
+  export default path
+}

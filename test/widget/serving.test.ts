@@ -10,6 +10,34 @@ import { testApp } from '../support/test-app.ts'
 
 const built = await Bun.file(join(import.meta.dir, '../../dist/widget/widget.js')).text()
 
+describe('GET /widget-chat.css', () => {
+  const app = testApp()
+  afterAll(() => app.close())
+  const get = (headers: Record<string, string> = {}) => app.fetch(new Request('http://localhost/widget-chat.css', { headers }))
+  const stylesheet = Bun.file(join(import.meta.dir, '../../dist/widget/widget-chat.css')).text()
+
+  test("serves the open chat's stylesheet as CSS that any site may load, cached and revalidated like the script", async () => {
+    const response = await get()
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/css; charset=utf-8')
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(await response.text()).toBe(await stylesheet)
+    const etag = response.headers.get('etag') as string
+    expect((await get({ 'if-none-match': etag })).status).toBe(304)
+    expect((await get({ 'accept-encoding': 'br' })).headers.get('content-encoding')).toBe('br')
+  })
+
+  test('holds the chat window and message rules that widget.js leaves out, with no comments and nothing changed in values', async () => {
+    const css = await stylesheet
+    expect(css).toContain('.window{')
+    expect(css).toContain('z-index: 2147483000')
+    expect(css).not.toContain('/*')
+    expect(built).not.toContain('.composer')
+    expect(built).toContain('.chat-loading .window{visibility:hidden}')
+  })
+})
+
 describe('GET /widget.js', () => {
   const app = testApp()
   afterAll(() => app.close())

@@ -8,12 +8,12 @@ import css from './styles.css?inline'
  * The widget's own element at the end of <body>, with an open Shadow DOM: the page's CSS
  * cannot reach in and the widget's cannot leak out.
  */
-export function mountWidget(session: Session, settings: WidgetConfigValues, greeting: string | null): HTMLElement {
+export function mountWidget(session: Session, settings: WidgetConfigValues, greeting: string | null, chatStylesheet: string): HTMLElement {
   const host = document.createElement('div')
   host.id = 'parley-widget'
   host.setAttribute('data-parley-widget', '')
   const shadow = host.attachShadow({ mode: 'open' })
   document.body.appendChild(host)
-  render(() => <App session={session} settings={settings} greeting={greeting} css={css} />, shadow)
+  render(() => <App session={session} settings={settings} greeting={greeting} css={css} chatStylesheet={chatStylesheet} />, shadow)
   return host
 }

@@ -39,7 +39,7 @@ export async function startWidget(
   })
   listen(session.listener)
   await domReady()
-  const host = mountWidget(session, settings, boot.greeting_message)
+  const host = mountWidget(session, settings, boot.greeting_message, `${options.serverUrl}/widget-chat.css`)
   watchVisibility(window, settings.allowed_paths, (visible) => {
     host.style.display = visible ? '' : 'none'
     session.setActive(visible)

@@ -1,4 +1,4 @@
-import { createEffect, on, Show } from 'solid-js'
+import { createEffect, createSignal, on, Show } from 'solid-js'
 import type { WidgetConfigValues } from '../../../server/protocol/widget-config-defaults.ts'
 import type { Session } from '../session.ts'
 import { textColorOn } from '../settings.ts'
@@ -11,6 +11,8 @@ interface Props {
   settings: WidgetConfigValues
   greeting: string | null
   css: string
+  /** The open chat's stylesheet (widget-chat.css on the Parley server), loaded when the chat first opens. */
+  chatStylesheet: string
 }
 
 /** The launcher bubble, the preview of a message that came while closed, and, when open, the chat window; every widget_config value as a CSS variable. */
@@ -40,10 +42,19 @@ export function App(props: Props) {
       },
     ),
   )
+  // The chat window stays hidden until its stylesheet has arrived (or failed: then unstyled beats nothing).
+  const [chatWanted, setChatWanted] = createSignal(false)
+  const [chatStyled, setChatStyled] = createSignal(false)
+  createEffect(() => {
+    if (s.isOpen()) setChatWanted(true)
+  })
   const unreadLabel = () => (s.unread() > 0 ? `, ${s.unread()} unread message${s.unread() === 1 ? '' : 's'}` : '')
   return (
-    <div class={`root ${c.position}`} style={theme}>
+    <div class={`root ${c.position}${chatStyled() ? '' : ' chat-loading'}`} style={theme}>
       <style>{props.css}</style>
+      <Show when={chatWanted()}>
+        <link rel="stylesheet" href={props.chatStylesheet} onLoad={() => setChatStyled(true)} onError={() => setChatStyled(true)} />
+      </Show>
       <Show when={s.isOpen()}>
         <ChatWindow session={s} settings={c} greeting={props.greeting} onClose={() => s.setOpen(false)} inputRef={(el) => (input = el)} />
       </Show>
