@@ -41,6 +41,31 @@ describe('the console at /app/console in Chromium, against the compiled binary',
     expect(admin.errors()).toEqual([])
   }, E2E_TIMEOUT)
 
+  test("flows: one deleted after a confirmation, the chatbot's other flow kept", async () => {
+    const chat = await suite.bed.webChat(undefined, 'Two flows bot')
+    const spare = await suite.bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`, {
+      name: 'Spare',
+      type: 'conversation',
+      flow: { version: 1, start: 'hi', states: { hi: { say: [{ text: 'Hi.' }], end: true } } },
+    })
+    const admin = await consoleOf(suite.ada, `/app/console/bots/${chat.chatbotId}/flows`)
+    const { page } = admin
+    const row = page.locator(`tr[data-flow="${spare.id}"]`)
+    await row.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
+    expect((await suite.bed.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows/${spare.id}`)).status).toBe(200)
+    await row.getByRole('button', { name: 'Delete' }).click()
+    expect(await page.getByRole('dialog').textContent()).toContain('Delete Spare?')
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete for good' }).click()
+    await row.waitFor({ state: 'detached' })
+    expect(await page.getByRole('dialog').count()).toBe(0)
+    expect((await suite.bed.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows/${spare.id}`)).status).toBe(404)
+    expect((await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`)).items.map((flow: { id: string }) => flow.id)).not.toContain(spare.id)
+    expect(await page.locator('tr[data-flow]').count()).toBe(1)
+    expect(admin.errors()).toEqual([])
+  }, E2E_TIMEOUT)
+
   test("the overview charts the chatbot's conversations per day and its open handoffs", async () => {
     const chat = await suite.bed.webChat()
     const admin = await consoleOf(suite.ada, `/app/console/bots/${chat.chatbotId}`)
