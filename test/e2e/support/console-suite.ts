@@ -17,7 +17,7 @@ export interface ConsoleSuite {
   opened: { close(): Promise<void> }[]
 }
 
-/** For a file of console tests: one Chromium, the compiled binary (started with `env`), the host pages and an admin. */
+/** For a file of console tests (deskSuite builds on it): one Chromium, the compiled binary (started with `env`), the host pages and an admin. */
 export function consoleSuite(env: Record<string, string> = {}): ConsoleSuite {
   const suite = { opened: [] } as unknown as ConsoleSuite
   beforeAll(async () => {
