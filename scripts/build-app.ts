@@ -6,8 +6,8 @@
  * no inline script or style is needed and the page's CSP stays strict.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { build, type Rollup } from 'vite'
-import solid from 'vite-plugin-solid'
+import type { build, Rollup } from 'vite'
+import { buildSolidBundle } from './build-solid-bundle.ts'
 
 const root = new URL('..', import.meta.url).pathname
 export const APP_SCRIPT = `${root}dist/app/app.js`
@@ -41,33 +41,10 @@ function loadedFirst(id: string, info: ModuleInfo, seen: Map<string, boolean>): 
 }
 
 export async function buildApp(): Promise<{ bytes: number; gzipped: number }> {
-  // Vite picks Solid's development build unless NODE_ENV says production (bun test sets "test").
-  process.env.NODE_ENV = 'production'
-  const result = await build({
-    configFile: false,
-    root: `${root}app`,
-    mode: 'production',
-    logLevel: 'warn',
-    publicDir: false,
-    plugins: [solid({ ssr: false, dev: false, hot: false })],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      outDir: `${root}dist/app`,
-      // The server may be reading the previous files; overwrite them rather than empty the folder.
-      emptyOutDir: false,
-      target: 'es2020',
-      minify: true,
-      cssMinify: true,
-      sourcemap: false,
-      reportCompressedSize: false,
-      rollupOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js', manualChunks: coreChunk } as Rollup.OutputOptions },
-      lib: {
-        entry: `${root}app/src/main.tsx`,
-        formats: ['es'],
-        fileName: () => 'app.js',
-        cssFileName: 'app',
-      },
-    },
+  const result = await buildSolidBundle({
+    folder: 'app',
+    lib: { entry: `${root}app/src/main.tsx`, formats: ['es'], fileName: () => 'app.js', cssFileName: 'app' },
+    output: { chunkFileNames: 'chunks/[name]-[hash].js', manualChunks: coreChunk } as Rollup.OutputOptions,
   })
   const chunks = writeChunkIndex(result)
   const files = [await Bun.file(APP_SCRIPT).arrayBuffer(), await Bun.file(APP_STYLES).arrayBuffer(), ...(await Promise.all(chunks.map((name) => Bun.file(`${APP_CHUNKS}/${name}`).arrayBuffer())))]

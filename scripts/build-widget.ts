@@ -3,8 +3,7 @@
  * Builds the embeddable widget into ONE self-contained, minified file: dist/widget/widget.js
  * (an IIFE; Solid and the stylesheet inlined, nothing fetched from elsewhere).
  */
-import { build } from 'vite'
-import solid from 'vite-plugin-solid'
+import { buildSolidBundle } from './build-solid-bundle.ts'
 
 const root = new URL('..', import.meta.url).pathname
 export const WIDGET_OUTPUT = `${root}dist/widget/widget.js`
@@ -12,33 +11,11 @@ export const WIDGET_OUTPUT = `${root}dist/widget/widget.js`
 export const CHAT_STYLESHEET_OUTPUT = `${root}dist/widget/widget-chat.css`
 
 export async function buildWidget(): Promise<{ bytes: number; gzipped: number }> {
-  // Vite picks Solid's development build unless NODE_ENV says production (bun test sets "test").
-  process.env.NODE_ENV = 'production'
-  await build({
-    configFile: false,
-    root: `${root}widget`,
-    mode: 'production',
-    logLevel: 'warn',
-    publicDir: false,
+  await buildSolidBundle({
+    folder: 'widget',
     // No delegated events: they would touch window at load (SSR) and hang listeners on the host's document.
-    plugins: [solid({ ssr: false, dev: false, hot: false, solid: { delegateEvents: false } })],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      outDir: `${root}dist/widget`,
-      // The server may be reading the previous file; overwrite it rather than empty the folder.
-      emptyOutDir: false,
-      target: 'es2020',
-      minify: true,
-      cssMinify: true,
-      sourcemap: false,
-      reportCompressedSize: false,
-      lib: {
-        entry: `${root}widget/src/embed.ts`,
-        formats: ['iife'],
-        name: 'ParleyWidgetBundle',
-        fileName: () => 'widget.js',
-      },
-    },
+    solid: { delegateEvents: false },
+    lib: { entry: `${root}widget/src/embed.ts`, formats: ['iife'], name: 'ParleyWidgetBundle', fileName: () => 'widget.js' },
   })
   // ASCII only: a host page that serves or includes the script with another charset must not garble its text.
   const source = await Bun.file(WIDGET_OUTPUT).text()

@@ -6,20 +6,12 @@
  * visitor's picks, the handoff on the timeline, a person's reply, a private note and the
  * context panel. A real Parley (in this process, on a free port) runs it all; nothing is mocked.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
-import { createApp } from '../server/app.ts'
-import { loadConfig } from '../server/config.ts'
-import { migrate } from '../server/db/migrate.ts'
-import { closeDatabase, openDatabase } from '../server/db/open-database.ts'
+import type { Browser, Page } from 'playwright-core'
 import type { ConversationFlow } from '../server/flows/conversation-flow-schema.ts'
-import { listen } from '../server/listen.ts'
-import { createLogger } from '../server/support/logger.ts'
 import { buildApp } from './build-app.ts'
 import { buildWidget } from './build-widget.ts'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts'
+import { startScreenshotServer } from './start-screenshot-server.ts'
 
 const root = join(import.meta.dir, '..')
 
@@ -59,26 +51,16 @@ const SHOP_PAGE = (serverUrl: string, widgetKey: string) => `<!doctype html>
 
 await buildWidget()
 await buildApp()
-const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-const port = probe.port
-probe.stop(true)
-const serverUrl = `http://127.0.0.1:${port}`
-const dataDir = mkdtempSync(join(tmpdir(), 'parley-desk-screenshots-'))
-const db = openDatabase(join(dataDir, 'parley.db'))
-migrate(db)
-const app = createApp({ db, config: loadConfig({ PARLEY_DATA_DIR: dataDir, PARLEY_PUBLIC_URL: serverUrl, PORT: String(port) }), logger: createLogger('silent') })
-const server = listen(app, { port, hostname: '127.0.0.1' })
-const workspaceId = app.services.workspaces.authenticate(app.services.workspaces.createKey({ name: 'screenshots' }).key) as string
+const { app, serverUrl, workspaceId, browser, shopSite, close } = await startScreenshotServer('desk-screenshots')
 const person = { email: 'sam@northwind.example', password: 'screenshots-correct-horse' }
 await app.services.people.createWithPassword(workspaceId, { email: person.email, display_name: 'Sam', role: 'admin' }, person.password)
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
 
 try {
   const bot = app.services.chatbots.create(workspaceId, { name: 'Northwind' })
   const flow = app.services.flows.create(workspaceId, bot.id, { name: 'Shop help', type: 'conversation', flow: SHOP_FLOW })
   app.services.flows.publish(workspaceId, bot.id, flow.id)
   const web = app.services.integrations.web.create(workspaceId, bot.id, { name: 'Shop', greeting_message: 'Hi! I am the Northwind assistant.' })
-  const site = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(SHOP_PAGE(serverUrl, web.config.widget_key), { headers: { 'content-type': 'text/html; charset=utf-8' } }) })
+  const site = shopSite(SHOP_PAGE(serverUrl, web.config.widget_key))
   for (const visitor of VISITORS) await chat(browser, `http://shop.test:${site.port}/checkout`, visitor)
 
   for (const [name, viewport] of [
@@ -113,11 +95,7 @@ try {
   }
   site.stop(true)
 } finally {
-  await browser.close()
-  server.stop(true)
-  await app.close()
-  closeDatabase(db)
-  rmSync(dataDir, { recursive: true, force: true })
+  await close()
 }
 
 async function signIn(page: Page): Promise<void> {

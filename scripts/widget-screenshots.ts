@@ -5,19 +5,11 @@
  * page, mid-conversation: buttons, a list, the visitor's picks, a link and an agent's answer.
  * A real Parley (in this process, on a free port) runs the flow; nothing is mocked.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Page } from 'playwright-core'
-import { createApp } from '../server/app.ts'
-import { loadConfig } from '../server/config.ts'
-import { migrate } from '../server/db/migrate.ts'
-import { closeDatabase, openDatabase } from '../server/db/open-database.ts'
+import type { Page } from 'playwright-core'
 import type { ConversationFlow } from '../server/flows/conversation-flow-schema.ts'
-import { listen } from '../server/listen.ts'
-import { createLogger } from '../server/support/logger.ts'
 import { buildWidget } from './build-widget.ts'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts'
+import { startScreenshotServer } from './start-screenshot-server.ts'
 
 const root = join(import.meta.dir, '..')
 
@@ -99,14 +91,7 @@ const SHOP_PAGE = (serverUrl: string, widgetKey: string) => `<!doctype html>
 </body></html>`
 
 await buildWidget()
-const dataDir = mkdtempSync(join(tmpdir(), 'parley-screenshots-'))
-const db = openDatabase(join(dataDir, 'parley.db'))
-migrate(db)
-const app = createApp({ db, config: loadConfig({ PARLEY_DATA_DIR: dataDir }), logger: createLogger('silent') })
-const server = listen(app, { port: 0, hostname: '127.0.0.1' })
-const serverUrl = `http://127.0.0.1:${server.port}`
-const workspaceId = app.services.workspaces.authenticate(app.services.workspaces.createKey({ name: 'screenshots' }).key) as string
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+const { app, serverUrl, workspaceId, browser, shopSite, close } = await startScreenshotServer('screenshots')
 
 try {
   for (const [name, viewport] of [
@@ -122,7 +107,7 @@ try {
       greeting_message: 'Hi! I am the Northwind assistant.',
       widget_config: { bot_display_name: 'Northwind help', primary_color: '#1f6f5c', secondary_color: '#eef4f1', bot_avatar_icon: 'store', bubble_text: 'Questions?' },
     })
-    const site = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(SHOP_PAGE(serverUrl, web.config.widget_key), { headers: { 'content-type': 'text/html; charset=utf-8' } }) })
+    const site = shopSite(SHOP_PAGE(serverUrl, web.config.widget_key))
     const context = await browser.newContext({ viewport, deviceScaleFactor: name === 'phone' ? 2 : 1, reducedMotion: 'reduce', hasTouch: name === 'phone', isMobile: name === 'phone' })
     const page = await context.newPage()
     await page.goto(`http://shop.test:${site.port}/`)
@@ -135,11 +120,7 @@ try {
     site.stop(true)
   }
 } finally {
-  await browser.close()
-  server.stop(true)
-  await app.close()
-  closeDatabase(db)
-  rmSync(dataDir, { recursive: true, force: true })
+  await close()
 }
 
 /** Opens the chat and plays a short conversation: a button, a list row, then an agent answers. */

@@ -12,10 +12,13 @@
  *   human pace (bench:ws (c)); their round trip is measured alone first, in the same run, then
  *   under the agent load (target p99 < 50 ms: the runs never block the serving thread).
  */
-import { spawn, type Subprocess } from 'bun'
+import { spawn } from 'bun'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { publishEchoBot } from './publish-echo-bot.ts'
+import { startParley } from './start-parley.ts'
+import { startServer } from './start-server.ts'
 
 const root = join(import.meta.dir, '../..')
 const CONVERSATIONS = Number(process.env.BENCH_AGENT_CONVERSATIONS ?? 1000)
@@ -25,63 +28,21 @@ const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 1000)
 const LATENCY_MS = Number(process.env.BENCH_MODEL_LATENCY_MS ?? 200)
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-agent-'))
-const children: Subprocess[] = []
+const tools = await startServer([process.execPath, 'scripts/bench/mcp-tool-server.ts'], {}, /listening (\d+)/)
+const model = await startServer([process.execPath, 'scripts/bench/fake-model.ts'], { LATENCY_MS: String(LATENCY_MS) }, /listening (\d+)/)
+// The helper servers are child processes: they must not outlive a failed run.
 process.on('exit', () => {
-  for (const child of children) child.kill()
+  tools.proc.kill()
+  model.proc.kill()
 })
-
-async function readUntil(proc: Subprocess<'ignore' | 'pipe', 'pipe', 'inherit'>, pattern: RegExp): Promise<RegExpExecArray> {
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
-  const decoder = new TextDecoder()
-  let seen = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`ended before ${pattern}: ${seen}`)
-    seen += decoder.decode(value, { stream: true })
-    const match = pattern.exec(seen)
-    if (match) {
-      void (async () => {
-        while (!(await reader.read()).done);
-      })()
-      return match
-    }
-  }
-}
-
-function child(command: string[], env: Record<string, string> = {}) {
-  const proc = spawn(command, { cwd: root, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'inherit' })
-  children.push(proc)
-  return proc
-}
-
-const tools = child([process.execPath, 'scripts/bench/mcp-tool-server.ts'])
-const [, toolsPort] = (await readUntil(tools, /listening (\d+)/)) as unknown as [string, string]
-const model = child([process.execPath, 'scripts/bench/fake-model.ts'], { LATENCY_MS: String(LATENCY_MS) })
-const [, modelPort] = (await readUntil(model, /listening (\d+)/)) as unknown as [string, string]
-// BENCH_PROFILE=DIR writes a CPU profile (markdown) of the Parley server into DIR at exit.
-const profile = process.env.BENCH_PROFILE ? ['--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-const parley = child([process.execPath, ...profile, 'server/main.ts', 'serve'], {
-  PARLEY_DATA_DIR: dataDir,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  PARLEY_RATE_LIMIT: '0',
-  PARLEY_SOCKET_RATE_LIMIT: '0',
+const toolsPort = tools.port
+const modelPort = model.port
+const { proc: parley, port, api } = await startParley(dataDir, {
   PARLEY_OUTBOUND_ALLOW: '127.0.0.1',
   // Every run at once: the bench measures Parley's own time, not the per-workspace queue.
   PARLEY_AGENT_RUNS_PER_WORKSPACE: String(CONCURRENCY),
 })
-const [, key, port] = (await readUntil(parley, /(pk_[0-9A-Za-z]{40})[\s\S]*?listening on port (\d+)/)) as unknown as [string, string, string]
-
-const api = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`http://127.0.0.1:${port}/api/dev/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as Record<string, any>
-}
+process.on('exit', () => parley.kill())
 
 // The agent chatbot: the fake model, the MCP tool, a flow that starts in the agent state.
 const agentBot = await api('POST', '/chatbots', { name: 'Agent bench' })
@@ -104,23 +65,7 @@ const agentWeb = await api('POST', `/chatbots/${agentBot.id}/integrations/web`, 
 const agentSocket = `ws://127.0.0.1:${port}/widget/v1/socket?key=${agentWeb.config.widget_key}`
 
 // The human-pace chat of bench:ws (c): a plain flow, its own chatbot.
-const chatBot = await api('POST', '/chatbots', { name: 'Chat bench' })
-const chatFlow = await api('POST', `/chatbots/${chatBot.id}/flows`, {
-  name: 'Echo',
-  type: 'conversation',
-  flow: {
-    version: 1,
-    start: 'listen',
-    variables: { last: { type: 'string' } },
-    states: {
-      listen: { say: [{ text: 'Say something.' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
-      answer: { say: [{ text: 'You said: {{last}}' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
-    },
-  },
-})
-await api('POST', `/chatbots/${chatBot.id}/flows/${chatFlow.id}/publish`)
-const chatWeb = await api('POST', `/chatbots/${chatBot.id}/integrations/web`, { name: 'Chat site' })
-const chatSocket = `ws://127.0.0.1:${port}/widget/v1/socket?key=${chatWeb.config.widget_key}`
+const { socketUrl: chatSocket } = await publishEchoBot(api, port, { chatbot: 'Chat bench', site: 'Chat site' })
 
 interface ChatResult {
   messages: number
@@ -248,6 +193,6 @@ if (underLoad.errors || alone.errors) console.log(`errors: ${alone.errors} alone
 
 parley.kill('SIGTERM')
 await parley.exited
-tools.kill()
-model.kill()
+tools.proc.kill()
+model.proc.kill()
 rmSync(dataDir, { recursive: true, force: true })

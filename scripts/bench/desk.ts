@@ -22,6 +22,8 @@ import { loadConfig } from '../../server/config.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { closeDatabase, openDatabase } from '../../server/db/open-database.ts'
 import { createLogger, memorySink } from '../../server/support/logger.ts'
+import { publishEchoBot } from './publish-echo-bot.ts'
+import { startParley } from './start-parley.ts'
 
 const root = join(import.meta.dir, '../..')
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 1000)
@@ -35,70 +37,22 @@ const SMALL = 250
 const ORIGIN = 'http://desk.bench'
 const PASSWORD = 'correct horse battery staple'
 
-async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<RegExpExecArray> {
-  const reader = stream.getReader()
-  const decoder = new TextDecoder()
-  let seen = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`ended before ${pattern}: ${seen}`)
-    seen += decoder.decode(value, { stream: true })
-    const match = pattern.exec(seen)
-    if (match) {
-      // Keep draining, so that logging never blocks on a full pipe.
-      void (async () => {
-        while (!(await reader.read()).done);
-      })()
-      return match
-    }
-  }
-}
-
 const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 
 // --- (a) a visitor's message reaching an open desk, with 1,000 visitors chatting ---
 async function socketLatency() {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-desk-'))
-  const proc = spawn([process.execPath, 'server/main.ts', 'serve'], {
-    cwd: root,
-    env: { ...process.env, PARLEY_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT: '0', PARLEY_SOCKET_RATE_LIMIT: '0', PARLEY_PUBLIC_URL: ORIGIN },
-    stdout: 'pipe',
-    stderr: 'inherit',
-  })
-  // The first start prints the workspace's API key, then that it listens.
-  const [, key, port] = await readUntil(proc.stdout, /(pk_[0-9A-Za-z]{40})[\s\S]*?listening on port (\d+)/)
+  const { proc, port, api } = await startParley(dataDir, { PARLEY_PUBLIC_URL: ORIGIN })
   try {
-    const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${key}` }) => {
-      const response = await fetch(`http://127.0.0.1:${port}/api/dev/v1${path}`, {
-        method,
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-      return { body: (await response.json()) as Record<string, any>, headers: response.headers }
-    }
     const invited = await api('POST', '/users', { email: 'bench@desk.io', display_name: 'Bench', role: 'agent' })
-    const accepted = await api('POST', '/auth/accept-invite', { token: invited.body.invite.url.split('#token=')[1], password: PASSWORD }, {})
+    const accepted = await fetch(`http://127.0.0.1:${port}/api/dev/v1/auth/accept-invite`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: invited.invite.url.split('#token=')[1], password: PASSWORD }),
+    })
+    if (!accepted.ok) throw new Error(`accept-invite: ${accepted.status} ${await accepted.text()}`)
     const cookie = (accepted.headers.get('set-cookie') as string).split(';', 1)[0] as string
-    const bot = (await api('POST', '/chatbots', { name: 'Bench bot' })).body
-    const flow = (
-      await api('POST', `/chatbots/${bot.id}/flows`, {
-        name: 'Echo',
-        type: 'conversation',
-        flow: {
-          version: 1,
-          start: 'listen',
-          variables: { last: { type: 'string' } },
-          states: {
-            listen: { say: [{ text: 'Say something.' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
-            answer: { say: [{ text: 'You said: {{last}}' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
-          },
-        },
-      })
-    ).body
-    await api('POST', `/chatbots/${bot.id}/flows/${flow.id}/publish`)
-    const web = (await api('POST', `/chatbots/${bot.id}/integrations/web`, { name: 'Bench site' })).body
-    const widgetUrl = `ws://127.0.0.1:${port}/widget/v1/socket?key=${web.config.widget_key}`
+    const { socketUrl: widgetUrl } = await publishEchoBot(api, port, { chatbot: 'Bench bot', site: 'Bench site' })
 
     // The desk.
     const sentAt = new Map<string, number>()

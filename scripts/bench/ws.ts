@@ -9,10 +9,14 @@
  *  (c) The same 1,000 visitors at a human pace (a message every second or so each): the
  *      round trip a visitor feels, p50/p99, on both servers.
  */
-import { spawn, type Subprocess } from 'bun'
+import { spawn } from 'bun'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { publishEchoBot } from './publish-echo-bot.ts'
+import { readUntil } from './read-until.ts'
+import { startParley } from './start-parley.ts'
+import { startServer } from './start-server.ts'
 
 const root = join(import.meta.dir, '../..')
 const IDLE = Number(process.env.BENCH_IDLE ?? 10_000)
@@ -23,64 +27,11 @@ const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 1000)
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-ws-'))
 
-async function readUntil(proc: Subprocess<'ignore' | 'pipe', 'pipe', 'inherit'>, pattern: RegExp): Promise<RegExpExecArray> {
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
-  const decoder = new TextDecoder()
-  let seen = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) throw new Error(`ended before ${pattern}: ${seen}`)
-    seen += decoder.decode(value, { stream: true })
-    const match = pattern.exec(seen)
-    if (match) {
-      void (async () => {
-        while (!(await reader.read()).done);
-      })()
-      return match
-    }
-  }
-}
-
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
 
 // --- Parley with a published echo flow and a web integration, set up through its API ---
-// BENCH_PROFILE=DIR writes a CPU profile of the Parley server into DIR at exit: markdown, or a
-// Chrome .cpuprofile with BENCH_PROFILE_JSON=1 (count samples: idle gaps inflate the markdown's times).
-const profile = process.env.BENCH_PROFILE ? [process.env.BENCH_PROFILE_JSON ? '--cpu-prof' : '--cpu-prof-md', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-const parley = spawn([process.execPath, ...profile, 'server/main.ts', 'serve'], {
-  cwd: root,
-  env: { ...process.env, PARLEY_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', PARLEY_RATE_LIMIT: '0', PARLEY_SOCKET_RATE_LIMIT: '0' },
-  stdout: 'pipe',
-  stderr: 'inherit',
-})
-const banner = await readUntil(parley, /(pk_[0-9A-Za-z]{40})[\s\S]*?listening on port (\d+)/)
-const [, key, port] = banner as unknown as [string, string, string]
-const api = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`http://127.0.0.1:${port}/api/dev/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as Record<string, any>
-}
-const bot = await api('POST', '/chatbots', { name: 'Bench bot' })
-const flow = await api('POST', `/chatbots/${bot.id}/flows`, {
-  name: 'Echo',
-  type: 'conversation',
-  flow: {
-    version: 1,
-    start: 'listen',
-    variables: { last: { type: 'string' } },
-    states: {
-      listen: { say: [{ text: 'Say something.' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
-      answer: { say: [{ text: 'You said: {{last}}' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
-    },
-  },
-})
-await api('POST', `/chatbots/${bot.id}/flows/${flow.id}/publish`)
-const web = await api('POST', `/chatbots/${bot.id}/integrations/web`, { name: 'Bench site' })
-const socketUrl = `ws://127.0.0.1:${port}/widget/v1/socket?key=${web.config.widget_key}`
+const { proc: parley, port, api } = await startParley(dataDir)
+const { socketUrl } = await publishEchoBot(api, port, { chatbot: 'Bench bot', site: 'Bench site' })
 
 // --- (a) idle sockets (BENCH_IDLE=0 skips it) ---
 if (IDLE > 0) {
@@ -93,7 +44,7 @@ const idle = spawn([process.execPath, 'scripts/bench/ws-clients.ts', 'idle', soc
   stdout: 'pipe',
   stderr: 'inherit',
 })
-await readUntil(idle, /ready (\d+)/)
+await readUntil(idle.stdout, /ready (\d+)/)
 await Bun.sleep(1000)
 const after = rssKb(parley.pid)
 const perSocket = ((after - before) * 1024) / IDLE
@@ -105,12 +56,8 @@ await Bun.sleep(500)
 }
 
 // --- (b) chatting visitors against the bare baseline ---
-const bare = spawn([process.execPath, 'scripts/bench/bare-ws-server.ts', join(dataDir, 'bare.db')], {
-  cwd: root,
-  stdout: 'pipe',
-  stderr: 'inherit',
-})
-const [, barePort] = (await readUntil(bare, /listening (\d+)/)) as unknown as [string, string]
+const bare = await startServer([process.execPath, 'scripts/bench/bare-ws-server.ts', join(dataDir, 'bare.db')], {}, /listening (\d+)/)
+const barePort = bare.port
 
 interface Result {
   messages: number
@@ -161,7 +108,7 @@ for (const [name, result] of [['bare', pacedBare], ['parley', pacedParley]] as c
 }
 console.log(`parley p99 at a human pace: ${pacedParley.p99.toFixed(1)} ms (target < 50 ms) ${pacedParley.p99 < 50 ? 'MET' : 'NOT MET'}`)
 
-bare.kill()
+bare.proc.kill()
 parley.kill('SIGTERM')
-await Promise.all([bare.exited, parley.exited])
+await Promise.all([bare.proc.exited, parley.exited])
 rmSync(dataDir, { recursive: true, force: true })

@@ -1,69 +1,74 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { ConsolePage } from './support/console-page.ts'
-import { type DeskBed, deskBed, type Person } from './support/desk-bed.ts'
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { type ConsoleSuite, consoleSuite } from './support/console-suite.ts'
+import type { Person } from './support/desk-bed.ts'
 import { waitUntil } from './support/widget-page.ts'
 
 describe('the console at /app/console in Chromium, against the compiled binary', () => {
-  let browser: Browser
-  let bed: DeskBed
-  let ada: Person
+  const suite = consoleSuite()
   let sam: Person
-  const opened: ConsolePage[] = []
-
   beforeAll(async () => {
-    ;[browser, bed] = await Promise.all([launchBrowser(), deskBed()])
-    ada = await bed.person('Ada', 'admin')
-    sam = await bed.person('Sam', 'agent')
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
+    sam = await suite.bed.person('Sam', 'agent')
   })
-  afterAll(async () => {
-    await browser?.close()
-    await bed?.close()
-  })
-
-  async function consoleOf(person: Person, path = '/app/console', options = {}): Promise<ConsolePage> {
-    const page = await ConsolePage.open(browser, bed.url, options)
-    opened.push(page)
-    await page.signIn(person, path)
-    return page
-  }
+  const consoleOf: ConsoleSuite['consoleOf'] = (person, path, options) => suite.consoleOf(person, path, options)
 
   test('chatbots: create, rename, and delete after a confirmation that says what is lost', async () => {
-    const admin = await consoleOf(ada)
+    const admin = await consoleOf(suite.ada)
     const { page } = admin
     await page.locator('input[name=name]').fill('Console bot')
     await page.getByRole('button', { name: 'Create' }).click()
     const row = page.locator('table.chatbots tr', { hasText: 'Console bot' })
     await row.waitFor()
     const id = (await row.getAttribute('data-chatbot')) as string
-    expect((await bed.must('GET', `/api/dev/v1/chatbots/${id}`)).name).toBe('Console bot')
+    expect((await suite.bed.must('GET', `/api/dev/v1/chatbots/${id}`)).name).toBe('Console bot')
 
     const byId = page.locator(`tr[data-chatbot="${id}"]`)
     await byId.getByRole('button', { name: 'Rename' }).click()
     await byId.getByLabel('New name').fill('Renamed bot')
     await byId.getByRole('button', { name: 'Save' }).click()
     await page.locator('table.chatbots a', { hasText: 'Renamed bot' }).waitFor()
-    expect((await bed.must('GET', `/api/dev/v1/chatbots/${id}`)).name).toBe('Renamed bot')
+    expect((await suite.bed.must('GET', `/api/dev/v1/chatbots/${id}`)).name).toBe('Renamed bot')
 
     await page.locator(`tr[data-chatbot="${id}"]`).getByRole('button', { name: 'Delete' }).click()
     const dialog = page.getByRole('dialog')
     expect(await dialog.textContent()).toContain('every conversation, contact and message')
     await dialog.getByRole('button', { name: 'Cancel' }).click()
-    expect((await bed.call('GET', `/api/dev/v1/chatbots/${id}`)).status).toBe(200)
+    expect((await suite.bed.call('GET', `/api/dev/v1/chatbots/${id}`)).status).toBe(200)
     await page.locator(`tr[data-chatbot="${id}"]`).getByRole('button', { name: 'Delete' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Delete for good' }).click()
     await page.locator(`tr[data-chatbot="${id}"]`).waitFor({ state: 'detached' })
-    expect((await bed.call('GET', `/api/dev/v1/chatbots/${id}`)).status).toBe(404)
+    expect((await suite.bed.call('GET', `/api/dev/v1/chatbots/${id}`)).status).toBe(404)
+    expect(admin.errors()).toEqual([])
+  }, E2E_TIMEOUT)
+
+  test("flows: one deleted after a confirmation, the chatbot's other flow kept", async () => {
+    const chat = await suite.bed.webChat(undefined, 'Two flows bot')
+    const spare = await suite.bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`, {
+      name: 'Spare',
+      type: 'conversation',
+      flow: { version: 1, start: 'hi', states: { hi: { say: [{ text: 'Hi.' }], end: true } } },
+    })
+    const admin = await consoleOf(suite.ada, `/app/console/bots/${chat.chatbotId}/flows`)
+    const { page } = admin
+    const row = page.locator(`tr[data-flow="${spare.id}"]`)
+    await row.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
+    expect((await suite.bed.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows/${spare.id}`)).status).toBe(200)
+    await row.getByRole('button', { name: 'Delete' }).click()
+    expect(await page.getByRole('dialog').textContent()).toContain('Delete Spare?')
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete for good' }).click()
+    await row.waitFor({ state: 'detached' })
+    expect(await page.getByRole('dialog').count()).toBe(0)
+    expect((await suite.bed.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows/${spare.id}`)).status).toBe(404)
+    expect((await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`)).items.map((flow: { id: string }) => flow.id)).not.toContain(spare.id)
+    expect(await page.locator('tr[data-flow]').count()).toBe(1)
     expect(admin.errors()).toEqual([])
   }, E2E_TIMEOUT)
 
   test("the overview charts the chatbot's conversations per day and its open handoffs", async () => {
-    const chat = await bed.webChat()
-    const admin = await consoleOf(ada, `/app/console/bots/${chat.chatbotId}`)
+    const chat = await suite.bed.webChat()
+    const admin = await consoleOf(suite.ada, `/app/console/bots/${chat.chatbotId}`)
     const { page } = admin
     await page.locator('[data-open-handoffs]').waitFor()
     await waitUntil(async () => (await page.locator('.chart rect').count()) === 30, 'thirty bars')
@@ -74,13 +79,13 @@ describe('the console at /app/console in Chromium, against the compiled binary',
   }, E2E_TIMEOUT)
 
   test('keys: created and shown once, revoked, and the revoked key is refused', async () => {
-    const admin = await consoleOf(ada, '/app/console/keys')
+    const admin = await consoleOf(suite.ada, '/app/console/keys')
     const { page } = admin
     await page.locator('input[name=key-name]').fill('Console key')
     await page.getByRole('button', { name: 'Create key' }).click()
     const key = (await page.locator('[data-new-key]').textContent())?.trim() as string
     expect(key).toMatch(/^pk_[0-9A-Za-z]{40}$/)
-    const works = await fetch(`${bed.url}/api/dev/v1/chatbots`, { headers: { authorization: `Bearer ${key}` } })
+    const works = await fetch(`${suite.bed.url}/api/dev/v1/chatbots`, { headers: { authorization: `Bearer ${key}` } })
     expect(works.status).toBe(200)
     await page.getByRole('button', { name: 'Done' }).click()
     expect(await page.locator('[data-new-key]').count()).toBe(0)
@@ -92,12 +97,12 @@ describe('the console at /app/console in Chromium, against the compiled binary',
     await row.getByRole('button', { name: 'Revoke' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click()
     await row.locator('[data-revoked]').waitFor()
-    await waitUntil(async () => (await fetch(`${bed.url}/api/dev/v1/chatbots`, { headers: { authorization: `Bearer ${key}` } })).status === 401, 'the revoked key refused')
+    await waitUntil(async () => (await fetch(`${suite.bed.url}/api/dev/v1/chatbots`, { headers: { authorization: `Bearer ${key}` } })).status === 401, 'the revoked key refused')
     expect(admin.errors()).toEqual([])
   }, E2E_TIMEOUT)
 
   test('operations: version, uptime, database size, the latest log lines and a backup download', async () => {
-    const admin = await consoleOf(ada, '/app/console/operations')
+    const admin = await consoleOf(suite.ada, '/app/console/operations')
     const { page } = admin
     await page.locator('[data-version]').waitFor()
     expect(await page.locator('[data-version]').textContent()).toMatch(/^\d+\.\d+\.\d+/)
@@ -124,13 +129,13 @@ describe('the console at /app/console in Chromium, against the compiled binary',
   }, E2E_TIMEOUT)
 
   test('phone width: the chatbots list and the overview fit the screen', async () => {
-    const chat = await bed.webChat(undefined, 'Phone bot')
-    const admin = await consoleOf(ada, '/app/console', { viewport: { width: 375, height: 740 }, isMobile: true })
+    const chat = await suite.bed.webChat(undefined, 'Phone bot')
+    const admin = await consoleOf(suite.ada, '/app/console', { viewport: { width: 375, height: 740 }, isMobile: true })
     const { page } = admin
     await page.locator('table.chatbots').waitFor()
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
     expect(await overflow()).toBeLessThanOrEqual(0)
-    await page.goto(`${bed.url}/app/console/bots/${chat.chatbotId}`)
+    await page.goto(`${suite.bed.url}/app/console/bots/${chat.chatbotId}`)
     await page.locator('.chart').waitFor()
     expect(await overflow()).toBeLessThanOrEqual(0)
   }, E2E_TIMEOUT)

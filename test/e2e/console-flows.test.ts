@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
+import { describe, expect, test } from 'bun:test'
+import { E2E_TIMEOUT } from './support/browser.ts'
 import { ConsolePage } from './support/console-page.ts'
-import { type DeskBed, deskBed, type Person } from './support/desk-bed.ts'
-import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
+import { consoleSuite } from './support/console-suite.ts'
+import { embedPage } from './support/host-pages.ts'
 import { WidgetPage, waitUntil } from './support/widget-page.ts'
 
 const V1 = { version: 1, start: 'hello', states: { hello: { say: [{ text: 'Version one says hi.' }], on: [{ to: 'hello' }] } } }
@@ -22,35 +21,17 @@ const BROKEN = `{
 }`
 
 describe('the flow editor of the console in Chromium, against the compiled binary', () => {
-  let browser: Browser
-  let bed: DeskBed
-  let host: HostPages
-  let ada: Person
-  const opened: { close(): Promise<void> }[] = []
-
-  beforeAll(async () => {
-    ;[browser, bed] = await Promise.all([launchBrowser(), deskBed()])
-    host = startHostPages()
-    ada = await bed.person('Ada', 'admin')
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await bed?.close()
-  })
+  const suite = consoleSuite()
 
   test('a mistake marked at its line, fixed; the diagram; a chat with the draft; publish; a new widget conversation on the new version; diff and restore', async () => {
-    const chat = await bed.webChat(V1 as never, 'Flow bot')
-    const flows = await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`)
+    const chat = await suite.bed.webChat(V1 as never, 'Flow bot')
+    const flows = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`)
     const flowId = flows.items[0].id as string
-    const admin = await ConsolePage.open(browser, bed.url, { permissions: ['clipboard-read', 'clipboard-write'] })
-    opened.push(admin)
+    const admin = await ConsolePage.open(suite.browser, suite.bed.url, { permissions: ['clipboard-read', 'clipboard-write'] })
+    suite.opened.push(admin)
     const loaded: string[] = []
     admin.page.on('request', (request) => loaded.push(new URL(request.url()).pathname))
-    await admin.signIn(ada, `/app/console/bots/${chat.chatbotId}/flows/${flowId}`)
+    await admin.signIn(suite.ada, `/app/console/bots/${chat.chatbotId}/flows/${flowId}`)
     const { page } = admin
     const editor = page.locator('.editor-host .cm-content')
     await editor.waitFor()
@@ -96,16 +77,16 @@ describe('the flow editor of the console in Chromium, against the compiled binar
     await page.locator('input[name=test_text]').fill('yes')
     await page.locator('.test-chat').getByRole('button', { name: 'Send' }).click()
     await waitUntil(async () => ((await log.textContent()) ?? '').includes('Thanks!'), 'the draft answers the button')
-    expect((await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations`)).items).toEqual([])
+    expect((await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations`)).items).toEqual([])
 
     // Publish: a new widget conversation runs version 2.
     await page.getByRole('button', { name: 'Publish' }).click()
     await page.getByRole('status').filter({ hasText: 'version 2' }).waitFor()
     const path = `/${chat.chatbotId}`
-    host.page(path, embedPage({ serverUrl: bed.url, widgetKey: chat.widgetKey }))
-    const visitor = await WidgetPage.open(browser)
-    opened.push(visitor)
-    await visitor.goto(host.url('shop.test', path))
+    suite.host.page(path, embedPage({ serverUrl: suite.bed.url, widgetKey: chat.widgetKey }))
+    const visitor = await WidgetPage.open(suite.browser)
+    suite.opened.push(visitor)
+    await visitor.goto(suite.host.url('shop.test', path))
     await visitor.openChat()
     await visitor.shownText('Version two: pick one')
 
@@ -117,7 +98,7 @@ describe('the flow editor of the console in Chromium, against the compiled binar
     expect(await page.locator('[data-diff] .cm-changedLine').count()).toBeGreaterThan(0)
     await page.locator('[data-version="1"]').getByRole('button', { name: 'Restore as working copy' }).click()
     await waitUntil(async () => {
-      const stored = await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows/${flowId}`)
+      const stored = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows/${flowId}`)
       return stored.flow.states.hello.say[0].text === 'Version one says hi.' && stored.has_unpublished_changes === true && stored.published_version === 2
     }, 'version 1 restored as the working copy, version 2 still live')
     // The editor and the diff live in shadow roots, styled by adopted stylesheets: nothing the CSP refuses.

@@ -1,45 +1,27 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
 import { type RunningMcpServer, streamableServer } from '../mcp/support/mcp-servers.ts'
 import { webhookReceiver, type WebhookReceiver } from '../outbox/support/webhook-receiver.ts'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { ConsolePage } from './support/console-page.ts'
-import { type DeskBed, deskBed, type Person } from './support/desk-bed.ts'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { consoleSuite } from './support/console-suite.ts'
 import { waitUntil } from './support/widget-page.ts'
 
 describe('the integrations screen of the console in Chromium, against the compiled binary', () => {
-  let browser: Browser
-  let bed: DeskBed
-  let ada: Person
+  const suite = consoleSuite({ PARLEY_OUTBOUND_ALLOW: '127.0.0.1' })
   let receiver: WebhookReceiver
   let mcp: RunningMcpServer
-  const opened: ConsolePage[] = []
-
   beforeAll(async () => {
-    ;[browser, bed, mcp] = await Promise.all([launchBrowser(), deskBed({ PARLEY_OUTBOUND_ALLOW: '127.0.0.1' }), streamableServer()])
     receiver = webhookReceiver()
-    ada = await bed.person('Ada', 'admin')
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
+    mcp = await streamableServer()
   })
   afterAll(async () => {
-    await browser?.close()
     receiver?.stop()
     await mcp?.stop()
-    await bed?.close()
   })
-
-  async function consoleAt(path: string): Promise<ConsolePage> {
-    const page = await ConsolePage.open(browser, bed.url)
-    opened.push(page)
-    await page.signIn(ada, path)
-    return page
-  }
+  const consoleAt = (path: string) => suite.consoleOf(suite.ada, path)
 
   test('rest-api: the secret shown once, rotated; a failed delivery redelivered to the new URL, signed with the new secret', async () => {
-    const chatbotId = await bed.chatbot('Webhook bot')
+    const chatbotId = await suite.bed.chatbot('Webhook bot')
     const admin = await consoleAt(`/app/console/bots/${chatbotId}/integrations`)
     const { page } = admin
     await page.locator('input[name=webhook_url]').fill(receiver.url)
@@ -51,10 +33,10 @@ describe('the integrations screen of the console in Chromium, against the compil
 
     // The receiver fails the first attempt; switched off while it waits to retry, the delivery fails for good.
     receiver.respond(500)
-    await bed.must('POST', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api/messages`, { user_id: 'user-1', text: 'hello' })
+    await suite.bed.must('POST', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api/messages`, { user_id: 'user-1', text: 'hello' })
     await waitUntil(async () => receiver.received.length === 1, 'the first attempt')
-    await bed.must('PATCH', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api`, { is_active: false })
-    await bed.must('PATCH', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api`, { is_active: true })
+    await suite.bed.must('PATCH', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api`, { is_active: false })
+    await suite.bed.must('PATCH', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api`, { is_active: true })
     const failed = page.locator('tr[data-status=failed]')
     await waitUntil(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click()
@@ -86,7 +68,7 @@ describe('the integrations screen of the console in Chromium, against the compil
   }, E2E_TIMEOUT)
 
   test('mcp: add a server, test it and see its tools, untick one so it is no longer allowed, try a tool', async () => {
-    const chatbotId = await bed.chatbot('Tool bot')
+    const chatbotId = await suite.bed.chatbot('Tool bot')
     const admin = await consoleAt(`/app/console/bots/${chatbotId}/integrations`)
     const { page } = admin
     await page.locator('input[name=mcp_name]').fill('orders')
@@ -101,12 +83,12 @@ describe('the integrations screen of the console in Chromium, against the compil
     expect(toolNames).toContain('add')
 
     await server.locator('[data-tool=add] input[type=checkbox]').uncheck()
-    const [integration] = (await bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/integrations/mcp`)).items
+    const [integration] = (await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/integrations/mcp`)).items
     await waitUntil(async () => {
-      const current = await bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/integrations/mcp/${integration.id}`)
+      const current = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/integrations/mcp/${integration.id}`)
       return Array.isArray(current.config.tools.allow) && !current.config.tools.allow.includes('add') && current.config.tools.allow.includes('echo')
     }, 'add no longer allowed')
-    const refused = await bed.call('POST', `/api/dev/v1/chatbots/${chatbotId}/integrations/mcp/${integration.id}/tools/add/call`, { arguments: { a: 1, b: 2 } })
+    const refused = await suite.bed.call('POST', `/api/dev/v1/chatbots/${chatbotId}/integrations/mcp/${integration.id}/tools/add/call`, { arguments: { a: 1, b: 2 } })
     expect(refused.status).toBe(403)
 
     await server.locator('[data-tool=echo]').getByRole('button', { name: 'Try it' }).click()

@@ -1,39 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, FrameLocator } from 'playwright-core'
-import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
-import { ConsolePage } from './support/console-page.ts'
-import { type DeskBed, deskBed, type Person } from './support/desk-bed.ts'
-import { type HostPages, startHostPages } from './support/host-pages.ts'
+import { describe, expect, test } from 'bun:test'
+import type { FrameLocator } from 'playwright-core'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { consoleSuite } from './support/console-suite.ts'
 import { WidgetPage, waitUntil } from './support/widget-page.ts'
 
 describe('the widget screen of the console in Chromium, against the compiled binary', () => {
-  let browser: Browser
-  let bed: DeskBed
-  let host: HostPages
-  let ada: Person
-  const opened: { close(): Promise<void> }[] = []
-
-  beforeAll(async () => {
-    ;[browser, bed] = await Promise.all([launchBrowser(), deskBed()])
-    host = startHostPages()
-    ada = await bed.person('Ada', 'admin')
-  }, 60_000)
-  afterEach(async () => {
-    for (const page of opened.splice(0)) await page.close()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    await bed?.close()
-  })
+  const suite = consoleSuite()
 
   const themeOf = async (frame: FrameLocator) => (await frame.locator('#parley-widget .root').getAttribute('style')) ?? ''
 
   test('the preview is the real widget drawing the unsaved settings; limits are enforced as typed; saved, the snippet in a page shows the widget live', async () => {
-    const chat = await bed.webChat()
-    const admin = await ConsolePage.open(browser, bed.url, { permissions: ['clipboard-read', 'clipboard-write'] })
-    opened.push(admin)
-    await admin.signIn(ada, `/app/console/bots/${chat.chatbotId}/widget`)
+    const chat = await suite.bed.webChat()
+    const admin = await suite.consoleOf(suite.ada, `/app/console/bots/${chat.chatbotId}/widget`, { permissions: ['clipboard-read', 'clipboard-write'] })
     const { page } = admin
     const preview = page.frameLocator('iframe.preview-frame')
     await preview.locator('#parley-widget .launcher').waitFor()
@@ -44,7 +22,7 @@ describe('the widget screen of the console in Chromium, against the compiled bin
     await page.locator('#field-bubble_text').fill('Ask the console bot')
     await waitUntil(async () => (await themeOf(preview)).includes('--pw-primary: #aa1100'), 'the preview in the new colour')
     await waitUntil(async () => ((await preview.locator('#parley-widget .launcher').textContent()) ?? '').includes('Ask the console bot'), 'the new launcher text')
-    const stored = await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/web`)
+    const stored = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/web`)
     expect(stored.config.widget_config.primary_color).toBe('#0066ff')
 
     // The spec's limits, as typed: a width of 900 is refused before it reaches the server.
@@ -59,17 +37,17 @@ describe('the widget screen of the console in Chromium, against the compiled bin
 
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByRole('status').waitFor()
-    const saved = await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/web`)
+    const saved = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/web`)
     expect(saved.config.widget_config).toMatchObject({ primary_color: '#aa1100', bubble_text: 'Ask the console bot', width: 420, bot_display_name: 'Console bot' })
 
     // The embed snippet, copied with its button, in a page elsewhere: the widget is live there with the saved settings.
     await page.getByRole('button', { name: 'Copy the embed snippet' }).click()
     const snippet = await page.evaluate(() => navigator.clipboard.readText())
-    expect(snippet).toBe(`<script src="${bed.url}/widget.js" data-widget-key="${chat.widgetKey}" async></script>`)
-    host.page('/from-console', `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>${snippet}</body></html>`)
-    const visitor = await WidgetPage.open(browser)
-    opened.push(visitor)
-    await visitor.goto(host.url('shop.test', '/from-console'))
+    expect(snippet).toBe(`<script src="${suite.bed.url}/widget.js" data-widget-key="${chat.widgetKey}" async></script>`)
+    suite.host.page('/from-console', `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>${snippet}</body></html>`)
+    const visitor = await WidgetPage.open(suite.browser)
+    suite.opened.push(visitor)
+    await visitor.goto(suite.host.url('shop.test', '/from-console'))
     await visitor.launcher.waitFor()
     expect(await visitor.page.locator('#parley-widget .root').getAttribute('style')).toContain('--pw-primary: #aa1100')
     await visitor.openChat()
@@ -80,10 +58,8 @@ describe('the widget screen of the console in Chromium, against the compiled bin
   }, E2E_TIMEOUT)
 
   test('the phone frame shows the same preview at phone size', async () => {
-    const chat = await bed.webChat(undefined, 'Phone preview bot')
-    const admin = await ConsolePage.open(browser, bed.url)
-    opened.push(admin)
-    await admin.signIn(ada, `/app/console/bots/${chat.chatbotId}/widget`)
+    const chat = await suite.bed.webChat(undefined, 'Phone preview bot')
+    const admin = await suite.consoleOf(suite.ada, `/app/console/bots/${chat.chatbotId}/widget`)
     const { page } = admin
     await page.getByRole('button', { name: 'Phone' }).click()
     const frame = page.locator('iframe.preview-frame')

@@ -1,7 +1,8 @@
 import { A } from '@solidjs/router'
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { type Chatbot, consoleApi } from '../console-api.ts'
-import { Confirm, ErrorLine, errorText, when } from '../parts.tsx'
+import { ConfirmFor } from '../ConfirmFor.tsx'
+import { ErrorLine, errorText, when } from '../parts.tsx'
 
 /** The chatbots: list, create, rename, delete (after saying what goes with it). */
 export default function ChatbotsScreen() {
@@ -96,26 +97,21 @@ export default function ChatbotsScreen() {
           </Show>
         </Show>
       </section>
-      <Show when={deleting()}>
+      <ConfirmFor
+        item={deleting()}
+        title={(bot) => `Delete ${bot.name}?`}
+        confirm="Delete for good"
+        onClose={() => setDeleting(null)}
+        onConfirm={(bot) => void run(() => consoleApi.deleteChatbot(bot.id))}
+      >
         {(bot) => (
-          <Confirm
-            title={`Delete ${bot().name}?`}
-            confirm="Delete for good"
-            onCancel={() => setDeleting(null)}
-            onConfirm={() => {
-              const id = bot().id
-              setDeleting(null)
-              void run(() => consoleApi.deleteChatbot(id))
-            }}
-          >
-            <p>
-              This deletes <strong>{bot().name}</strong> with everything it has: its flows and their versions, its integrations (the widget stops on every site
-              that embeds it, webhooks stop, MCP servers are forgotten), and every conversation, contact and message. It cannot be undone; download a backup
-              first (Operations) if you may need any of it.
-            </p>
-          </Confirm>
+          <p>
+            This deletes <strong>{bot.name}</strong> with everything it has: its flows and their versions, its integrations (the widget stops on every site that
+            embeds it, webhooks stop, MCP servers are forgotten), and every conversation, contact and message. It cannot be undone; download a backup first
+            (Operations) if you may need any of it.
+          </p>
         )}
-      </Show>
+      </ConfirmFor>
     </>
   )
 }

@@ -1,7 +1,8 @@
 import { A, useParams } from '@solidjs/router'
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { consoleApi, type FlowItem } from '../console-api.ts'
-import { BotTabs, Confirm, ErrorLine, errorText, when } from '../parts.tsx'
+import { ConfirmFor } from '../ConfirmFor.tsx'
+import { BotTabs, ErrorLine, errorText, when } from '../parts.tsx'
 
 const STARTER = { version: 1, start: 'welcome', states: { welcome: { say: [{ text: 'Hello! How can I help?' }], on: [{ to: 'welcome' }] } } }
 
@@ -85,22 +86,15 @@ export default function FlowsScreen() {
           </tbody>
         </table>
       </section>
-      <Show when={deleting()}>
-        {(flow) => (
-          <Confirm
-            title={`Delete ${flow().name}?`}
-            confirm="Delete for good"
-            onCancel={() => setDeleting(null)}
-            onConfirm={() => {
-              const id = flow().id
-              setDeleting(null)
-              void run(() => consoleApi.deleteFlow(params.botId, id))
-            }}
-          >
-            <p>The flow and every published version of it go. Conversations in it get no more bot messages.</p>
-          </Confirm>
-        )}
-      </Show>
+      <ConfirmFor
+        item={deleting()}
+        title={(flow) => `Delete ${flow.name}?`}
+        confirm="Delete for good"
+        onClose={() => setDeleting(null)}
+        onConfirm={(flow) => void run(() => consoleApi.deleteFlow(params.botId, flow.id))}
+      >
+        {() => <p>The flow and every published version of it go. Conversations in it get no more bot messages.</p>}
+      </ConfirmFor>
     </>
   )
 }

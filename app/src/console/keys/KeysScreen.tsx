@@ -1,6 +1,7 @@
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { type ApiKey, consoleApi } from '../console-api.ts'
-import { Confirm, CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
+import { ConfirmFor } from '../ConfirmFor.tsx'
+import { CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
 
 /** API keys: made and shown once, revoked, with when each was last used. */
 export default function KeysScreen() {
@@ -23,7 +24,6 @@ export default function KeysScreen() {
     }
   }
   const revoke = async (key: ApiKey) => {
-    setRevoking(null)
     setError('')
     try {
       await consoleApi.revokeKey(key.prefix)
@@ -100,15 +100,13 @@ export default function KeysScreen() {
           </table>
         </Show>
       </section>
-      <Show when={revoking()}>
+      <ConfirmFor item={revoking()} title={(key) => `Revoke ${key.name}?`} confirm="Revoke" onClose={() => setRevoking(null)} onConfirm={(key) => void revoke(key)}>
         {(key) => (
-          <Confirm title={`Revoke ${key().name}?`} confirm="Revoke" onCancel={() => setRevoking(null)} onConfirm={() => void revoke(key())}>
-            <p>
-              Every request with <code>{key().prefix}…</code> is refused from now on (401). Whatever uses it stops working; this cannot be undone.
-            </p>
-          </Confirm>
+          <p>
+            Every request with <code>{key.prefix}…</code> is refused from now on (401). Whatever uses it stops working; this cannot be undone.
+          </p>
         )}
-      </Show>
+      </ConfirmFor>
     </>
   )
 }
