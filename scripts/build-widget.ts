@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 /**
  * Builds the embeddable widget into ONE self-contained, minified file: dist/widget/widget.js
- * (an IIFE; Solid and the stylesheet inlined, nothing fetched from elsewhere).
+ * (an IIFE; Solid and the launcher's stylesheet inlined), and beside it widget-chat.css, the open
+ * chat's stylesheet, which the widget loads from the same server when the chat first opens.
  */
 import { buildSolidBundle } from './build-solid-bundle.ts'
 
