@@ -140,7 +140,7 @@ export const desk: Migration = {
       -- Search (FTS5). Contacts by trigram (any part of an e-mail or a phone number matches),
       -- kept in step by triggers in the writes' own transactions: contacts change rarely.
       -- Messages by word prefix, indexed after the commit in batches (server/desk/message-indexer.ts):
-      -- a trigger made every chat turn pay for the index (bench:writes 0.46 -> 0.97). Both are
+      -- a trigger made every chat turn pay for the index (bench:writes 0.38 -> 0.70). Both are
       -- contentless (the text lives in its table) and keyed by the rows' rowid.
       CREATE VIRTUAL TABLE desk_contact_search USING fts5(email, phone, name, content='', contentless_delete=1, tokenize='trigram');
       INSERT INTO desk_contact_search (rowid, email, phone, name) SELECT c.rowid, ${CONTACT_SEARCH_VALUES('c')} FROM contacts c;
