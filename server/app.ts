@@ -42,6 +42,8 @@ import { deskSocket } from './desk/desk-socket.ts'
 import { deskFeed } from './desk/feed.ts'
 import { feedStore } from './desk/feed-store.ts'
 import { listStore } from './desk/list-store.ts'
+import { messageIndexer, type MessageIndexerTuning } from './desk/message-indexer.ts'
+import { messageSearchStore } from './desk/message-search-store.ts'
 import { deskRoutes } from './desk/routes.ts'
 import { deskService } from './desk/service.ts'
 import { deskStore } from './desk/store.ts'
@@ -108,7 +110,7 @@ export interface AppDeps {
   /** The logger's latest lines, for the operations page (serve.ts keeps them). */
   recentLogs?: Pick<LogRing, 'lines'>
   /** Protocol timings, shortened by tests; the outbox's clock and timers, moved by tests. */
-  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning; autopilot?: AutopilotTuning } & DraftRelayTuning
+  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning; autopilot?: AutopilotTuning; deskSearch?: MessageIndexerTuning } & DraftRelayTuning
 }
 
 /**
@@ -116,7 +118,7 @@ export interface AppDeps {
  * their routes behind one error renderer. Nothing else constructs domain objects.
  */
 export function createApp({ db, config, logger, now = systemClock, recentLogs, tuning = {} }: AppDeps) {
-  const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, autopilot: autopilotTuning, ...webTuning } = tuning
+  const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, autopilot: autopilotTuning, deskSearch: deskSearchTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
   const workspaces = workspaceService(workspaceStore(db), now)
@@ -262,6 +264,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events,
     logger,
   })
+  const deskSearch = messageIndexer({ store: messageSearchStore(db), events, logger, tuning: deskSearchTuning })
   const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
@@ -321,13 +324,13 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
+  const closers: (() => void | Promise<void>)[] = [() => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
 
   return {
     http,
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
     fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
-    services: { autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed },
+    services: { autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed, deskSearch },
     events,
     socket: web.socket,
     deskSocket: deskSockets,

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Database } from 'bun:sqlite'
 import { type ListFilter, listQuery, listStore } from '../../server/desk/list-store.ts'
+import { messageIndexer } from '../../server/desk/message-indexer.ts'
+import { messageSearchStore } from '../../server/desk/message-search-store.ts'
 import { searchQuery } from '../../server/desk/search-query.ts'
+import { eventBus } from '../../server/support/events.ts'
+import { createLogger, memorySink } from '../../server/support/logger.ts'
 import { removeSeededDatabases, seededDatabase } from '../support/seeded-database.ts'
 
 /** Conversations in the seeded workspace, over two chatbots and every status. */
 const CONVERSATIONS = 20_000
 let db: Database
 
-beforeAll(() => {
+beforeAll(async () => {
   db = seededDatabase()
   db.exec(`
     INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES ('B2', 'W', 'second', '2026-01-01T00:00:00.000Z');
@@ -33,6 +37,10 @@ beforeAll(() => {
     db.run("UPDATE desk_threads SET assignee_id = 'U' WHERE seq % 20 = 0")
     db.run("UPDATE desk_threads SET assignee_id = 'U' || (seq % 30) WHERE seq % 20 = 5")
   })()
+  // The messages are searchable once the indexer has run, as at the server's start.
+  const indexer = messageIndexer({ store: messageSearchStore(db), events: eventBus(), logger: createLogger('silent', memorySink()) })
+  await indexer.caughtUp()
+  indexer.close()
 }, 60_000)
 afterAll(() => {
   db.close()

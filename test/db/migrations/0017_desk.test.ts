@@ -1,7 +1,12 @@
+import type { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { migrate } from '../../../server/db/migrate.ts'
 import { listStore } from '../../../server/desk/list-store.ts'
+import { messageIndexer } from '../../../server/desk/message-indexer.ts'
+import { messageSearchStore } from '../../../server/desk/message-search-store.ts'
 import { searchQuery } from '../../../server/desk/search-query.ts'
+import { eventBus } from '../../../server/support/events.ts'
+import { createLogger, memorySink } from '../../../server/support/logger.ts'
 import { removeSeededDatabases, seededDatabase } from '../../support/seeded-database.ts'
 
 afterEach(removeSeededDatabases)
@@ -26,14 +31,23 @@ function databaseBeforeMigration17() {
 
 const base = { workspaceId: 'W', personId: null, limit: 10 }
 
+/** Runs the desk's message indexer as the server does at start, until it has caught up. */
+async function indexMessages(db: Database) {
+  const indexer = messageIndexer({ store: messageSearchStore(db), events: eventBus(), logger: createLogger('silent', memorySink()) })
+  await indexer.caughtUp()
+  indexer.close()
+}
+
 describe('migration 17: the desk', () => {
-  test("existing conversations, contacts and messages are in the desk's lists and search at once", () => {
+  test("existing conversations and contacts are in the desk's lists and search at once, existing messages once the indexer ran at start", async () => {
     const db = databaseBeforeMigration17()
     expect(migrate(db).applied.slice(0, 1)).toEqual(['0017_desk'])
     const lists = listStore(db)
     const ids = (filter: Parameters<typeof lists.list>[0]) => lists.list(filter).map((row) => row.id)
     expect(ids({ ...base, view: 'open' })).toEqual(['C2', 'C1'])
     expect(lists.list({ ...base, view: 'waiting' }).map((row) => [row.id, row.handoff_at])).toEqual([['C1', at(3)]])
+    expect(ids({ ...base, view: 'open', ...searchQuery('invoice') })).toEqual([])
+    await indexMessages(db)
     expect(ids({ ...base, view: 'open', ...searchQuery('invoice') })).toEqual(['C1'])
     expect(ids({ ...base, view: 'open', ...searchQuery('shipping') })).toEqual(['C2'])
     // The bot's own lines are not searched: they would match every conversation.
@@ -47,7 +61,7 @@ describe('migration 17: the desk', () => {
     db.close()
   })
 
-  test('the triggers keep the desk in step: new rows, a status change with its event, details, deletions', () => {
+  test('the triggers keep the desk in step: new rows, a status change with its event, details, deletions', async () => {
     const db = databaseBeforeMigration17()
     migrate(db)
     db.exec(`
@@ -57,6 +71,7 @@ describe('migration 17: the desk', () => {
       UPDATE conversations SET state = '{"state":"x"}', updated_at = '${at(7)}', last_message_at = '${at(7)}' WHERE id = 'C2';
       UPDATE contacts SET details = '{"name":"Grace B. Hopper","plan":"pro","team":"navy"}', updated_at = '${at(8)}' WHERE id = 'P';
     `)
+    await indexMessages(db)
     const lists = listStore(db)
     const ids = (filter: Parameters<typeof lists.list>[0]) => lists.list(filter).map((row) => row.id)
     expect(ids({ ...base, view: 'open' })).toEqual(['C3', 'C2'])
@@ -73,6 +88,7 @@ describe('migration 17: the desk', () => {
     ])
     expect(ids({ ...base, view: 'closed', ...searchQuery('B. Hopper') })).toEqual(['C1'])
     // A chatbot's removal takes its conversations, their messages and their search entries with it.
+    expect(db.query("SELECT count(*) AS n FROM desk_message_search WHERE desk_message_search MATCH 'parcel'").get()).toEqual({ n: 1 })
     db.exec("DELETE FROM chatbots WHERE id = 'B'")
     expect(db.query('SELECT count(*) AS n FROM desk_threads').get()).toEqual({ n: 0 })
     expect(db.query("SELECT count(*) AS n FROM desk_message_search WHERE desk_message_search MATCH 'parcel'").get()).toEqual({ n: 0 })

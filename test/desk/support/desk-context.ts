@@ -42,6 +42,7 @@ export async function deskContext(app: TestApp) {
   const otherChat = await setUpWebChat(app, { key: otherKey })
   const other = openConversation(app, otherChat, { handoff: true, says: 'my invoice from elsewhere' })
   await flush(app)
+  await app.services.deskSearch.caughtUp()
   return { app, admin, agent, sales, support, first, second, withBot, closed, otherKey, other, asAdmin: browser(admin.cookie), asAgent: browser(agent.cookie) }
 }
 
