@@ -48,6 +48,12 @@ export function App(props: Props) {
   createEffect(() => {
     if (s.isOpen()) setChatWanted(true)
   })
+  // A hidden window cannot take the focus: on the first open it moves in once the stylesheet is there.
+  createEffect(
+    on(chatStyled, (styled) => {
+      if (styled && s.isOpen()) queueMicrotask(() => input?.focus())
+    }),
+  )
   const unreadLabel = () => (s.unread() > 0 ? `, ${s.unread()} unread message${s.unread() === 1 ? '' : 's'}` : '')
   return (
     <div class={`root ${c.position}${chatStyled() ? '' : ' chat-loading'}`} style={theme}>
