@@ -27,30 +27,23 @@ const STRICT_PAGE: Directives = {
  * stylesheet are allowed by their sha256, computed here at start, so an edit to the page
  * can never run with a stale hash.
  */
+/** A page that runs the widget (the demo page, the console's preview frame); only its framing differs. */
+const WIDGET_PAGE: Directives = {
+  'default-src': ["'none'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:', 'https:'],
+  'media-src': ["'self'", 'https:'],
+  'connect-src': ["'self'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'none'"],
+}
+
 const PAGE_POLICIES: Record<string, Directives> = {
-  '/': {
-    'default-src': ["'none'"],
-    'script-src': ["'self'"],
-    'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:', 'https:'],
-    'media-src': ["'self'", 'https:'],
-    'connect-src': ["'self'"],
-    'base-uri': ["'none'"],
-    'form-action': ["'none'"],
-    'frame-ancestors': ["'none'"],
-  },
+  '/': WIDGET_PAGE,
   // The console frames it (same origin only) to show the real widget with unsaved settings.
-  '/widget/v1/preview': {
-    'default-src': ["'none'"],
-    'script-src': ["'self'"],
-    'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:', 'https:'],
-    'media-src': ["'self'", 'https:'],
-    'connect-src': ["'self'"],
-    'base-uri': ["'none'"],
-    'form-action': ["'none'"],
-    'frame-ancestors': ["'self'"],
-  },
+  '/widget/v1/preview': { ...WIDGET_PAGE, 'frame-ancestors': ["'self'"] },
   '/api/dev/v1/reference': {
     'default-src': ["'none'"],
     'script-src': inlineHashes(referencePage, 'script'),

@@ -1,4 +1,5 @@
 import type { ClientMessage, ServerMessage } from '../../server/protocol/widget-protocol.ts'
+import { QueuedSocket } from './queued-socket.ts'
 
 type Of<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>
 
@@ -6,30 +7,10 @@ type Of<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>
  * A real WebSocket client speaking the widget protocol, for tests: it queues what the server
  * sends so a test can wait for the next message of a kind, and records how it closed.
  */
-export class WidgetClient {
-  readonly received: ServerMessage[] = []
-  closed: { code: number; reason: string } | null = null
-  private readonly socket: WebSocket
-  private waiters: (() => void)[] = []
-
-  private constructor(url: string, origin?: string) {
-    this.socket = new WebSocket(url, origin ? ({ headers: { origin } } as unknown as string[]) : undefined)
-    this.socket.onmessage = (event) => {
-      this.received.push(JSON.parse(String(event.data)) as ServerMessage)
-      this.wake()
-    }
-    this.socket.onclose = (event) => {
-      this.closed = { code: event.code, reason: event.reason }
-      this.wake()
-    }
-  }
-
+export class WidgetClient extends QueuedSocket<ServerMessage> {
   static async connect(url: string, origin?: string): Promise<WidgetClient> {
-    const client = new WidgetClient(url, origin)
-    await new Promise<void>((resolve) => {
-      client.socket.addEventListener('open', () => resolve(), { once: true })
-      client.socket.addEventListener('close', () => resolve(), { once: true })
-    })
+    const client = new WidgetClient(new WebSocket(url, origin ? ({ headers: { origin } } as unknown as string[]) : undefined))
+    await QueuedSocket.settled(client.socket)
     return client
   }
 
@@ -45,21 +26,7 @@ export class WidgetClient {
 
   /** The next message of this type not yet taken, waiting up to `ms`. */
   async next<T extends ServerMessage['type']>(type: T, ms = 3000): Promise<Of<T>> {
-    const deadline = Date.now() + ms
-    for (;;) {
-      const index = this.received.findIndex((message) => message.type === type)
-      if (index >= 0) return this.received.splice(index, 1)[0] as Of<T>
-      if (this.closed) throw new Error(`closed (${this.closed.code} ${this.closed.reason}) while waiting for ${type}`)
-      const left = deadline - Date.now()
-      if (left <= 0) throw new Error(`no ${type} within ${ms} ms; got ${JSON.stringify(this.received)}`)
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left)
-        this.waiters.push(() => {
-          clearTimeout(timer)
-          resolve()
-        })
-      })
-    }
+    return (await this.take((message) => message.type === type, type, ms)) as Of<T>
   }
 
   /** The next n chat messages, in order. */
@@ -67,29 +34,5 @@ export class WidgetClient {
     const out = []
     for (let i = 0; i < n; i++) out.push((await this.next('message', ms)).message)
     return out
-  }
-
-  /** Resolves once the server has closed the socket. */
-  async closedWith(ms = 3000): Promise<{ code: number; reason: string }> {
-    const deadline = Date.now() + ms
-    while (!this.closed) {
-      if (Date.now() > deadline) throw new Error('the socket stayed open')
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 50)
-        this.waiters.push(() => {
-          clearTimeout(timer)
-          resolve()
-        })
-      })
-    }
-    return this.closed
-  }
-
-  close(): void {
-    this.socket.close()
-  }
-
-  private wake(): void {
-    for (const waiter of this.waiters.splice(0)) waiter()
   }
 }
