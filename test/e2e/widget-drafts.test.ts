@@ -3,11 +3,9 @@ import { messageStore } from '../../server/conversations/message-store.ts'
 import type { ChatMessage } from '../../server/protocol/widget-protocol.ts'
 import type { ConversationRef } from '../../server/support/events.ts'
 import { newId } from '../../server/support/new-id.ts'
-import { setUpWebChat } from '../support/web-chat.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { browserSuite } from './support/browser-suite.ts'
-import { embedPage } from './support/host-pages.ts'
-import { WidgetPage, waitUntil } from './support/widget-page.ts'
+import { waitUntil } from './support/widget-page.ts'
 
 /**
  * The bot's answer being written, in Chromium, when the connection drops in the middle: the
@@ -16,18 +14,9 @@ import { WidgetPage, waitUntil } from './support/widget-page.ts'
  */
 describe('a draft survives a dropped connection in Chromium', () => {
   const suite = browserSuite((s) => s.parley.resume())
-  const { opened } = suite
 
   async function talking() {
-    const chat = await setUpWebChat(suite.parley.app, { web: { greeting_message: 'Welcome!' } })
-    const path = `/${chat.chatbotId}`
-    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
-    const visitor = await WidgetPage.open(suite.browser)
-    opened.push(visitor)
-    await visitor.goto(suite.host.url('shop.test', path))
-    await visitor.connected()
-    await visitor.openChat()
-    await visitor.shownText('Pick one')
+    const { visitor } = await suite.talkingVisitor()
     const conversationId = visitor.received('message')[0]!.message.conversation_id
     const ref: ConversationRef = suite.parley.app.services.conversations.get(conversationId)!
     const draft = (id: string, phase: 'started' | 'delta' | 'dropped', text?: string) =>

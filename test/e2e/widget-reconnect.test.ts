@@ -1,27 +1,17 @@
 import { describe, expect, test } from 'bun:test'
 import { CloseCode } from '../../server/protocol/close-codes.ts'
-import { setUpWebChat, textOf } from '../support/web-chat.ts'
+import { textOf } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { browserSuite } from './support/browser-suite.ts'
-import { embedPage } from './support/host-pages.ts'
-import { texts, WidgetPage, waitUntil } from './support/widget-page.ts'
+import { texts, waitUntil } from './support/widget-page.ts'
 
 describe('the widget survives a dropped connection in Chromium', () => {
   const suite = browserSuite((s) => s.parley.resume())
-  const { opened } = suite
 
   /** A visitor with the chat open and the flow's first messages shown. */
   async function talking() {
-    const chat = await setUpWebChat(suite.parley.app, { web: { greeting_message: 'Welcome!' } })
-    const path = `/${chat.chatbotId}`
-    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
-    const visitor = await WidgetPage.open(suite.browser)
-    opened.push(visitor)
-    await visitor.goto(suite.host.url('shop.test', path))
-    await visitor.connected()
-    await visitor.openChat()
-    await visitor.shownText('Pick one')
+    const { chat, visitor } = await suite.talkingVisitor()
     const desk = agentDesk(suite.parley.app, chat.chatbotId)
     const { id } = await desk.onlyConversation()
     /** What the server stored, as the widget should show it: each message once, in order. */

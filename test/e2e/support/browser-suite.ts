@@ -3,7 +3,9 @@ import type { Browser } from 'playwright-core'
 import { launchBrowser } from './browser.ts'
 import { type HostPages, startHostPages } from './host-pages.ts'
 import { type ParleyServer, startParley } from './parley-server.ts'
-import type { WidgetPage } from './widget-page.ts'
+import { setUpWebChat, type WebChat } from '../../support/web-chat.ts'
+import { embedPage } from './host-pages.ts'
+import { WidgetPage } from './widget-page.ts'
 
 export interface BrowserSuite {
   browser: Browser
@@ -11,6 +13,8 @@ export interface BrowserSuite {
   host: HostPages
   /** Pages opened by a test; they are closed after it. */
   opened: WidgetPage[]
+  /** A new web chat (greeting "Welcome!") and a visitor on a shop page with it open and the flow's first messages shown. */
+  talkingVisitor(): Promise<{ chat: WebChat; visitor: WidgetPage }>
 }
 
 /**
@@ -19,6 +23,18 @@ export interface BrowserSuite {
  */
 export function browserSuite(afterEachTest?: (suite: BrowserSuite) => void): BrowserSuite {
   const suite = { opened: [] as WidgetPage[] } as BrowserSuite
+  suite.talkingVisitor = async () => {
+    const chat = await setUpWebChat(suite.parley.app, { web: { greeting_message: 'Welcome!' } })
+    const path = `/${chat.chatbotId}`
+    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
+    const visitor = await WidgetPage.open(suite.browser)
+    suite.opened.push(visitor)
+    await visitor.goto(suite.host.url('shop.test', path))
+    await visitor.connected()
+    await visitor.openChat()
+    await visitor.shownText('Pick one')
+    return { chat, visitor }
+  }
   beforeAll(async () => {
     ;[suite.browser, suite.parley] = await Promise.all([launchBrowser(), startParley()])
     suite.host = startHostPages()
