@@ -1,18 +1,13 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
+import { cspDirective } from '../support/csp-directive.ts'
 import { testApp } from '../support/test-app.ts'
 
 const dist = join(import.meta.dir, '../../dist/app')
 const builtScript = await Bun.file(join(dist, 'app.js')).text()
 const builtStyles = await Bun.file(join(dist, 'app.css')).text()
 
-const directive = (policy: string | null, name: string) =>
-  (policy ?? '')
-    .split(';')
-    .map((part) => part.trim().split(/\s+/))
-    .find(([first]) => first === name)
-    ?.slice(1)
 
 describe('the desk app at /app', () => {
   const app = testApp()
@@ -45,21 +40,21 @@ describe('the desk app at /app', () => {
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/)
     expect(html).not.toMatch(/<style|\sstyle=|\son\w+=/)
     const policy = response.headers.get('content-security-policy')
-    expect(directive(policy, 'script-src')).toEqual(["'self'"])
-    expect(directive(policy, 'style-src')).toEqual(["'self'"])
-    expect(directive(policy, 'connect-src')).toEqual(["'self'"])
-    expect(directive(policy, 'frame-ancestors')).toEqual(["'none'"])
-    expect(directive(policy, 'object-src')).toEqual(["'none'"])
+    expect(cspDirective(policy, 'script-src')).toEqual(["'self'"])
+    expect(cspDirective(policy, 'style-src')).toEqual(["'self'"])
+    expect(cspDirective(policy, 'connect-src')).toEqual(["'self'"])
+    expect(cspDirective(policy, 'frame-ancestors')).toEqual(["'none'"])
+    expect(cspDirective(policy, 'object-src')).toEqual(["'none'"])
     // The pictures and sounds chatbots sent from https addresses show in the history.
-    expect(directive(policy, 'img-src')).toEqual(["'self'", 'data:', 'https:'])
-    expect(directive(policy, 'media-src')).toEqual(["'self'", 'https:'])
+    expect(cspDirective(policy, 'img-src')).toEqual(["'self'", 'data:', 'https:'])
+    expect(cspDirective(policy, 'media-src')).toEqual(["'self'", 'https:'])
     expect(response.headers.get('x-frame-options')).toBe('DENY')
   })
 
   test('another page outside /app keeps the strict default (a path that merely starts with "app" is not the desk)', async () => {
     const { pagePolicy } = await import('../../server/http/security-headers.ts')
-    expect(directive(pagePolicy('/application'), 'img-src')).toEqual(["'self'", 'data:'])
-    expect(directive(pagePolicy('/app/x'), 'img-src')).toEqual(["'self'", 'data:', 'https:'])
+    expect(cspDirective(pagePolicy('/application'), 'img-src')).toEqual(["'self'", 'data:'])
+    expect(cspDirective(pagePolicy('/app/x'), 'img-src')).toEqual(["'self'", 'data:', 'https:'])
   })
 
   test('the script and stylesheet are named by their content hash and cached for a year', async () => {

@@ -1,15 +1,10 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { CONVERSATION_FLOW_SCHEMA_PATH } from '../../server/flows/schema-routes.ts'
 import { inlineHashes, pagePolicy } from '../../server/http/security-headers.ts'
+import { cspDirective } from '../support/csp-directive.ts'
 import { testApp } from '../support/test-app.ts'
 
 const sha256 = (text: string) => `'sha256-${new Bun.CryptoHasher('sha256').update(text).digest('base64')}'`
-const directive = (policy: string | null, name: string) =>
-  (policy ?? '')
-    .split(';')
-    .map((part) => part.trim().split(/\s+/))
-    .find(([first]) => first === name)
-    ?.slice(1)
 
 describe('security headers on what the app serves', () => {
   const app = testApp()
@@ -21,10 +16,10 @@ describe('security headers on what the app serves', () => {
     const page = await app.call('GET', '/', { key: null })
     expect(page.text).toContain('<script src="/widget.js"')
     const policy = page.headers.get('content-security-policy')
-    expect(directive(policy, 'script-src')).toEqual(["'self'"])
-    expect(directive(policy, 'default-src')).toEqual(["'none'"])
-    expect(directive(policy, 'frame-ancestors')).toEqual(["'none'"])
-    expect(directive(policy, 'base-uri')).toEqual(["'none'"])
+    expect(cspDirective(policy, 'script-src')).toEqual(["'self'"])
+    expect(cspDirective(policy, 'default-src')).toEqual(["'none'"])
+    expect(cspDirective(policy, 'frame-ancestors')).toEqual(["'none'"])
+    expect(cspDirective(policy, 'base-uri')).toEqual(["'none'"])
     expect(page.headers.get('x-frame-options')).toBe('DENY')
     expect(page.headers.get('x-content-type-options')).toBe('nosniff')
     expect(page.headers.get('referrer-policy')).toBe('same-origin')
@@ -37,10 +32,10 @@ describe('security headers on what the app serves', () => {
     const script = /<script>([\s\S]*?)<\/script>/.exec(page.text)?.[1] as string
     const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)?.[1] as string
     expect(script.length).toBeGreaterThan(1000)
-    expect(directive(policy, 'script-src')).toEqual([sha256(script)])
-    expect(directive(policy, 'style-src')).toEqual([sha256(style)])
-    expect(directive(policy, 'connect-src')).toEqual(["'self'"])
-    expect(directive(policy, 'frame-ancestors')).toEqual(["'none'"])
+    expect(cspDirective(policy, 'script-src')).toEqual([sha256(script)])
+    expect(cspDirective(policy, 'style-src')).toEqual([sha256(style)])
+    expect(cspDirective(policy, 'connect-src')).toEqual(["'self'"])
+    expect(cspDirective(policy, 'frame-ancestors')).toEqual(["'none'"])
     expect(policy).not.toContain('unsafe')
   })
 
@@ -91,9 +86,9 @@ describe('the policies themselves', () => {
   test('no page may run inline script unhashed or be framed: the strict default and every named page', () => {
     for (const path of ['/', '/api/dev/v1/reference', '/app', '/app/conversations/1']) {
       const policy = pagePolicy(path)
-      expect(directive(policy, 'script-src')?.join(' ')).not.toContain('unsafe')
-      expect(directive(policy, 'frame-ancestors')).toEqual(["'none'"])
-      expect(directive(policy, 'base-uri')).toEqual(["'none'"])
+      expect(cspDirective(policy, 'script-src')?.join(' ')).not.toContain('unsafe')
+      expect(cspDirective(policy, 'frame-ancestors')).toEqual(["'none'"])
+      expect(cspDirective(policy, 'base-uri')).toEqual(["'none'"])
     }
     expect(pagePolicy('/app')).not.toContain('unsafe')
   })
