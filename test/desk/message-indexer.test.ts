@@ -1,5 +1,7 @@
 import type { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
+import { dirname, join } from 'node:path'
+import { backup } from '../../server/cli/backup.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { openDatabase } from '../../server/db/open-database.ts'
 import { listStore } from '../../server/desk/list-store.ts'
@@ -159,5 +161,25 @@ describe('the desk search indexer', () => {
     db.exec('COMMIT')
     await indexer.caughtUp()
     expect(found(db, 'persimmon')).toEqual(['C1'])
+  })
+
+  // The index is keyed by message rowid: a backup that renumbered rowids would point words at other messages.
+  test('a backup (VACUUM INTO) of a database with deleted messages still finds each word in its own conversation', async () => {
+    const db = seededDatabase()
+    const { indexer, announce } = startIndexer(db)
+    for (let n = 1; n <= 4; n++) {
+      conversation(db, `C${n}`, n)
+      says(db, `C${n}`, 'visitor', `word${n} in conversation ${n}`)
+    }
+    announce('C4')
+    await indexer.caughtUp()
+    // Gaps in the rowids, as deleted conversations leave them.
+    db.exec("DELETE FROM conversations WHERE id IN ('C1', 'C3')")
+    const copy = backup(db.filename, join(dirname(db.filename), 'backup', 'copy.db'))
+    const restored = openDatabase(copy)
+    open.push(restored)
+    expect(found(restored, 'word2')).toEqual(['C2'])
+    expect(found(restored, 'word4')).toEqual(['C4'])
+    expect(found(restored, 'word1')).toEqual([])
   })
 })
