@@ -7,7 +7,7 @@ const root = join(import.meta.dir, '../..')
 describe('the compiled executable carries the widget', () => {
   const moved = movedBinary()
 
-  test('a copy moved away from the build tree serves /widget.js from inside itself', async () => {
+  test('a copy moved away from the build tree serves /widget.js and /widget-chat.css from inside itself', async () => {
     const widget = await Bun.file(join(root, 'dist/widget/widget.js')).text()
     // The bytes are in the executable, not a path back into the build tree.
     expect((await Bun.file(moved.binary).text()).includes(widget)).toBe(true)
@@ -19,6 +19,10 @@ describe('the compiled executable carries the widget', () => {
     expect(await response.text()).toBe(widget)
     const compressed = await fetch(`${server.url}/widget.js`, { headers: { 'accept-encoding': 'br' }, decompress: false } as RequestInit)
     expect(compressed.headers.get('content-encoding')).toBe('br')
+    // The open chat's stylesheet, loaded by the widget on the first open, is carried too.
+    const chatStylesheet = await fetch(`${server.url}/widget-chat.css`, { headers: { 'accept-encoding': 'identity' } })
+    expect(chatStylesheet.headers.get('content-type')).toBe('text/css; charset=utf-8')
+    expect(await chatStylesheet.text()).toBe(await Bun.file(join(root, 'dist/widget/widget-chat.css')).text())
     const page = await fetch(`${server.url}/`)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('/api/dev/v1/reference')
