@@ -1,5 +1,5 @@
 import { type Static, t } from 'elysia'
-import { Id, listOf, Timestamp } from '../http/common-model.ts'
+import { Id, listOf, type Page, PageQuery, Timestamp } from '../http/common-model.ts'
 
 /** Schemas and row types shared by every integration type. */
 
@@ -47,6 +47,10 @@ export const IntegrationListItem = t.Object({
 })
 export type IntegrationListItem = Static<typeof IntegrationListItem>
 export const IntegrationList = listOf(IntegrationListItem)
+
+/** A page of the list, narrowed to one type when asked: a screen can ask whether a channel exists without a 404. */
+export const IntegrationListQuery = t.Composite([PageQuery, t.Object({ type: t.Optional(IntegrationTypeSchema) })])
+export type IntegrationListFilter = Page & { type?: IntegrationType }
 
 export const IntegrationName = t.String({ minLength: 1, maxLength: 200, examples: ['Website'] })
 

@@ -1,10 +1,10 @@
 import { Elysia, t } from 'elysia'
 import type { Authenticate } from '../http/authenticate.ts'
-import { ChatbotParams, PageQuery } from '../http/common-model.ts'
+import { ChatbotParams } from '../http/common-model.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { chatappRoutes } from './chatapp-routes.ts'
 import { mcpRoutes } from './mcp-routes.ts'
-import { IntegrationList, IntegrationParams } from './model.ts'
+import { IntegrationList, IntegrationListQuery, IntegrationParams } from './model.ts'
 import { Integration } from './record-model.ts'
 import { restApiRoutes } from './rest-api-routes.ts'
 import type { IntegrationService } from './service.ts'
@@ -18,9 +18,9 @@ export function integrationRoutes(auth: Authenticate, integrations: IntegrationS
     .use(auth)
     .get('/', ({ workspaceId, params, query }) => integrations.list(workspaceId, params.chatbot_id, query), {
       params: ChatbotParams,
-      query: PageQuery,
+      query: IntegrationListQuery,
       response: { 200: IntegrationList, ...errorResponses(404, 422) },
-      detail: { tags, summary: 'List integrations', description: 'Every type, newest first; items carry no settings.' },
+      detail: { tags, summary: 'List integrations', description: 'Every type (or only `type`), newest first; items carry no settings.' },
     })
     .get(
       '/:integration_id',

@@ -9,7 +9,7 @@ import { chatappKind } from './chatapp-integration.ts'
 import type { IntegrationKind } from './integration-kind.ts'
 import { type McpOAuthState, mcpKind } from './mcp-integration.ts'
 import { mcpIntegrations } from './mcp-integrations.ts'
-import type { IntegrationListItem, IntegrationRow, IntegrationSettings } from './model.ts'
+import type { IntegrationListFilter, IntegrationListItem, IntegrationRow, IntegrationSettings } from './model.ts'
 import type { Integration } from './record-model.ts'
 import { restApiKind } from './rest-api-integration.ts'
 import type { IntegrationStore } from './store.ts'
@@ -127,9 +127,9 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
     chatapp: typed(chatapp),
     mcp: mcpIntegrations({ store, now, events, kind: mcp, requireChatbot }),
 
-    list(workspaceId: string, chatbotId: string, page: Page): PageOf<IntegrationListItem> {
+    list(workspaceId: string, chatbotId: string, filter: IntegrationListFilter): PageOf<IntegrationListItem> {
       requireChatbot(workspaceId, chatbotId)
-      return store.list(workspaceId, chatbotId, page)
+      return store.list(workspaceId, chatbotId, filter)
     },
 
     get(workspaceId: string, chatbotId: string, id: string): Integration {

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { Page, PageOf } from '../http/common-model.ts'
-import type { IntegrationListItem, IntegrationRow, IntegrationType, JsonObject } from './model.ts'
+import type { IntegrationListFilter, IntegrationListItem, IntegrationRow, IntegrationType, JsonObject } from './model.ts'
 
 type StoredRow = Omit<IntegrationRow, 'is_active' | 'config' | 'secrets'> & { is_active: number; config: string; secrets: string }
 
@@ -30,12 +30,13 @@ export function integrationStore(db: Database) {
   const typeExists = db.query<{ id: string }, [string, string]>(
     "SELECT id FROM integrations WHERE chatbot_id = ? AND type = ? AND type != 'mcp'",
   )
-  const selectPage = db.query<Omit<IntegrationListItem, 'is_active'> & { is_active: number }, [string, string, number, number]>(
+  const selectPage = db.query<Omit<IntegrationListItem, 'is_active'> & { is_active: number }, [string, string, string | null, number, number]>(
     `SELECT i.id, i.chatbot_id, i.type, i.is_active, i.created_at FROM integrations i JOIN chatbots c ON c.id = i.chatbot_id
-     WHERE i.chatbot_id = ? AND c.workspace_id = ? ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`,
+     WHERE i.chatbot_id = ?1 AND c.workspace_id = ?2 AND (?3 IS NULL OR i.type = ?3) ORDER BY i.created_at DESC, i.id DESC LIMIT ?4 OFFSET ?5`,
   )
-  const count = db.query<{ n: number }, [string, string]>(
-    `SELECT count(*) AS n FROM integrations i JOIN chatbots c ON c.id = i.chatbot_id WHERE i.chatbot_id = ? AND c.workspace_id = ?`,
+  const count = db.query<{ n: number }, [string, string, string | null]>(
+    `SELECT count(*) AS n FROM integrations i JOIN chatbots c ON c.id = i.chatbot_id
+     WHERE i.chatbot_id = ?1 AND c.workspace_id = ?2 AND (?3 IS NULL OR i.type = ?3)`,
   )
   const update = db.query(
     `UPDATE integrations SET name = $name, is_active = $is_active, config = $config, secrets = $secrets,
@@ -101,12 +102,13 @@ export function integrationStore(db: Database) {
     getByPublicKey: (publicKey: string) => parsed(selectByPublicKey.get(publicKey)),
     /** The chatbot's integration of a one-per-chatbot type, whatever its workspace (for internal lookups). */
     getOfChatbot: (chatbotId: string, type: IntegrationType) => parsed(selectOfChatbot.get(chatbotId, type)),
-    list(workspaceId: string, chatbotId: string, page: Page): PageOf<IntegrationListItem> {
+    list(workspaceId: string, chatbotId: string, filter: IntegrationListFilter): PageOf<IntegrationListItem> {
+      const type = filter.type ?? null
       return {
         items: selectPage
-          .all(chatbotId, workspaceId, page.limit, page.offset)
+          .all(chatbotId, workspaceId, type, filter.limit, filter.offset)
           .map((item) => ({ ...item, is_active: item.is_active === 1 })),
-        total: count.get(chatbotId, workspaceId)?.n ?? 0,
+        total: count.get(chatbotId, workspaceId, type)?.n ?? 0,
       }
     },
     update(row: IntegrationRow): UpdateResult {

@@ -158,6 +158,11 @@ export const consoleApi = {
     api<{ state: unknown; messages: { kind: string; text?: string; buttons?: { id: string; title: string }[] }[]; events: { type: string }[] }>('POST', `${bot(id)}/flows/${flowId}/test-run`, body),
 
   integrations: (id: string) => api<Page<IntegrationItem>>('GET', `${bot(id)}/integrations${query({ limit: 200 })}`),
+  /** The chatbot's one integration of a typed channel, or null: asked through the list, so an absent channel is no failed request. */
+  channelIfAny: async <T,>(id: string, type: 'web' | 'rest-api' | 'chatapp', load: (id: string) => Promise<T>): Promise<T | null> => {
+    const listed = await api<Page<IntegrationItem>>('GET', `${bot(id)}/integrations${query({ type, limit: 1 })}`)
+    return listed.items.length > 0 ? load(id) : null
+  },
   web: (id: string) => api<WebIntegration>('GET', `${bot(id)}/integrations/web`),
   createWeb: (id: string, body: Record<string, unknown>) => api<WebIntegration>('POST', `${bot(id)}/integrations/web`, body),
   updateWeb: (id: string, body: Record<string, unknown>) => api<WebIntegration>('PATCH', `${bot(id)}/integrations/web`, body),

@@ -1,17 +1,7 @@
 import { useParams } from '@solidjs/router'
 import { createResource, createSignal, For, Show } from 'solid-js'
-import { ApiError } from '../../api.ts'
 import { type Chatbot, consoleApi, type McpIntegration, type McpTest, type McpTool } from '../console-api.ts'
 import { BotTabs, CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
-
-const orNull = async <T,>(load: () => Promise<T>): Promise<T | null> => {
-  try {
-    return await load()
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null
-    throw error
-  }
-}
 
 /** The chatbot's other integrations: the rest-api channel, MCP tool servers, the LLM its agent states use. */
 export default function IntegrationsScreen() {
@@ -29,7 +19,7 @@ export default function IntegrationsScreen() {
 }
 
 function RestApiSection(props: { botId: string }) {
-  const [integration, { refetch }] = createResource(() => props.botId, (id) => orNull(() => consoleApi.restApi(id)))
+  const [integration, { refetch }] = createResource(() => props.botId, (id) => consoleApi.channelIfAny(id, 'rest-api', consoleApi.restApi))
   const [deliveries, { refetch: reloadDeliveries }] = createResource(
     () => (integration() ? props.botId : null),
     (id) => consoleApi.deliveries(id),

@@ -1,6 +1,5 @@
 import { useParams } from '@solidjs/router'
 import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show } from 'solid-js'
-import { ApiError } from '../../api.ts'
 import { consoleApi, type WebIntegration } from '../console-api.ts'
 import { BotTabs, CopyButton, ErrorLine, errorText } from '../parts.tsx'
 import { checkField, embedSnippet, type FieldSpec, type FormValues, formValues, identitySnippet, patchOf, shownFields, widgetConfigOf } from './widget-form.ts'
@@ -15,17 +14,7 @@ const FRAMES = { desktop: { width: 900, height: 640 }, phone: { width: 375, heig
 export default function WidgetScreen() {
   const params = useParams<{ botId: string }>()
   const [bot] = createResource(() => params.botId, consoleApi.chatbot)
-  const [web, { mutate, refetch }] = createResource(
-    () => params.botId,
-    async (id) => {
-      try {
-        return await consoleApi.web(id)
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return null
-        throw error
-      }
-    },
-  )
+  const [web, { mutate, refetch }] = createResource(() => params.botId, (id) => consoleApi.channelIfAny(id, 'web', consoleApi.web))
   const [values, setValues] = createSignal<FormValues>({})
   const [saved, setSaved] = createSignal('')
   const [error, setError] = createSignal('')
