@@ -70,11 +70,12 @@ const abortable = (ms: number, signal: AbortSignal) =>
 /**
  * Runs the LLM agent states of conversations, outside the request that stored the visitor's
  * message: the conversation service's turn records a pending run in its own write unit (the
- * `turnWriter` here); after the commit the run starts, one per conversation at a time (runs
- * recorded meanwhile are answered together by the next), at most `runsPerWorkspace` per
- * workspace. A run's end is written in one unit with its token counts and trace: the answer
- * or the resumed engine's messages, or nothing when a person took over. Pending runs are run
- * again at start, so a crash costs a repeated run, never a lost or doubled answer.
+ * `turnWriter` here); the run starts right after that unit is written, while the batch
+ * commits, one per conversation at a time (runs recorded meanwhile are answered together by
+ * the next), at most `runsPerWorkspace` per workspace. A run's end is written in one unit with
+ * its token counts and trace (the answer or the resumed engine's messages, or nothing when a
+ * person took over), only while its pending row exists, and committed at once. Pending runs
+ * are run again at start, so a crash costs a repeated run, never a lost or doubled answer.
  */
 export function agentRunner(deps: AgentRunnerDeps) {
   const { store, messages, contacts, snapshots, events, batch, now, logger, tuning = {} } = deps
