@@ -227,7 +227,7 @@ const sortedOf = (values: (number | null)[]) => values.filter((value): value is 
 const toStart = sortedOf(runs.map((run) => run.toRunStart))
 const toAnswer = sortedOf(runs.map((run) => run.runEndToAnswer))
 console.log(`  seen by the visitor: message sent -> bot typing p50 ${at(toStart, 0.5).toFixed(2)} ms, p99 ${at(toStart, 0.99).toFixed(2)} ms; typing off -> answer p50 ${at(toAnswer, 0.5).toFixed(2)} ms, p99 ${at(toAnswer, 0.99).toFixed(2)} ms`)
-console.log(`  from the stored message to the run's start: p50 ${at(beforeRun, 0.5).toFixed(0)} ms, p99 ${at(beforeRun, 0.99).toFixed(0)} ms`)
+console.log(`  from the visitor's turn (the message's time) to the run's start: p50 ${at(beforeRun, 0.5).toFixed(0)} ms, p99 ${at(beforeRun, 0.99).toFixed(0)} ms`)
 console.log(`  the bench's own event-loop lag meanwhile (in the wait, not Parley's): p50 ${at(lag, 0.5).toFixed(2)} ms, p99 ${at(lag, 0.99).toFixed(2)} ms`)
 console.log(`human-pace chat p99 under the agent load: ${underLoad.p99.toFixed(2)} ms (target < 50 ms) ${underLoad.p99 < 50 ? 'MET' : 'NOT MET'}; alone ${alone.p99.toFixed(2)} ms, ratio ${(underLoad.p99 / alone.p99).toFixed(2)}`)
 if (underLoad.errors || alone.errors) console.log(`errors: ${alone.errors} alone, ${underLoad.errors} under load`)
