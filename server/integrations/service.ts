@@ -5,6 +5,7 @@ import type { EventBus } from '../support/events.ts'
 import { newId } from '../support/new-id.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import { channelLookups } from './channel-lookups.ts'
+import { afterHandshake, type ChatappHandshake, handshakeOf, type HandshakeOutcome } from './chatapp-handshake.ts'
 import { chatappKind } from './chatapp-integration.ts'
 import type { IntegrationKind } from './integration-kind.ts'
 import { type McpOAuthState, mcpKind } from './mcp-integration.ts'
@@ -144,6 +145,16 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
       const row = store.get(workspaceId, chatbotId, id)
       if (!row || !store.remove(workspaceId, chatbotId, id)) throw notFound('integration')
       events.emit('integration.removed', { workspaceId, chatbotId, integrationId: id, type: row.type })
+    },
+
+    /** What the provider's verify handshakes on the chatbot's chatapp callback_url came to. */
+    chatappHandshake: (workspaceId: string, chatbotId: string): ChatappHandshake => handshakeOf(getTyped(chatapp, workspaceId, chatbotId).config),
+
+    /** Notes a verify handshake of the provider on a chatapp integration's callback_url (whatever its workspace: the provider has no key). */
+    recordChatappHandshake(integrationId: string, outcome: HandshakeOutcome): void {
+      const row = store.getById(integrationId)
+      if (!row || row.type !== 'chatapp') return
+      store.setChatappHandshake(integrationId, { ...afterHandshake(handshakeOf(row.config), outcome, now()) })
     },
 
     ...channelLookups(store),
