@@ -7,7 +7,10 @@ import { dayBars } from './day-chart.ts'
 const W = 600
 const H = 140
 
-/** One chatbot at a glance: conversations per day over 30 days, open handoffs, its flows. */
+const TOKENS_H = 60
+const count = new Intl.NumberFormat('en')
+
+/** One chatbot at a glance: conversations per day over 30 days, open handoffs, agent token usage, its flows. */
 export default function OverviewScreen() {
   const params = useParams<{ botId: string }>()
   const [bot] = createResource(() => params.botId, consoleApi.chatbot)
@@ -15,6 +18,8 @@ export default function OverviewScreen() {
   const [flows] = createResource(() => params.botId, consoleApi.flows)
   const chart = () => dayBars(activity()?.days ?? [], W, H)
   const total = () => (activity()?.days ?? []).reduce((sum, day) => sum + day.conversations, 0)
+  const tokenChart = () => dayBars(activity()?.days ?? [], W, TOKENS_H, (day) => day.agent_tokens)
+  const usage = () => activity()?.agent_usage
   const published = () => (flows()?.items ?? []).filter((flow) => flow.status === 'published')
 
   return (
@@ -50,6 +55,28 @@ export default function OverviewScreen() {
           <p class="muted">
             Open handoffs: answer them in the <A href="/">desk</A>.
           </p>
+        </section>
+        <section class="card usage">
+          <h2>Agent tokens, last 30 days</h2>
+          <p class="stat" data-agent-tokens>
+            {usage() ? count.format(usage()?.total_tokens ?? 0) : '…'}
+          </p>
+          <p class="muted" data-agent-usage>
+            {usage()
+              ? `${count.format(usage()?.prompt_tokens ?? 0)} prompt + ${count.format(usage()?.completion_tokens ?? 0)} completion tokens in ${count.format(usage()?.runs ?? 0)} LLM agent runs`
+              : ''}
+          </p>
+          <Show when={(usage()?.total_tokens ?? 0) > 0}>
+            <svg class="chart tokens" viewBox={`0 0 ${W} ${TOKENS_H}`} role="img" aria-label="Agent tokens per day for 30 days" preserveAspectRatio="none">
+              <For each={tokenChart().bars}>
+                {(bar) => (
+                  <rect x={bar.x} y={bar.y} width={bar.width} height={bar.height} data-date={bar.date} data-tokens={bar.count}>
+                    <title>{`${bar.date}: ${bar.count} tokens`}</title>
+                  </rect>
+                )}
+              </For>
+            </svg>
+          </Show>
         </section>
         <section class="card">
           <h2>Published flows</h2>
