@@ -96,6 +96,18 @@ describe('people and agent token usage in the console, in Chromium against the c
     expect(admin.errors().filter((line) => !line.includes('409 (Conflict)'))).toEqual([])
   }, E2E_TIMEOUT)
 
+  test('phone width: the people and the keys lists fit the screen', async () => {
+    await suite.bed.must('POST', '/api/dev/v1/users', { email: 'a-rather-long-address-for-a-phone@acme.test', display_name: 'Maximiliane Longname-Example', role: 'agent' })
+    const admin = await suite.consoleOf(suite.ada, '/app/console/people', { viewport: { width: 375, height: 740 }, isMobile: true })
+    const { page } = admin
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    await page.locator('table.people tr[data-user]').first().waitFor()
+    expect(await overflow()).toBeLessThanOrEqual(0)
+    await page.goto(`${suite.bed.url}/app/console/keys`)
+    await page.locator('table.keys').waitFor()
+    expect(await overflow()).toBeLessThanOrEqual(0)
+  }, E2E_TIMEOUT)
+
   test("an agent gets no console screen, asks for none of its data, and the server refuses the console's changes with 403", async () => {
     const chatbotId = await suite.bed.chatbot('Agent-proof bot')
     const agent = await suite.consoleOf(sam, '/app/console/people')

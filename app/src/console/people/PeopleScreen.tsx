@@ -100,7 +100,6 @@ export default function PeopleScreen() {
                 <th>Name</th>
                 <th class="wide">E-mail</th>
                 <th>Role</th>
-                <th>Status</th>
                 <th />
               </tr>
             </thead>
@@ -111,6 +110,7 @@ export default function PeopleScreen() {
                     <td>
                       {user.display_name}
                       <Show when={user.id === me()?.user.id}> (you)</Show>
+                      <span class={`person-status status-${user.status}`}>{user.status}</span>
                     </td>
                     <td class="wide">{user.email}</td>
                     <td>
@@ -119,25 +119,26 @@ export default function PeopleScreen() {
                         <option value="admin">admin</option>
                       </select>
                     </td>
-                    <td>{user.status}</td>
-                    <td class="actions">
-                      <Show
-                        when={user.status !== 'disabled'}
-                        fallback={
-                          <button type="button" onClick={() => void setDisabled(user, false)}>
-                            Give access back
+                    <td>
+                      <div class="actions">
+                        <Show
+                          when={user.status !== 'disabled'}
+                          fallback={
+                            <button type="button" onClick={() => void setDisabled(user, false)}>
+                              Give access back
+                            </button>
+                          }
+                        >
+                          <button type="button" onClick={() => void newLink(user)}>
+                            {user.status === 'invited' ? 'New invite link' : 'Password reset link'}
                           </button>
-                        }
-                      >
-                        <button type="button" onClick={() => void newLink(user)}>
-                          {user.status === 'invited' ? 'New invite link' : 'Password reset link'}
-                        </button>
-                        <Show when={user.id !== me()?.user.id}>
-                          <button type="button" onClick={() => setRemoving(user)}>
-                            {removal(user)}
-                          </button>
+                          <Show when={user.id !== me()?.user.id}>
+                            <button type="button" onClick={() => setRemoving(user)}>
+                              {removal(user)}
+                            </button>
+                          </Show>
                         </Show>
-                      </Show>
+                      </div>
                     </td>
                   </tr>
                 )}
