@@ -20,7 +20,11 @@ export default function OverviewScreen() {
   const total = () => (activity()?.days ?? []).reduce((sum, day) => sum + day.conversations, 0)
   const tokenChart = () => dayBars(activity()?.days ?? [], W, TOKENS_H, (day) => day.agent_tokens)
   const usage = () => activity()?.agent_usage
-  const published = () => (flows()?.items ?? []).filter((flow) => flow.status === 'published')
+  // The list has no versions: each published flow is read (a chatbot has a handful).
+  const [published] = createResource(
+    () => flows()?.items.filter((flow) => flow.status === 'published'),
+    (items) => Promise.all(items.map((flow) => consoleApi.flow(params.botId, flow.id))),
+  )
 
   return (
     <>
@@ -80,13 +84,13 @@ export default function OverviewScreen() {
         </section>
         <section class="card">
           <h2>Published flows</h2>
-          <Show when={published().length > 0} fallback={<p class="muted">No published flow: new conversations get no bot answer.</p>}>
+          <Show when={(published()?.length ?? 0) > 0} fallback={<p class="muted">No published flow: new conversations get no bot answer.</p>}>
             <ul>
               <For each={published()}>
                 {(flow) => (
-                  <li>
-                    <A href={`/console/bots/${params.botId}/flows/${flow.id}`}>{flow.name}</A>
-                    {flow.id === bot()?.entry_flow_id ? ' (entry flow)' : ''} <span class="muted">{flow.type}</span>
+                  <li data-published-flow={flow.name}>
+                    <A href={`/console/bots/${params.botId}/flows/${flow.id}`}>{flow.name}</A> version {flow.published_version}
+                    {flow.id === bot()?.entry_flow_id ? ' (entry flow)' : ''} <span class="muted">{flow.type}{flow.has_unpublished_changes ? ', unpublished changes' : ''}</span>
                   </li>
                 )}
               </For>
