@@ -10,12 +10,15 @@ import { CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
 export function ChatappSection(props: { botId: string }) {
   const [integration, { refetch, mutate }] = createResource(() => props.botId, (id) => consoleApi.channelIfAny(id, 'chatapp', consoleApi.chatapp))
   const [error, setError] = createSignal('')
-  const act = async (work: () => Promise<void>) => {
+  /** Runs a change; whether it worked (a refused one leaves the form as typed). */
+  const act = async (work: () => Promise<void>): Promise<boolean> => {
     setError('')
     try {
       await work()
+      return true
     } catch (failure) {
       setError(errorText(failure))
+      return false
     }
   }
   return (
@@ -31,7 +34,7 @@ export function ChatappSection(props: { botId: string }) {
   )
 }
 
-function ChatappChannel(props: { botId: string; chatapp: ChatappIntegration; act: (work: () => Promise<void>) => Promise<void>; onChanged: (record: ChatappIntegration) => void }) {
+function ChatappChannel(props: { botId: string; chatapp: ChatappIntegration; act: (work: () => Promise<void>) => Promise<boolean>; onChanged: (record: ChatappIntegration) => void }) {
   const [handshake, { refetch: reloadHandshake }] = createResource(() => props.botId, consoleApi.chatappHandshake)
   const [deliveries, { refetch: reloadDeliveries }] = createResource(() => props.botId, consoleApi.chatappDeliveries)
   const [editing, setEditing] = createSignal(false)
@@ -146,7 +149,7 @@ function HandshakeLine(props: { handshake: ChatappHandshake | undefined }) {
 }
 
 /** The tokens, to create the channel or replace some of them: empty fields keep what is stored. */
-function TokensForm(props: { submit: string; editing?: boolean; onSubmit: (body: Record<string, unknown>) => Promise<void> }) {
+function TokensForm(props: { submit: string; editing?: boolean; onSubmit: (body: Record<string, unknown>) => Promise<boolean> }) {
   const [phone, setPhone] = createSignal('')
   const [access, setAccess] = createSignal('')
   const [verify, setVerify] = createSignal('')
@@ -161,7 +164,8 @@ function TokensForm(props: { submit: string; editing?: boolean; onSubmit: (body:
     put('access_token', access())
     put('verify_token', verify())
     put('app_secret', secret())
-    void props.onSubmit(body).then(() => {
+    void props.onSubmit(body).then((saved) => {
+      if (!saved) return
       setAccess('')
       setVerify('')
       setSecret('')
