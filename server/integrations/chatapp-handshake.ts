@@ -2,9 +2,10 @@ import type { JsonObject } from './model.ts'
 
 /**
  * What the console shows of the messaging provider's verify handshakes on callback_url: when
- * one last succeeded, and when and why one was last refused. A refusal never erases an
- * earlier success (anyone who knows the callback URL can send a wrong token), so the admin
- * sees both and their times.
+ * one last succeeded (stored with the integration), and when and why one was last refused.
+ * Refusals are kept in memory only, since the last start: a refused request stores nothing (an
+ * invariant the fuzzer checks), and anyone who knows the callback URL can send a wrong token.
+ * A refusal never erases an earlier success.
  */
 export interface ChatappHandshake {
   verified_at: string | null
@@ -14,16 +15,18 @@ export interface ChatappHandshake {
 
 export type HandshakeOutcome = { verified: true } | { verified: false; refusal: string }
 
-export const NO_HANDSHAKE: ChatappHandshake = { verified_at: null, refused_at: null, refusal: null }
-
-/** The stored record (absent before the first handshake) read back. */
-export function handshakeOf(config: JsonObject): ChatappHandshake {
-  const stored = config.handshake as Partial<ChatappHandshake> | undefined
-  if (!stored || typeof stored !== 'object') return NO_HANDSHAKE
-  return { verified_at: stored.verified_at ?? null, refused_at: stored.refused_at ?? null, refusal: stored.refusal ?? null }
+export interface HandshakeRefusal {
+  refused_at: string
+  refusal: string
 }
 
-/** The record after one more handshake at `at`. */
-export function afterHandshake(previous: ChatappHandshake, outcome: HandshakeOutcome, at: string): ChatappHandshake {
-  return outcome.verified ? { ...previous, verified_at: at } : { ...previous, refused_at: at, refusal: outcome.refusal }
+/** The stored part (absent before the first successful handshake) read back. */
+export function verifiedAtOf(config: JsonObject): string | null {
+  const stored = config.handshake as { verified_at?: unknown } | undefined
+  return stored && typeof stored.verified_at === 'string' ? stored.verified_at : null
+}
+
+/** The record the route answers: the stored success and the refusal remembered since the start. */
+export function handshakeRecord(config: JsonObject, refusal: HandshakeRefusal | undefined): ChatappHandshake {
+  return { verified_at: verifiedAtOf(config), refused_at: refusal?.refused_at ?? null, refusal: refusal?.refusal ?? null }
 }

@@ -93,7 +93,9 @@ export type ChatappIntegration = Static<typeof ChatappIntegration>
 export const ChatappHandshakeRecord = t.Object(
   {
     verified_at: t.Union([Timestamp, t.Null()], { description: "when the provider's verify handshake on callback_url last succeeded; null: never yet" }),
-    refused_at: t.Union([Timestamp, t.Null()], { description: 'when one was last refused (a wrong verify_token, an inactive integration…); a refusal never clears verified_at' }),
+    refused_at: t.Union([Timestamp, t.Null()], {
+      description: 'when one was last refused (a wrong verify_token, an inactive integration…), since Parley started (refusals are not stored); a refusal never clears verified_at',
+    }),
     refusal: t.Union([t.String(), t.Null()], { description: 'why that one was refused' }),
   },
   {

@@ -43,7 +43,7 @@ export function chatappRoutes(auth: Authenticate, integrations: IntegrationServi
         tags,
         summary: "Whether the provider's webhook handshake succeeded",
         description:
-          "When the provider's verify handshake on callback_url last succeeded, and when and why one was last refused (all null before the first). A refusal never clears an earlier success: anyone who knows the callback URL can send a wrong token.",
+          "When the provider's verify handshake on callback_url last succeeded (stored), and when and why one was last refused since Parley started (remembered, not stored: a refused request stores nothing). A refusal never clears an earlier success: anyone who knows the callback URL can send a wrong token.",
       },
     })
 }

@@ -126,7 +126,7 @@ export function integrationStore(db: Database) {
     },
     remove: (workspaceId: string, chatbotId: string, id: string) => remove.get(id, chatbotId, workspaceId) !== null,
     idsOfType: (chatbotId: string, type: IntegrationType) => idsOfType.all(chatbotId, type).map((row) => row.id),
-    /** Records what the messaging provider's last verify handshakes came to (config.handshake of a chatapp integration). */
+    /** Records the messaging provider's last successful verify handshake (config.handshake of a chatapp integration). */
     setChatappHandshake: (id: string, handshake: JsonObject) => setHandshake.get(JSON.stringify(handshake), id) !== null,
   }
 }

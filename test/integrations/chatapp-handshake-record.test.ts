@@ -21,10 +21,14 @@ describe("the chatapp integration's record of the provider's verify handshakes (
     expect(await handshakeOf(botId)).toEqual({ verified_at: null, refused_at: null, refusal: null })
   })
 
-  test('a refused handshake is recorded with its reason, a later success beside it; a later refusal does not erase the success', async () => {
+  test('a refused handshake is remembered with its reason (not stored), a later success stored beside it; a later refusal does not erase the success', async () => {
     const botId = await bot()
     const { id, updated_at } = await create(botId)
+    const stored = () => app.db.query<{ config: string }, [string]>('SELECT config FROM integrations WHERE id = ?').get(id)?.config
+    const before = stored()
     expect((await app.call('GET', hook(id, 'wrong-token'), { key: null })).status).toBe(403)
+    // Remembered, not stored: a refused request stores nothing.
+    expect(stored()).toBe(before)
     const refused = await handshakeOf(botId)
     expect(refused.verified_at).toBeNull()
     expect(refused.refusal).toBe('hub.verify_token does not match the verify_token of this integration')
