@@ -21,7 +21,10 @@ if ((await build.exited) !== 0) {
   process.exit(1)
 }
 
-const child = spawn([process.execPath, 'test', ...process.argv.slice(2)], {
+// A set-up hook that hashes passwords (argon2id) can pass bun's default 5 s on a loaded CI
+// machine; a timed-out hook closes its server under the tests that still run. 20 s still
+// catches a hang.
+const child = spawn([process.execPath, 'test', '--timeout=20000', ...process.argv.slice(2)], {
   cwd: root,
   stdout: 'inherit',
   stderr: 'pipe',
