@@ -10,10 +10,24 @@ export interface Variant {
 
 export type WidgetAsset = Record<ContentCoding, Variant> & { hash: string }
 
+/**
+ * What prepareAsset made, by the full content hash: brotli at quality 11 takes seconds for the
+ * app's chunks, and each app this process builds (a test makes hundreds) serves the same bytes.
+ */
+const prepared = new Map<string, WidgetAsset>()
+
 /** Reads a file (or takes its bytes) once and keeps it plain, gzipped and brotli-compressed, each with its ETag. */
 export function prepareAsset(source: string | Uint8Array): WidgetAsset {
   const body = new Uint8Array(typeof source === 'string' ? readFileSync(source) : source)
-  const hash = new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 27)
+  const digest = new Bun.CryptoHasher('sha256').update(body).digest('base64url')
+  const known = prepared.get(digest)
+  if (known) return known
+  const asset = compress(body, digest.slice(0, 27))
+  prepared.set(digest, asset)
+  return asset
+}
+
+function compress(body: Uint8Array<ArrayBuffer>, hash: string): WidgetAsset {
   const gzip = new Uint8Array(Bun.gzipSync(body, { level: 9 }))
   const br = new Uint8Array(
     brotliCompressSync(body, {
