@@ -9,7 +9,7 @@ export const E2E_TIMEOUT = 60_000
  * How long Chromium outlives the last file that used it, so that the next file of browser tests
  * takes it over instead of starting another (under `bun test`; a script closes it at once).
  */
-const IDLE_CLOSE_MS = process.env.NODE_ENV === 'test' ? 15_000 : 0
+const IDLE_CLOSE_MS = process.env.NODE_ENV === 'test' ? 60_000 : 0
 
 let running: Promise<Browser> | null = null
 let users = 0
