@@ -2,8 +2,17 @@
 /**
  * npm test: prepares what the tests need, runs every test under test/, and ends with one
  * line "N passed, N failed" (the line CI reads).
+ *
+ * The files run in two `bun test` worker processes (PARLEY_TEST_WORKERS to change it; 1 runs
+ * them all in this one process as before), each keeping its modules across the files it runs
+ * as the single process did. Most of a file's time is waiting (on a socket, a timer, the
+ * binary, Chromium), so two overlap well even on two cores. test/timings.json holds each
+ * file's duration so the slowest start first; `npm test -- --update-timings` refreshes it.
+ * Every file makes its own ports (port 0), data folders (mkdtemp) and browser contexts, so
+ * two files at once share nothing.
  */
 import { spawn } from 'bun'
+import { existsSync } from 'node:fs'
 
 const root = new URL('..', import.meta.url).pathname
 const prepare = [`${root}scripts/prepare-tests.sh`]
@@ -21,7 +30,16 @@ if ((await build.exited) !== 0) {
   process.exit(1)
 }
 
-const child = spawn([process.execPath, 'test', ...process.argv.slice(2)], {
+const workers = Number(process.env.PARLEY_TEST_WORKERS ?? 2)
+if (!Number.isInteger(workers) || workers < 1) {
+  console.error(`PARLEY_TEST_WORKERS must be a whole number from 1, not ${process.env.PARLEY_TEST_WORKERS}`)
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+const timings = `${root}test/timings.json`
+const inParallel = workers > 1 ? [`--parallel=${workers}`, '--no-isolate', ...(existsSync(timings) ? [`--timings=${timings}`] : [])] : []
+
+const child = spawn([process.execPath, 'test', ...inParallel, ...process.argv.slice(2)], {
   cwd: root,
   stdout: 'inherit',
   stderr: 'pipe',
