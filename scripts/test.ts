@@ -36,10 +36,14 @@ if (!Number.isInteger(workers) || workers < 1) {
   console.log('0 passed, 1 failed')
   process.exit(1)
 }
+// bunfig.toml's `[test] timeout = 20000` is not a key bun test reads (1.4.5 ran every test
+// with its own 5 s default): a test that starts a server timed out under load instead of
+// failing on what it checks.
+const timeout = ['--timeout=20000']
 const timings = `${root}test/timings.json`
 const inParallel = workers > 1 ? [`--parallel=${workers}`, '--no-isolate', ...(existsSync(timings) ? [`--timings=${timings}`] : [])] : []
 
-const child = spawn([process.execPath, 'test', ...inParallel, ...process.argv.slice(2)], {
+const child = spawn([process.execPath, 'test', ...timeout, ...inParallel, ...process.argv.slice(2)], {
   cwd: root,
   stdout: 'inherit',
   stderr: 'pipe',
