@@ -70,9 +70,9 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
       const last = store.events(conversation.id).at(-1)
       if (last) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: toEvent(last) })
     }),
-    events.on('conversation.typing', ({ conversation, active, from }) => {
+    events.on('conversation.typing', ({ conversation, active, from, person }) => {
       const workspaceId = workspaceOf(conversation)
-      if (workspaceId) pass(workspaceId, { type: 'typing', conversation_id: conversation.id, from, person: null, active })
+      if (workspaceId) pass(workspaceId, { type: 'typing', conversation_id: conversation.id, from, person: person ?? null, active })
     }),
     events.on('visitor.typing', ({ conversation, active }) => {
       const workspaceId = workspaceOf(conversation)

@@ -282,7 +282,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
     /** "Agent is typing" to the visitor (the widget), and to the other desks. */
     typing(caller: Caller, conversationId: string, active: boolean): void {
       thread(caller, conversationId)
-      events.emit('conversation.typing', { conversation: stored(conversationId), active, from: 'agent' })
+      events.emit('conversation.typing', { conversation: stored(conversationId), active, from: 'agent', person: actor(caller) })
     },
 
     context(caller: Caller, conversationId: string): Context {

@@ -18,7 +18,8 @@ export interface DomainEvents {
   /** A conversation's status changed (handoff, closed, back to the bot). */
   'conversation.status': { conversation: ConversationRef; status: ConversationStatus }
   /** A person (`agent`) is typing in a conversation, or the bot is working on an answer (an LLM run, tools included); or stopped. */
-  'conversation.typing': { conversation: ConversationRef; active: boolean; from: 'agent' | 'bot' }
+  /** `person`: who of the desk is typing, when a person is (not an API caller). */
+  'conversation.typing': { conversation: ConversationRef; active: boolean; from: 'agent' | 'bot'; person?: { id: string; display_name: string } | null }
   /**
    * The bot's answer while it is being written (an LLM agent state), before it is stored:
    * `started` opens a draft under the id the stored message will have, `delta` adds text to it,

@@ -102,6 +102,16 @@ describe('the desk socket', () => {
     visitor.close()
   })
 
+  test("another desk sees who is typing: the person's name, not only that someone is", async () => {
+    const opened = openConversation(server, chat, { says: 'hi' })
+    const watching = await open(sam.cookie)
+    await watching.next('ready')
+    const typing = await open(ada.cookie)
+    await typing.next('ready')
+    typing.send({ type: 'typing', conversation_id: opened.id, active: true })
+    expect(await watching.next('typing')).toEqual({ type: 'typing', conversation_id: opened.id, from: 'agent', person: { id: ada.id, display_name: 'ada' }, active: true })
+  })
+
   test('people looking at one conversation see each other', async () => {
     const opened = openConversation(server, chat, { says: 'hi' })
     const first = await open(ada.cookie)
@@ -232,5 +242,6 @@ describe('the desk socket across a restart', () => {
     const live = await back.next((frame) => frame.type === 'message')
     expect(live).toMatchObject({ seq: ready.seq + 2, message: { content: { text: 'live again' } } })
     back.close()
-  })
+    // Two servers start and a password is hashed: more than the default 5 s on a loaded machine.
+  }, 30_000)
 })
