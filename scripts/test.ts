@@ -3,13 +3,13 @@
  * npm test: prepares what the tests need, runs every test under test/, and ends with one
  * line "N passed, N failed" (the line CI reads).
  *
- * The files run in two `bun test` worker processes (PARLEY_TEST_WORKERS to change it; 1 runs
- * them all in this one process as before), each keeping its modules across the files it runs
- * as the single process did. Most of a file's time is waiting (on a socket, a timer, the
- * binary, Chromium), so two overlap well even on two cores. test/timings.json holds each
- * file's duration so the slowest start first; `npm test -- --update-timings` refreshes it.
- * Every file makes its own ports (port 0), data folders (mkdtemp) and browser contexts, so
- * two files at once share nothing.
+ * PARLEY_TEST_WORKERS=N (default 1) runs the files in N `bun test` worker processes, each
+ * keeping its modules across the files it runs as the single process does; test/timings.json
+ * (each file's duration; `-- --update-timings` refreshes it) starts the slowest first. Every
+ * file makes its own ports (port 0), data folders (mkdtemp) and browser contexts, so files
+ * can run at once; but on the shared 2-core machine two workers took 462 s against one
+ * worker's 482 s, and put CPU-bound files side by side (argon2 sign-ins, Chromium), which then
+ * ran 3-5 times slower and one timed out. Worth it where there are more cores.
  */
 import { spawn } from 'bun'
 import { existsSync } from 'node:fs'
@@ -30,7 +30,7 @@ if ((await build.exited) !== 0) {
   process.exit(1)
 }
 
-const workers = Number(process.env.PARLEY_TEST_WORKERS ?? 2)
+const workers = Number(process.env.PARLEY_TEST_WORKERS ?? 1)
 if (!Number.isInteger(workers) || workers < 1) {
   console.error(`PARLEY_TEST_WORKERS must be a whole number from 1, not ${process.env.PARLEY_TEST_WORKERS}`)
   console.log('0 passed, 1 failed')
