@@ -2,8 +2,17 @@
 /**
  * npm test: prepares what the tests need, runs every test under test/, and ends with one
  * line "N passed, N failed" (the line CI reads).
+ *
+ * PARLEY_TEST_WORKERS=N (default 1) runs the files in N `bun test` worker processes, each
+ * keeping its modules across the files it runs as the single process does; test/timings.json
+ * (each file's duration; `-- --update-timings` refreshes it) starts the slowest first. Every
+ * file makes its own ports (port 0), data folders (mkdtemp) and browser contexts, so files
+ * can run at once; but on the shared 2-core machine two workers took 462 s against one
+ * worker's 482 s, and put CPU-bound files side by side (argon2 sign-ins, Chromium), which then
+ * ran 3-5 times slower and one timed out. Worth it where there are more cores.
  */
 import { spawn } from 'bun'
+import { existsSync } from 'node:fs'
 
 const root = new URL('..', import.meta.url).pathname
 const prepare = [`${root}scripts/prepare-tests.sh`]
@@ -21,10 +30,19 @@ if ((await build.exited) !== 0) {
   process.exit(1)
 }
 
+const workers = Number(process.env.PARLEY_TEST_WORKERS ?? 1)
+if (!Number.isInteger(workers) || workers < 1) {
+  console.error(`PARLEY_TEST_WORKERS must be a whole number from 1, not ${process.env.PARLEY_TEST_WORKERS}`)
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+const timings = `${root}test/timings.json`
+const inParallel = workers > 1 ? [`--parallel=${workers}`, '--no-isolate', ...(existsSync(timings) ? [`--timings=${timings}`] : [])] : []
+
 // A set-up hook that hashes passwords (argon2id) can pass bun's default 5 s on a loaded CI
 // machine; a timed-out hook closes its server under the tests that still run. 20 s still
-// catches a hang.
-const child = spawn([process.execPath, 'test', '--timeout=20000', ...process.argv.slice(2)], {
+// catches a hang. (bunfig.toml's `[test] timeout` is not a key bun test reads.)
+const child = spawn([process.execPath, 'test', '--timeout=20000', ...inParallel, ...process.argv.slice(2)], {
   cwd: root,
   stdout: 'inherit',
   stderr: 'pipe',

@@ -10,27 +10,60 @@ export interface Variant {
 
 export type WidgetAsset = Record<ContentCoding, Variant> & { hash: string }
 
-/** Reads a file (or takes its bytes) once and keeps it plain, gzipped and brotli-compressed, each with its ETag. */
+/**
+ * What prepareAsset made, by the full content hash: each app this process builds (a test
+ * process builds hundreds) serves the same bytes.
+ */
+const prepared = new Map<string, WidgetAsset>()
+
+/**
+ * Reads a file (or takes its bytes) once and keeps it plain, with its ETag; its gzipped and
+ * brotli-compressed variants are made when first asked for, once. (Made at start, brotli 11
+ * over the app's chunks held every start of the binary for seconds, mostly for codings no
+ * client asked for: browsers send br only over https.)
+ */
 export function prepareAsset(source: string | Uint8Array): WidgetAsset {
   const body = new Uint8Array(typeof source === 'string' ? readFileSync(source) : source)
-  const hash = new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 27)
-  const gzip = new Uint8Array(Bun.gzipSync(body, { level: 9 }))
-  const br = new Uint8Array(
-    brotliCompressSync(body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
-    }),
-  )
+  const digest = new Bun.CryptoHasher('sha256').update(body).digest('base64url')
+  const known = prepared.get(digest)
+  if (known) return known
+  const asset = lazilyCompressed(body, digest.slice(0, 27))
+  prepared.set(digest, asset)
+  return asset
+}
+
+function lazilyCompressed(body: Uint8Array<ArrayBuffer>, hash: string): WidgetAsset {
+  let gzip: Variant | undefined
+  let br: Variant | undefined
   return {
     hash,
-    identity: { body, etag: `"${hash}"` },
-    gzip: { body: gzip, etag: `"${hash}-gz"` },
-    br: { body: br, etag: `"${hash}-br"` },
+    identity: { body, etag: etagOf(hash, 'identity') },
+    get gzip(): Variant {
+      gzip ??= { body: new Uint8Array(Bun.gzipSync(body, { level: 9 })), etag: etagOf(hash, 'gzip') }
+      return gzip
+    },
+    get br(): Variant {
+      br ??= {
+        body: new Uint8Array(
+          brotliCompressSync(body, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+          }),
+        ),
+        etag: etagOf(hash, 'br'),
+      }
+      return br
+    },
   }
+}
+
+function etagOf(hash: string, coding: ContentCoding): string {
+  return coding === 'identity' ? `"${hash}"` : coding === 'gzip' ? `"${hash}-gz"` : `"${hash}-br"`
 }
 
 /** If-None-Match names any coding of this content (or `*`): the client's copy is current. */
 export function isFresh(asset: WidgetAsset, ifNoneMatch: string | null): boolean {
   if (!ifNoneMatch) return false
   const tags = ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''))
-  return tags.some((tag) => tag === '*' || tag === asset.identity.etag || tag === asset.gzip.etag || tag === asset.br.etag)
+  const current = (['identity', 'gzip', 'br'] as const).map((coding) => etagOf(asset.hash, coding))
+  return tags.some((tag) => tag === '*' || current.includes(tag))
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { migrate } from '../../server/db/migrate.ts'
 import { migrations } from '../../server/db/migrations/index.ts'
 import { openDatabase } from '../../server/db/open-database.ts'
+import { migratedDatabase } from './migrated-database.ts'
 
 const dirs: string[] = []
 
@@ -16,8 +17,13 @@ const dirs: string[] = []
 export function seededDatabase({ before, at = '2026-01-01T00:00:00.000Z' }: { before?: number; at?: string } = {}): Database {
   const dir = mkdtempSync(join(tmpdir(), 'parley-seeded-'))
   dirs.push(dir)
-  const db = openDatabase(join(dir, 'parley.db'))
-  migrate(db, before === undefined ? migrations : migrations.filter((m) => m.id < before))
+  const file = join(dir, 'parley.db')
+  let db: Database
+  if (before === undefined) db = migratedDatabase(file)
+  else {
+    db = openDatabase(file)
+    migrate(db, migrations.filter((m) => m.id < before))
+  }
   db.exec(`
     INSERT INTO workspaces VALUES ('W', 'w', '${at}');
     INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES ('B', 'W', 'b', '${at}');

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type AppDeps, createApp } from '../../server/app.ts'
 import { loadConfig } from '../../server/config.ts'
-import { migrate } from '../../server/db/migrate.ts'
-import { closeDatabase, openDatabase } from '../../server/db/open-database.ts'
+import { closeDatabase } from '../../server/db/open-database.ts'
 import { logRing, ringedSink } from '../../server/operations/log-ring.ts'
 import { createLogger, memorySink } from '../../server/support/logger.ts'
 import { compiledParley } from './compiled-parley.ts'
+import { migratedDatabase } from './migrated-database.ts'
 import { type RunningParley, runParley } from './run-parley.ts'
 
 export interface CallOptions {
@@ -34,8 +34,7 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
   // Public routes' per-address limit is off unless a test turns it on: in-process calls share one address.
   const environment = { PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...env }
   const config = loadConfig(environment)
-  const db = openDatabase(join(dir, 'parley.db'))
-  migrate(db)
+  const db = migratedDatabase(join(dir, 'parley.db'))
   const sink = memorySink()
   // As serve.ts does: the operations page shows the ring's lines.
   const recentLogs = logRing()
