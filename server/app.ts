@@ -13,6 +13,9 @@ import { chatappInbound } from './channels/chatapp/inbound-service.ts'
 import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
+import { attachmentRoutes } from './attachments/routes.ts'
+import { attachmentService } from './attachments/service.ts'
+import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
 import { activityStore } from './chatbots/activity-store.ts'
@@ -245,6 +248,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
+  const attachments = attachmentService({ store: attachmentStore(db), batch, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
   const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
   const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
@@ -319,6 +323,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
     .use(mcpOAuthCallbackRoutes(mcpAuth, config.publicRatePerMinute))
+    .use(attachmentRoutes(attachments, config.publicRatePerMinute))
     .use(widgetPreviewRoutes())
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
     .use(appAssetRoutes())
@@ -330,7 +335,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     http,
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
     fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
-    services: { autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed, deskSearch },
+    services: { attachments, autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed, deskSearch },
     events,
     socket: web.socket,
     deskSocket: deskSockets,

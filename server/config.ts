@@ -23,7 +23,11 @@ export interface Config {
   chatappApiUrl: string
   /** LLM agent runs at once per workspace; more wait their turn. */
   agentRunsPerWorkspace: number
+  /** The largest file a conversation takes (a visitor's picture or PDF, an agent's file), in bytes. */
+  attachmentMaxBytes: number
 }
+
+export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024
 
 export const DEFAULT_CHATAPP_API_URL = 'https://graph.facebook.com/v21.0'
 
@@ -48,7 +52,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const outboundAllow = outboundAllowSetting(env.PARLEY_OUTBOUND_ALLOW)
   const chatappApiUrl = chatappApiUrlSetting(env.PARLEY_CHATAPP_API_URL)
   const agentRunsPerWorkspace = integerSetting(env, 'PARLEY_AGENT_RUNS_PER_WORKSPACE', 4, 1, 10_000)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace }
+  // Files live in the database: past 100 MiB one would hold a serving thread and a backup too long.
+  const attachmentMaxBytes = integerSetting(env, 'PARLEY_ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1024, 100 * 1024 * 1024)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes }
 }
 
 /** An absolute http(s) base such as https://graph.facebook.com/v21.0: message calls go to `${base}/{phone_number_id}/messages`. */

@@ -14,3 +14,13 @@ describe('PARLEY_AUTH_FAILURE_LIMIT', () => {
     }
   })
 })
+
+describe('PARLEY_ATTACHMENT_MAX_BYTES', () => {
+  test('defaults to 10 MiB; takes 1 KiB to 100 MiB', () => {
+    expect(loadConfig({}).attachmentMaxBytes).toBe(10 * 1024 * 1024)
+    expect(loadConfig({ PARLEY_ATTACHMENT_MAX_BYTES: '5000000' }).attachmentMaxBytes).toBe(5_000_000)
+    for (const bad of ['0', '1023', '104857601', '1e6']) {
+      expect(() => loadConfig({ PARLEY_ATTACHMENT_MAX_BYTES: bad })).toThrow(new ConfigError(`PARLEY_ATTACHMENT_MAX_BYTES must be a whole number from 1024 to 104857600, got "${bad}"`))
+    }
+  })
+})

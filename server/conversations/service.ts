@@ -70,7 +70,8 @@ export interface ConversationServiceDeps {
 
 export interface VisitorInput {
   clientId?: string
-  content: Extract<Content, { kind: 'text' } | { kind: 'reply' }>
+  /** A text, a pick of a button or row, or a file the visitor sent (an attachment's `media`). */
+  content: Extract<Content, { kind: 'text' } | { kind: 'reply' } | { kind: 'media' }>
   /** Stored and shown, but nothing for the flow to answer (a reaction to an earlier message). */
   notAnAnswer?: boolean
 }
@@ -98,10 +99,20 @@ interface Turn {
 
 export type ConversationService = ReturnType<typeof conversationService>
 
+/**
+ * What the flow reads: a file is the text `[image] photo.png` or `[file] invoice.pdf`, as
+ * media from the messaging app reads, so a `match` can route it and a capture refuses it.
+ */
 function engineInputOf(content: VisitorInput['content']): Extract<EngineInput, { kind: 'text' | 'reply' }> {
-  return content.kind === 'text'
-    ? { kind: 'text', text: content.text }
-    : { kind: 'reply', reply_to: content.reply_to, id: content.id, title: content.title }
+  if (content.kind === 'text') return { kind: 'text', text: content.text }
+  if (content.kind === 'media') return { kind: 'text', text: mediaAsText(content.media) }
+  return { kind: 'reply', reply_to: content.reply_to, id: content.id, title: content.title }
+}
+
+/** `[image] photo.png`, `[file] invoice.pdf`; the caption when there is no file name. */
+export function mediaAsText(media: Extract<Content, { kind: 'media' }>['media']): string {
+  const name = media.filename ?? media.caption
+  return name ? `[${media.type}] ${name}` : `[${media.type}]`
 }
 
 /**

@@ -17,6 +17,7 @@ import { agentRuns } from './0015_agent_runs.ts'
 import { widgetFeedback } from './0016_widget_feedback.ts'
 import { desk } from './0017_desk.ts'
 import { apiKeyLastUsed } from './0018_api_key_last_used.ts'
+import { attachments } from './0019_attachments.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments]

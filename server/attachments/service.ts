@@ -1,0 +1,168 @@
+import type { WriteBatcher } from '../db/write-batcher.ts'
+import { ApiError, notFound } from '../http/api-error.ts'
+import type { Clock } from '../support/clock.ts'
+import { constantTimeEqual } from '../support/constant-time-equal.ts'
+import { newId } from '../support/new-id.ts'
+import { randomToken } from '../support/random-token.ts'
+import {
+  ALLOWED_TYPES_TEXT,
+  ATTACHMENT_TYPES,
+  type AttachmentRecord,
+  CONVERSATION_LIMITS,
+  type SavedAttachment,
+  type UploadedBy,
+} from './model.ts'
+import { safeFilename } from './safe-filename.ts'
+import { describeRefused, sniffType } from './sniff-type.ts'
+import type { AttachmentRow, AttachmentStore } from './store.ts'
+
+/** Characters of base62 in an address's key: about 190 bits from the CSPRNG. */
+const KEY_LENGTH = 32
+
+export interface SaveInput {
+  workspaceId: string
+  chatbotId: string
+  conversationId: string
+  role: UploadedBy
+  /** As the sender named it; made safe (see safe-filename.ts). */
+  filename: string
+  bytes: Uint8Array
+}
+
+/** A checked file, not stored yet: for a message that may open its conversation, or be a resend. */
+export interface PreparedAttachment extends SavedAttachment {
+  /**
+   * Stores the file in `conversationId` as one unit of the write batch (the same batch as the
+   * message that shows it, when both are written in one turn of the event loop).
+   */
+  write(conversationId: string): void
+}
+
+interface Deps {
+  store: AttachmentStore
+  batch: WriteBatcher
+  now: Clock
+  /** PARLEY_PUBLIC_URL: the files' addresses start with it. */
+  publicUrl: string
+  /** PARLEY_ATTACHMENT_MAX_BYTES: the largest file. */
+  maxBytes: number
+  /** Per conversation; CONVERSATION_LIMITS unless a test makes them small. */
+  conversationLimits?: { files: number; bytes: number }
+}
+
+export type AttachmentService = ReturnType<typeof attachmentService>
+
+const sha256Hex = (data: Uint8Array | string) => new Bun.CryptoHasher('sha256').update(data).digest('hex')
+
+/** 512 bytes, 3.5 KiB, 10 MiB: a size as a person reads it. */
+function mebibytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KiB'] : [bytes / (1024 * 1024), 'MiB']
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`
+}
+
+/**
+ * Files in conversations: checked by their bytes (type and size), kept in the database, and
+ * served at an address whose random key is the permission to read it. The key is shown once,
+ * in the message content; only its digest is stored, compared in constant time.
+ */
+export function attachmentService({ store, batch, now, publicUrl, maxBytes, conversationLimits = CONVERSATION_LIMITS }: Deps) {
+  /** Refuses what may not be kept in this conversation: too big, empty, not an allowed type, over its limits. */
+  function check(bytes: Uint8Array, conversationId: string | null) {
+    if (bytes.byteLength > maxBytes) {
+      throw new ApiError(413, 'attachment_too_large', `the file is ${mebibytes(bytes.byteLength)}; files may be at most ${mebibytes(maxBytes)}`)
+    }
+    if (bytes.byteLength === 0) throw new ApiError(400, 'attachment_empty', 'the file is empty')
+    const type = sniffType(bytes)
+    if (!type) {
+      const looks = describeRefused(bytes)
+      throw new ApiError(415, 'attachment_type_refused', `only ${ALLOWED_TYPES_TEXT} can be sent${looks ? `; this file is ${looks}` : ''}`)
+    }
+    if (conversationId) {
+      const used = store.usage(conversationId)
+      if (used.files >= conversationLimits.files) {
+        throw new ApiError(413, 'attachment_limit_reached', `this conversation already holds ${conversationLimits.files} files, the most it may`)
+      }
+      if (used.bytes + bytes.byteLength > conversationLimits.bytes) {
+        throw new ApiError(413, 'attachment_limit_reached', `this conversation's files may take at most ${mebibytes(conversationLimits.bytes)} together; ${mebibytes(used.bytes)} are used`)
+      }
+    }
+    return type
+  }
+
+  function prepare(input: Omit<SaveInput, 'conversationId'> & { conversationId: string | null }): PreparedAttachment {
+    const type = check(input.bytes, input.conversationId)
+    const filename = safeFilename(input.filename, type)
+    const key = randomToken(KEY_LENGTH)
+    const record: AttachmentRecord = {
+      id: newId(),
+      workspace_id: input.workspaceId,
+      chatbot_id: input.chatbotId,
+      conversation_id: input.conversationId ?? '',
+      content_type: type,
+      byte_size: input.bytes.byteLength,
+      filename,
+      sha256: sha256Hex(input.bytes),
+      uploaded_by: input.role,
+      created_at: now(),
+    }
+    const url = `${publicUrl}/attachments/${record.id}/${key}/${encodeURIComponent(filename)}`
+    const keyHash = sha256Hex(key)
+    return {
+      attachment: record,
+      content: { kind: 'media', media: { type: ATTACHMENT_TYPES[type].kind, url, filename } },
+      write(conversationId) {
+        record.conversation_id = conversationId
+        const row: AttachmentRow = { ...record, key_hash: keyHash }
+        batch.run(() => store.insert(row, input.bytes))
+      },
+    }
+  }
+
+  /** The stored row when `key` opens it; null for an unknown id or a wrong key alike. */
+  function unlock(id: string, key: string): AttachmentRow | null {
+    const row = store.get(id)
+    if (!row) {
+      // The same work for an unknown id, so timing does not tell ids apart.
+      constantTimeEqual(sha256Hex(key), sha256Hex(id))
+      return null
+    }
+    return constantTimeEqual(sha256Hex(key), row.key_hash) ? row : null
+  }
+
+  return {
+    prepare,
+
+    /** Checks and stores a file in a running conversation; answers the record and the content of the message that shows it. */
+    save(input: SaveInput): SavedAttachment {
+      const prepared = prepare(input)
+      prepared.write(input.conversationId)
+      return { attachment: prepared.attachment, content: prepared.content }
+    },
+
+    /** What the address `/attachments/{id}/{key}/...` serves, or 404 (an unknown id and a wrong key alike). */
+    open(id: string, key: string): { attachment: AttachmentRecord; bytes: Uint8Array<ArrayBuffer> } {
+      const row = unlock(id, key)
+      const bytes = row ? store.bytes(row.id) : null
+      if (!row || !bytes) throw notFound('attachment')
+      const { key_hash: _, ...attachment } = row
+      return { attachment, bytes }
+    },
+
+    /** An attachment of a workspace, for the API (another workspace's answers 404). */
+    get(workspaceId: string, id: string): AttachmentRecord {
+      const row = store.get(id)
+      if (!row || row.workspace_id !== workspaceId) throw notFound('attachment')
+      const { key_hash: _, ...attachment } = row
+      return attachment
+    },
+
+    /** The bytes of a workspace's attachment (to hand a file to a channel that uploads it elsewhere). */
+    bytes(workspaceId: string, id: string): Uint8Array<ArrayBuffer> {
+      const row = store.get(id)
+      const bytes = row && row.workspace_id === workspaceId ? store.bytes(id) : null
+      if (!bytes) throw notFound('attachment')
+      return bytes
+    },
+  }
+}
