@@ -47,7 +47,7 @@ import { feedStore } from './desk/feed-store.ts'
 import { listStore } from './desk/list-store.ts'
 import { messageIndexer, type MessageIndexerTuning } from './desk/message-indexer.ts'
 import { messageSearchStore } from './desk/message-search-store.ts'
-import { deskRoutes } from './desk/routes.ts'
+import { deskRoutes, deskUploadBodies } from './desk/routes.ts'
 import { deskService } from './desk/service.ts'
 import { deskStore } from './desk/store.ts'
 import { docsRoutes } from './docs/routes.ts'
@@ -257,7 +257,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const deskRows = deskStore(db)
   const feed = deskFeed({ store: feedStore(db), batch })
   forgetFeedNumbers = feed.forget
-  const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, batch, events, feed, now })
+  const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, attachments, batch, events, feed, now })
   const deskSockets = deskSocket({
     callerOf: (request) => sessionCookies.caller(request),
     sessions,
@@ -308,7 +308,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   http
     // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
-      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }, { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 }], (request, path) => {
+      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }, { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 }, ...deskUploadBodies(config.attachmentMaxBytes)], (request, path) => {
         if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
       }),
     )

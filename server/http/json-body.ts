@@ -9,6 +9,10 @@ export interface BodyLimit {
   keepRaw?: boolean
   /** Nesting and object members allowed; the default's when omitted. */
   shape?: JsonShapeLimits
+  /** Hand the body to the route as its bytes (a Uint8Array), whatever its type: a file upload. */
+  raw?: boolean
+  /** The refusal past `bytes`, when it must say more than the limit (or carry CORS headers). */
+  tooLarge?: (request: Request) => ApiError
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
@@ -44,11 +48,14 @@ export function jsonBodyParser(limits: readonly BodyLimit[] = [], beforeRead: (r
   return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
     const path = new URL(request.url).pathname
     beforeRead(request, path)
-    const { bytes: limit, keepRaw, shape = DEFAULT_JSON_SHAPE } = limitFor(path)
+    const entry = limitFor(path)
+    const { bytes: limit, keepRaw, shape = DEFAULT_JSON_SHAPE } = entry
+    const refuse = () => entry.tooLarge?.(request) ?? tooLarge(limit)
     const declared = Number(request.headers.get('content-length') ?? 0)
-    if (declared > limit) throw tooLarge(limit)
+    if (declared > limit) throw refuse()
     const bytes = await request.arrayBuffer()
-    if (bytes.byteLength > limit) throw tooLarge(limit)
+    if (bytes.byteLength > limit) throw refuse()
+    if (entry.raw) return new Uint8Array(bytes)
     if (keepRaw) rawBodies.set(request, new Uint8Array(bytes))
     if (bytes.byteLength === 0) return null
     if (!isJson(contentType)) {
