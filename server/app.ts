@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import { inboundStore } from './channels/rest-api/inbound-store.ts'
 import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
-import { restApiChannelRoutes } from './channels/rest-api/routes.ts'
+import { restApiChannelRoutes, restApiMessageBodies } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
 import type { DraftRelayTuning } from './channels/web/draft-relay.ts'
 import { webChannel } from './channels/web/web-channel.ts'
@@ -249,7 +249,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
   const attachments = attachmentService({ store: attachmentStore(db), batch, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
-  const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
+  const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, store: inboundStore(db) })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
   const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
   const reads = readService({ reads: readStore(db), batch, events, now })
@@ -308,7 +308,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   http
     // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
-      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }, { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 }, ...deskUploadBodies(config.attachmentMaxBytes)], (request, path) => {
+      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }, { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 }, ...deskUploadBodies(config.attachmentMaxBytes), ...restApiMessageBodies(config.attachmentMaxBytes)], (request, path) => {
         if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
       }),
     )

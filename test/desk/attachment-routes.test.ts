@@ -22,7 +22,7 @@ async function upload(conversationId: string, bytes: Uint8Array, options: { file
     new Request(`http://localhost${DESK}/conversations/${conversationId}/attachments${query}`, {
       method: 'POST',
       headers: { 'content-type': options.contentType ?? 'application/octet-stream', ...headers },
-      body: bytes,
+      body: bytes as Uint8Array<ArrayBuffer>,
     }),
   )
   const text = await response.text()
