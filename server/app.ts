@@ -10,6 +10,7 @@ import { webChannel } from './channels/web/web-channel.ts'
 import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
 import { chatappStore } from './channels/chatapp/chatapp-store.ts'
 import { chatappInbound } from './channels/chatapp/inbound-service.ts'
+import { chatappMediaDownloader } from './channels/chatapp/media-download.ts'
 import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
@@ -97,6 +98,7 @@ import type { LogRing } from './operations/log-ring.ts'
 import { operationsRoutes } from './operations/routes.ts'
 import { operationsService } from './operations/service.ts'
 import { operationsStore } from './operations/store.ts'
+import { systemOutboxTime } from './outbox/outbox-time.ts'
 import { VERSION } from './version.ts'
 import { appAssetRoutes } from './app-assets/routes.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
@@ -250,7 +252,9 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const visitors = visitorService(contacts, now)
   const attachments = attachmentService({ store: attachmentStore(db), batch, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
   const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, store: inboundStore(db) })
-  const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
+  // A user's picture or document is fetched from the provider while its webhook waits (it retries past about 20 s).
+  const downloadMedia = chatappMediaDownloader({ policy: outbound, time: systemOutboxTime, apiUrl: config.chatappApiUrl, maxBytes: config.attachmentMaxBytes, timeoutMs: 8_000 })
+  const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow, attachments, downloadMedia })
   const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
   const reads = readService({ reads: readStore(db), batch, events, now })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
