@@ -5,6 +5,7 @@ import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
 import { restApiChannelRoutes, restApiMessageBodies } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
+import { uploadCredentials, webUploadRoutes } from './channels/web/upload-routes.ts'
 import type { DraftRelayTuning } from './channels/web/draft-relay.ts'
 import { webChannel } from './channels/web/web-channel.ts'
 import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
@@ -99,6 +100,7 @@ import { operationsRoutes } from './operations/routes.ts'
 import { operationsService } from './operations/service.ts'
 import { operationsStore } from './operations/store.ts'
 import { systemOutboxTime } from './outbox/outbox-time.ts'
+import { UPLOAD_PATH } from './protocol/widget-protocol.ts'
 import { VERSION } from './version.ts'
 import { appAssetRoutes } from './app-assets/routes.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
@@ -115,7 +117,7 @@ export interface AppDeps {
   /** The logger's latest lines, for the operations page (serve.ts keeps them). */
   recentLogs?: Pick<LogRing, 'lines'>
   /** Protocol timings, shortened by tests; the outbox's clock and timers, moved by tests. */
-  tuning?: { helloTimeoutMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning; autopilot?: AutopilotTuning; deskSearch?: MessageIndexerTuning } & DraftRelayTuning
+  tuning?: { helloTimeoutMs?: number; uploadGraceMs?: number; outbox?: OutboxTuning & { ca?: string }; dnsLookup?: Lookup; mcp?: McpTuning; autopilot?: AutopilotTuning; deskSearch?: MessageIndexerTuning } & DraftRelayTuning
 }
 
 /**
@@ -285,6 +287,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events,
     logger,
     ratePerMinute: config.socketRatePerMinute,
+    attachments,
     ...webTuning,
   })
 
@@ -312,9 +315,21 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   http
     // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
-      jsonBodyParser([{ path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true }, { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } }, { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 }, ...deskUploadBodies(config.attachmentMaxBytes), ...restApiMessageBodies(config.attachmentMaxBytes)], (request, path) => {
-        if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
-      }),
+      jsonBodyParser(
+        [
+          { path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true },
+          { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } },
+          { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 },
+          { path: /^\/widget\/v1\/attachments$/, bytes: config.attachmentMaxBytes, raw: true, tooLarge: (request) => web.uploads.tooLarge(uploadCredentials(request)) },
+          ...deskUploadBodies(config.attachmentMaxBytes),
+          ...restApiMessageBodies(config.attachmentMaxBytes),
+        ],
+        (request, path) => {
+          if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
+          // A visitor's file is read only for a live socket's token, from an allowed page.
+          if (path === UPLOAD_PATH && request.method === 'POST') web.uploads.check(uploadCredentials(request))
+        },
+      ),
     )
     .onError(({ code, error, request }) => renderError({ code, error, request, allowedMethods, logger }))
     .onTransform(({ request, path }) => {
@@ -324,6 +339,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
+    .use(webUploadRoutes(web.uploads))
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
     .use(mcpOAuthCallbackRoutes(mcpAuth, config.publicRatePerMinute))

@@ -61,6 +61,12 @@ function mebibytes(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`
 }
 
+/** The 413 for a file over the limit (its size when known: a body refused by its Content-Length is not read). */
+export function attachmentTooLarge(maxBytes: number, size?: number, headers?: Record<string, string>): ApiError {
+  const what = size === undefined ? 'the file is too large' : `the file is ${mebibytes(size)}`
+  return new ApiError(413, 'attachment_too_large', `${what}; files may be at most ${mebibytes(maxBytes)}`, undefined, headers)
+}
+
 /**
  * Files in conversations: checked by their bytes (type and size), kept in the database, and
  * served at an address whose random key is the permission to read it. The key is shown once,
@@ -69,9 +75,7 @@ function mebibytes(bytes: number): string {
 export function attachmentService({ store, batch, now, publicUrl, maxBytes, conversationLimits = CONVERSATION_LIMITS }: Deps) {
   /** Refuses what may not be kept in this conversation: too big, empty, not an allowed type, over its limits. */
   function check(bytes: Uint8Array, conversationId: string | null) {
-    if (bytes.byteLength > maxBytes) {
-      throw new ApiError(413, 'attachment_too_large', `the file is ${mebibytes(bytes.byteLength)}; files may be at most ${mebibytes(maxBytes)}`)
-    }
+    if (bytes.byteLength > maxBytes) throw attachmentTooLarge(maxBytes, bytes.byteLength)
     if (bytes.byteLength === 0) throw new ApiError(400, 'attachment_empty', 'the file is empty')
     const type = sniffType(bytes)
     if (!type) {
@@ -131,6 +135,9 @@ export function attachmentService({ store, batch, now, publicUrl, maxBytes, conv
   }
 
   return {
+    /** PARLEY_ATTACHMENT_MAX_BYTES. */
+    maxBytes,
+
     prepare,
 
     /** Checks and stores a file in a running conversation; answers the record and the content of the message that shows it. */

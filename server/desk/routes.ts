@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { ChatMessage } from '../conversations/model.ts'
 import type { Authenticate } from '../http/authenticate.ts'
-import { ApiError } from '../http/api-error.ts'
+import { attachmentTooLarge } from '../attachments/service.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import type { BodyLimit } from '../http/json-body.ts'
 import {
@@ -189,7 +189,7 @@ export function deskUploadBodies(maxBytes: number): BodyLimit[] {
       path: /^\/api\/dev\/v1\/desk\/conversations\/[^/]+\/attachments$/,
       bytes: maxBytes,
       raw: true,
-      tooLarge: () => new ApiError(413, 'attachment_too_large', `the file is larger than ${maxBytes} bytes, the most a file may be (PARLEY_ATTACHMENT_MAX_BYTES)`),
+      tooLarge: () => attachmentTooLarge(maxBytes),
     },
   ]
 }

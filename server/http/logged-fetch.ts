@@ -30,9 +30,10 @@ export function loggedFetch(fetch: Fetch, logger: Logger, secure: SecurityHeader
     const path = pathOf(request.url)
     response.headers.set('x-request-id', context.id)
     secure(path, response)
+    const logged = loggablePath(path)
     logger.info('request', {
       method: request.method,
-      path: path.length > LOGGED_PATH_LIMIT ? `${path.slice(0, LOGGED_PATH_LIMIT)}...` : path,
+      path: logged.length > LOGGED_PATH_LIMIT ? `${logged.slice(0, LOGGED_PATH_LIMIT)}...` : logged,
       status: response.status,
       duration_ms: Math.round((performance.now() - context.startedAt) * 100) / 100,
       request_id: context.id,
@@ -61,4 +62,11 @@ function pathOf(url: string): string {
   if (start < 0) return '/'
   const end = url.indexOf('?', start)
   return end < 0 ? url.slice(start) : url.slice(start, end)
+}
+
+/** An attachment's address holds its key, the permission to read the file: the log keeps the id only. */
+function loggablePath(path: string): string {
+  if (!path.startsWith('/attachments/')) return path
+  const id = path.slice('/attachments/'.length).split('/', 1)[0]
+  return `/attachments/${id}/...`
 }

@@ -164,6 +164,13 @@ export const ServerMessage = t.Union([
     /** The latest messages, oldest first, or only those after hello.after. */
     messages: t.Array(ChatMessage),
     has_more: t.Boolean(),
+    /**
+     * This socket's permission to send files (POST UPLOAD_PATH): good while the socket is open
+     * and for a minute after it closes; every welcome brings a new one.
+     */
+    upload_token: t.String(),
+    /** The largest file the server takes, in bytes (PARLEY_ATTACHMENT_MAX_BYTES). */
+    upload_max_bytes: t.Integer(),
   }),
   t.Object({ type: t.Literal('message'), message: ChatMessage }),
   t.Object({ type: t.Literal('history'), messages: t.Array(ChatMessage), has_more: t.Boolean() }),
@@ -189,6 +196,22 @@ export const ServerMessage = t.Union([
   t.Object({ type: t.Literal('rating'), conversation_id: t.String(), rating: ConversationRating }),
 ])
 export type ServerMessage = Static<typeof ServerMessage>
+
+// ---- files from the visitor ----
+
+/**
+ * POST here (`?key=wk_...&client_id=...&filename=...`) the file's bytes as the body, with
+ * `Authorization: Bearer <welcome.upload_token>`: the visitor's media message is stored and
+ * comes back on the socket like a text's echo. docs/widget-protocol.md §10.
+ */
+export const UPLOAD_PATH = '/widget/v1/attachments'
+
+/** What the server takes, recognised by the file's first bytes (an `accept` list for the file picker). */
+export const UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'] as const
+
+/** The answer to an upload: the visitor's media message as stored (the earlier copy for a resend). */
+export const UploadAnswer = t.Object({ message: ChatMessage })
+export type UploadAnswer = Static<typeof UploadAnswer>
 
 // ---- the public widget configuration, fetched before connecting ----
 

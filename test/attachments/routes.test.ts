@@ -48,6 +48,18 @@ describe('GET /attachments/{id}/{key}/{filename}', () => {
     expect(answer.text.startsWith('%PDF-')).toBe(true)
   })
 
+  test("the request log keeps the file's id, never its key or name", async () => {
+    const { content, attachment } = await saved(SAMPLE.png, 'private-name.png')
+    const key = content.media.url.split('/')[5] as string
+    await app.call('GET', pathOf(content.media.url), { key: null })
+    await app.call('GET', `/attachments/${attachment.id}/${key}x/private-name.png`, { key: null })
+    const lines = app.logLines.filter((line) => line.includes(attachment.id))
+    expect(lines.length).toBe(2)
+    expect(lines.join('\n')).not.toContain(key)
+    expect(lines.join('\n')).not.toContain('private-name')
+    expect(lines[0]).toContain(`/attachments/${attachment.id}/...`)
+  })
+
   test('answers 304 to the ETag it gave', async () => {
     const { content, attachment } = await saved(SAMPLE.gif, 'a.gif')
     const answer = await app.call('GET', pathOf(content.media.url), { key: null, headers: { 'if-none-match': `"${attachment.sha256}"` } })

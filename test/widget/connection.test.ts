@@ -56,7 +56,7 @@ function scriptedPeer(onFrame: (socket: ServerWebSocket<{ n: number }>, frame: C
       message(socket, data) {
         const frame = JSON.parse(String(data)) as ClientMessage
         peer.connections[socket.data.n]?.push(frame)
-        if (frame.type === 'hello') peer.frame(socket, { type: 'welcome', visitor_token: 'vt_1', conversation: null, messages: [], has_more: false })
+        if (frame.type === 'hello') peer.frame(socket, { type: 'welcome', visitor_token: 'vt_1', conversation: null, messages: [], has_more: false, upload_token: 'ut_1', upload_max_bytes: 1024 })
         onFrame(socket, frame, peer)
       },
     },
@@ -222,7 +222,7 @@ describe('the widget socket', () => {
       fetch: (request, srv) => (srv.upgrade(request, { data: undefined }) ? undefined : new Response('no', { status: 400 })),
       websocket: {
         message(socket) {
-          socket.send(JSON.stringify({ type: 'welcome', visitor_token: 'vt', conversation: null, messages: [], has_more: false }))
+          socket.send(JSON.stringify({ type: 'welcome', visitor_token: 'vt', conversation: null, messages: [], has_more: false, upload_token: 'ut_1', upload_max_bytes: 1024 }))
         },
       },
     })

@@ -23,6 +23,10 @@ export interface SocketData {
   /** setContactDetails() values waiting for the visitor's first message. */
   pendingDetails: ContactDetails | null
   helloTimer: ReturnType<typeof setTimeout> | null
+  /** The sha256 of this socket's upload token (upload-tokens.ts); empty before its welcome. */
+  uploadKey: string
+  /** When this socket's last uploads started (performance.now()), for their rate. */
+  uploadTimes: number[] | null
   tokens: number
   tokensAt: number
   strikes: number

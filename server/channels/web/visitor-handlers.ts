@@ -3,7 +3,7 @@ import type { StoredConversation } from '../../conversations/conversation-store.
 import type { ContactDetails } from '../../conversations/model.ts'
 import type { RatingService } from '../../conversations/rating-service.ts'
 import type { ReadService } from '../../conversations/read-service.ts'
-import type { ChannelContext, ConversationService, VisitorInput } from '../../conversations/service.ts'
+import type { ChannelContext, ConversationService, VisitorInput, VisitorResult } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
 import type { ClientMessage } from '../../protocol/widget-protocol.ts'
@@ -11,6 +11,7 @@ import type { EventBus } from '../../support/events.ts'
 import type { WidgetSocket } from './socket-data.ts'
 import { contactKey, type SocketHub } from './socket-hub.ts'
 import { send } from './send.ts'
+import type { UploadTokens } from './upload-tokens.ts'
 
 type Of<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>
 
@@ -28,10 +29,14 @@ interface Deps {
   hub: SocketHub
   onWelcome?: (socket: WidgetSocket) => void
   events?: EventBus
+  /** Each welcome gives the socket a new upload token. */
+  uploads: UploadTokens
+  /** PARLEY_ATTACHMENT_MAX_BYTES, told to the widget in its welcome. */
+  uploadMaxBytes: number
 }
 
 /** What the server does with each kind of widget message, once it has passed the schema. */
-export function visitorHandlers({ visitors, conversations, ratings, reads, hub, onWelcome, events }: Deps) {
+export function visitorHandlers({ visitors, conversations, ratings, reads, hub, onWelcome, events, uploads, uploadMaxBytes }: Deps) {
   const seen = (socket: WidgetSocket, contactId: string) =>
     events?.emit('visitor.seen', { contactId, pageUrl: socket.data.page, userAgent: socket.data.userAgent })
 
@@ -87,6 +92,8 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
         : null,
       messages: history.messages,
       has_more: history.hasMore,
+      upload_token: uploads.issue(socket),
+      upload_max_bytes: uploadMaxBytes,
     })
     onWelcome?.(socket)
   }
@@ -119,7 +126,8 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
     follow(contactId, conversations.open(context(socket), contactId, socket.data.integration!.greetingMessage, socket.data.pendingDetails ?? {}))
   }
 
-  function say(socket: WidgetSocket, clientId: string, content: VisitorInput['content']): void {
+  /** The visitor's text, pick or file: stored in their running conversation, or opening one. */
+  function say(socket: WidgetSocket, clientId: string, content: VisitorInput['content']): VisitorResult {
     const data = socket.data
     const conversation = running(socket)
     if (!conversation) {
@@ -129,7 +137,7 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
       follow(contactId, opened.conversation)
       storePendingDetails(socket)
       if (opened.conversation.flow_id !== null) reads.mark(opened.conversation, 'team', opened.message.id)
-      return
+      return opened
     }
     // The visitor speaks: what the page gave is stored now, before the bot answers with it.
     storePendingDetails(socket)
@@ -139,6 +147,7 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
     if (botReads && !result.duplicate) reads.mark(conversation, 'team', result.message.id)
     // A resend after a reconnect: the first copy is confirmed to this tab only, not stored again.
     if (result.duplicate) send(socket, { type: 'message', message: result.message })
+    return result
   }
 
   function storePendingDetails(socket: WidgetSocket): void {
@@ -190,7 +199,7 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
     send(socket, { type: 'error', code: 'contact_details_limit', message: `at most 13 fields; left out: ${keys.join(', ')}` })
   }
 
-  return (socket: WidgetSocket, message: ClientMessage): void => {
+  function handle(socket: WidgetSocket, message: ClientMessage): void {
     if (message.type === 'hello') return hello(socket, message)
     if (!socket.data.helloed) return socket.close(CloseCode.protocolError, 'the first message must be hello')
     switch (message.type) {
@@ -198,9 +207,11 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
         start(socket)
         return
       case 'message':
-        return say(socket, message.client_id, { kind: 'text', text: message.text })
+        say(socket, message.client_id, { kind: 'text', text: message.text })
+        return
       case 'reply':
-        return say(socket, message.client_id, { kind: 'reply', reply_to: message.reply_to, id: message.id, title: message.title })
+        say(socket, message.client_id, { kind: 'reply', reply_to: message.reply_to, id: message.id, title: message.title })
+        return
       case 'contact_details':
         return contactDetails(socket, message.details)
       case 'history': {
@@ -220,5 +231,12 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
       case 'ping':
         return send(socket, { type: 'pong' })
     }
+  }
+
+  return {
+    handle,
+    say,
+    /** The running conversation a file sent now would go in (null: it would open one). */
+    runningConversationId: (socket: WidgetSocket): string | null => running(socket)?.id ?? null,
   }
 }

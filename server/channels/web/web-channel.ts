@@ -1,3 +1,4 @@
+import type { AttachmentService } from '../../attachments/service.ts'
 import type { RatingService } from '../../conversations/rating-service.ts'
 import type { ReadService } from '../../conversations/read-service.ts'
 import type { ConversationService } from '../../conversations/service.ts'
@@ -7,6 +8,8 @@ import type { EventBus } from '../../support/events.ts'
 import type { Logger } from '../../support/logger.ts'
 import { type DraftRelayTuning, draftRelay } from './draft-relay.ts'
 import { SocketHub } from './socket-hub.ts'
+import { webUploads } from './upload-service.ts'
+import { uploadTokens } from './upload-tokens.ts'
 import type { FindWebIntegration } from './web-directory.ts'
 import { widgetSocket } from './widget-socket.ts'
 
@@ -20,6 +23,10 @@ export interface WebChannelDeps extends DraftRelayTuning {
   logger: Logger
   ratePerMinute: number
   helloTimeoutMs?: number
+  /** Where visitors' files go (checked, stored, served). */
+  attachments: AttachmentService
+  /** How long a closed socket's upload token still works (tests shorten it). */
+  uploadGraceMs?: number
 }
 
 /**
@@ -30,7 +37,9 @@ export interface WebChannelDeps extends DraftRelayTuning {
 export function webChannel(deps: WebChannelDeps) {
   const hub = new SocketHub()
   const drafts = draftRelay(hub, deps)
-  const socket = widgetSocket({ ...deps, hub, onWelcome: drafts.resume })
+  const tokens = uploadTokens({ graceMs: deps.uploadGraceMs })
+  const socket = widgetSocket({ ...deps, hub, onWelcome: drafts.resume, uploads: tokens, uploadMaxBytes: deps.attachments.maxBytes })
+  const uploads = webUploads({ findIntegration: deps.findIntegration, tokens, attachments: deps.attachments, say: socket.say, runningConversationId: socket.runningConversationId })
   const { events } = deps
 
   const unsubscribe = [
@@ -77,8 +86,10 @@ export function webChannel(deps: WebChannelDeps) {
   return {
     socket,
     hub,
+    uploads,
     close() {
       for (const off of unsubscribe) off()
+      tokens.close()
       drafts.close()
       hub.closeAll(CloseCode.goingAway, 'server shutting down')
     },

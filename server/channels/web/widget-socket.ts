@@ -15,6 +15,7 @@ import type { SocketData, WidgetSocket } from './socket-data.ts'
 import type { SocketHub } from './socket-hub.ts'
 import type { FindWebIntegration } from './web-directory.ts'
 import { send } from './send.ts'
+import type { UploadTokens } from './upload-tokens.ts'
 import { visitorHandlers } from './visitor-handlers.ts'
 
 export const SOCKET_PATH = '/widget/v1/socket'
@@ -46,6 +47,9 @@ export interface WidgetSocketDeps {
   helloTimeoutMs?: number
   /** Right after a welcome is sent: what is live for the visitor but not stored (drafts). */
   onWelcome?: (socket: WidgetSocket) => void
+  /** The sockets' upload tokens (each welcome gives one; a closed socket's lasts a grace period). */
+  uploads: UploadTokens
+  uploadMaxBytes: number
 }
 
 /**
@@ -55,7 +59,8 @@ export interface WidgetSocketDeps {
  */
 export function widgetSocket(deps: WidgetSocketDeps) {
   const { findIntegration, hub, logger, helloTimeoutMs = 10_000 } = deps
-  const handle = visitorHandlers(deps)
+  const handlers = visitorHandlers(deps)
+  const handle = handlers.handle
   const rate = socketRate(deps.ratePerMinute)
 
   function upgrade(request: Request, server: Server<SocketData>): Response | undefined {
@@ -76,6 +81,8 @@ export function widgetSocket(deps: WidgetSocketDeps) {
       conversationId: null,
       pendingDetails: null,
       helloTimer: null,
+      uploadKey: '',
+      uploadTimes: null,
       tokens: rate.burst,
       tokensAt: performance.now(),
       strikes: 0,
@@ -84,7 +91,7 @@ export function widgetSocket(deps: WidgetSocketDeps) {
     return problemResponse({ status: 426, code: 'upgrade_required', detail: 'connect with a WebSocket' }, { upgrade: 'websocket' })
   }
 
-  const handlers: WebSocketHandler<SocketData> = {
+  const socketHandlers: WebSocketHandler<SocketData> = {
     idleTimeout: 120,
     sendPings: true,
     // uWebSockets refuses a bigger frame with 1009 from its header, before buffering it.
@@ -124,10 +131,11 @@ export function widgetSocket(deps: WidgetSocketDeps) {
     close(socket) {
       if (socket.data.helloTimer) clearTimeout(socket.data.helloTimer)
       hub.remove(socket)
+      deps.uploads.release(socket)
     },
   }
 
-  return { path: SOCKET_PATH, upgrade, handlers }
+  return { path: SOCKET_PATH, upgrade, handlers: socketHandlers, say: handlers.say, runningConversationId: handlers.runningConversationId }
 }
 
 /** A text frame as received; a binary frame read as UTF-8, or null when it is not. */
