@@ -1,9 +1,10 @@
+import type { MediaContent } from '../attachments/model.ts'
 import type { AttachmentService } from '../attachments/service.ts'
 import type { ContactStore } from '../conversations/contact-store.ts'
 import type { ConversationStore } from '../conversations/conversation-store.ts'
 import type { MessageStore } from '../conversations/message-store.ts'
 import type { Message } from '../conversations/model.ts'
-import type { ConversationService } from '../conversations/service.ts'
+import { type ConversationService, mediaAsText } from '../conversations/service.ts'
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import { ApiError, conflict, invalidField, notFound } from '../http/api-error.ts'
 import type { Caller } from '../people/session-auth.ts'
@@ -384,7 +385,8 @@ export function deskService({ store, lists, conversations, contacts, messages, l
 /** A line of a message for the list: its text, or what kind of message it is. */
 function preview(content: string | null): string {
   if (!content) return ''
-  const parsed = JSON.parse(content) as { kind?: string; text?: string; title?: string }
-  const text = parsed.text ?? parsed.title ?? `[${parsed.kind ?? 'message'}]`
+  const parsed = JSON.parse(content) as { kind?: string; text?: string; title?: string; media?: MediaContent['media'] }
+  // A file reads as the flow reads it: `[image] label.png`.
+  const text = parsed.kind === 'media' && parsed.media ? mediaAsText(parsed.media) : (parsed.text ?? parsed.title ?? `[${parsed.kind ?? 'message'}]`)
   return text.length > 140 ? `${text.slice(0, 139)}…` : text
 }

@@ -40,17 +40,23 @@ describe('POST /desk/conversations/{id}/attachments', () => {
     await flush()
     const stored = app.services.conversations.history(c.first.id).messages.at(-1)
     expect(stored).toMatchObject({ id: sent.body.id, role: 'agent', content: sent.body.content })
+    const row = await app.call('GET', `${DESK}/conversations/${c.first.id}`)
+    expect(row.body.last_message).toMatchObject({ id: sent.body.id, role: 'agent', preview: '[image] screenshot.png' })
     const served = await app.fetch(new Request(`http://localhost${pathOf(sent.body.content.media.url)}`))
     expect(served.status).toBe(200)
     expect(served.headers.get('content-type')).toBe('image/png')
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(SAMPLE.png)
   })
 
-  test('a PDF sent with an API key is a file message with no author, named by its real type', async () => {
-    const sent = await upload(c.second.id, SAMPLE.pdf, { filename: 'invoice' })
+  test('a PDF sent with an API key is a file message with no author, named by its real type, found by its name in search', async () => {
+    const sent = await upload(c.second.id, SAMPLE.pdf, { filename: 'quarterly-statement' })
     expect(sent.status).toBe(201)
     expect(sent.body.author).toBeUndefined()
-    expect(sent.body.content.media).toMatchObject({ type: 'file', filename: 'invoice.pdf' })
+    expect(sent.body.content.media).toMatchObject({ type: 'file', filename: 'quarterly-statement.pdf' })
+    await flush()
+    await app.services.deskSearch.caughtUp()
+    const found = await app.call('GET', `${DESK}/conversations?view=open&q=quarterly`)
+    expect(found.body.items.map((item: { id: string }) => item.id)).toEqual([c.second.id])
   })
 
   test('the type is told by the bytes: an SVG named .png and sent as image/png is refused with 415, and nothing is stored', async () => {
