@@ -70,19 +70,18 @@ const abortable = (ms: number, signal: AbortSignal) =>
 /**
  * Runs the LLM agent states of conversations, outside the request that stored the visitor's
  * message: the conversation service's turn records a pending run in its own write unit (the
- * `turnWriter` here); after the commit the run starts, one per conversation at a time (runs
- * recorded meanwhile are answered together by the next), at most `runsPerWorkspace` per
- * workspace. A run's end is written in one unit with its token counts and trace: the answer
- * or the resumed engine's messages, or nothing when a person took over. Pending runs are run
- * again at start, so a crash costs a repeated run, never a lost or doubled answer.
+ * `turnWriter` here); the run starts right after that unit is written, while the batch
+ * commits, one per conversation at a time (runs recorded meanwhile are answered together by
+ * the next), at most `runsPerWorkspace` per workspace. A run's end is written in one unit with
+ * its token counts and trace (the answer or the resumed engine's messages, or nothing when a
+ * person took over), only while its pending row exists, and committed at once. Pending runs
+ * are run again at start, so a crash costs a repeated run, never a lost or doubled answer.
  */
 export function agentRunner(deps: AgentRunnerDeps) {
   const { store, messages, contacts, snapshots, events, batch, now, logger, tuning = {} } = deps
   const slots = workspaceSlots(tuning.runsPerWorkspace ?? 4)
   const modelTimeoutMs = tuning.modelTimeoutMs ?? 60_000
   const working = new Map<string, Working>()
-  /** Conversations whose pending run is written in the open batch: started once it commits. */
-  const recorded = new Set<string>()
   const underWay = new Set<Promise<void>>()
   let lifecycle: ConversationService | null = null
   let closing = false
@@ -95,16 +94,17 @@ export function agentRunner(deps: AgentRunnerDeps) {
       const run: PendingRun = { id: newId(), conversation_id: turn.conversation.id, chatbot_id: turn.conversation.chatbot_id, state: asked.state, created_at }
       return () => {
         store.insert(run)
-        recorded.add(run.conversation_id)
+        // The run starts once the turn's unit is written (a microtask: the rest of the unit
+        // first), without waiting for the group commit: the model's call goes out meanwhile,
+        // reading the turn through the same connection. The run's end is written in that
+        // batch or a later one, and only while its pending row exists (a rolled-back batch
+        // took the row with it), so it is never stored or delivered without the turn.
+        queueMicrotask(() => kick(run.conversation_id))
       }
     },
   }
 
   const stopListening = [
-    // Announced after the commit of the turn that recorded the run: it is stored, so it can start.
-    events.on('conversation.messages', ({ conversation }) => {
-      if (recorded.delete(conversation.id)) kick(conversation.id)
-    }),
     // A person taking over wins: the run under way is stopped and its answer dropped.
     events.on('conversation.status', ({ conversation, status }) => {
       const work = working.get(conversation.id)
@@ -307,12 +307,15 @@ export function agentRunner(deps: AgentRunnerDeps) {
         writeEnd(conversationId, runs, { status: 'done', outcome: 'answer', at, messageId: answerId, timing }, outcome),
       )
       if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
+      // The visitor is waiting for this write: commit it now, not after the next round of I/O.
+      else batch.soon()
       return Boolean(stored) && answerId === draft?.id
     }
     const input = outcome.kind === 'exit' ? { kind: 'agent_exit' as const, exit: outcome.exit, values: outcome.values } : { kind: 'agent_failed' as const }
     const end = outcome.kind === 'exit' ? { outcome: 'exit', at, timing } : { outcome: 'failed', reason: outcome.reason, at, timing }
     const stored = lifecycle?.agentRunEnded(conversationId, stateName, input, () => writeEnd(conversationId, runs, { status: 'done', ...end }, outcome))
     if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
+    else batch.soon()
     if (outcome.kind === 'failed') logger.warn('agent run failed', { conversation_id: conversationId, reason: outcome.reason })
     return false
   }

@@ -340,6 +340,65 @@ describe('order and people', () => {
   })
 })
 
+describe('a run and the group commit', () => {
+  /** Lets the microtasks queued so far run, without letting the event loop reach its I/O or timers. */
+  const microtasksUntil = async (done: () => boolean) => {
+    for (let turns = 0; !done() && turns < 1000; turns++) await Promise.resolve()
+  }
+
+  test("a run starts while the visitor's message is still in the open batch: typing and the model call do not wait for the commit", async () => {
+    chat = await agentChat({ script: [{ text: 'Answer.' }], flow: () => billingFlow(null) })
+    const seen: string[] = []
+    chat.app.events.on('conversation.messages', ({ messages }) => void seen.push(...messages.map((message) => `stored ${message.role}`)))
+    chat.app.events.on('conversation.typing', ({ active }) => void seen.push(`typing ${active}`))
+    chat.open('Hello')
+    await microtasksUntil(() => chat!.typing.length > 0)
+    expect(chat.typing.map((event) => event.active)).toEqual([true])
+    expect(chat.app.db.inTransaction).toBe(true)
+    await chat.settled()
+    expect(seen).toEqual(['typing true', 'stored visitor', 'typing false', 'stored bot'])
+  })
+
+  test("a run's end is committed and announced within the same task, not after the event loop's next round of I/O", async () => {
+    chat = await agentChat({ script: [{ text: 'Answer.' }], flow: () => billingFlow(null) })
+    let answerAnnounced = false
+    const atTypingOff: boolean[] = []
+    chat.app.events.on('conversation.messages', ({ messages }) => {
+      if (messages.some((message) => message.role === 'bot')) answerAnnounced = true
+    })
+    chat.app.events.on('conversation.typing', ({ active }) => {
+      if (active) return
+      // Typing stops right after the end is written; a microtask queued now runs after the
+      // commit the runner asked for (announcements come only after a commit).
+      queueMicrotask(() => atTypingOff.push(answerAnnounced))
+    })
+    const conversation = chat.open('Hello')
+    await chat.settled()
+    expect(atTypingOff).toEqual([true])
+    expect(transcript(chat.messages(conversation.id))).toEqual(['visitor: Hello', 'bot: Answer.'])
+  })
+
+  test('a batch that fails to commit takes the started run with it: its answer is neither stored nor announced', async () => {
+    chat = await agentChat({ script: [{ text: 'Answer to a lost message.', delayMs: 100 }], flow: () => billingFlow(null) })
+    const announced: string[] = []
+    chat.app.events.on('conversation.messages', ({ messages }) => void announced.push(...messages.map((message) => message.role)))
+    const conversation = chat.open('Hello')
+    await microtasksUntil(() => chat!.typing.length > 0)
+    expect(chat.app.db.inTransaction).toBe(true)
+    // The batch's transaction is lost under it (as when the disk fails): its COMMIT then fails.
+    chat.app.db.exec('ROLLBACK')
+    while (chat.model.requests.length === 0) await Bun.sleep(5)
+    await chat.settled()
+    await Bun.sleep(150)
+    expect(chat.app.services.conversations.get(conversation.id)).toBeUndefined()
+    expect(chat.app.db.query('SELECT count(*) AS n FROM agent_runs').get()).toEqual({ n: 0 })
+    expect(chat.app.db.query('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 0 })
+    expect(announced).toEqual([])
+    expect(chat.typing.map((event) => event.active)).toEqual([true, false])
+    expect(chat.app.logLines.filter((line: string) => line.includes('batch commit failed'))).toHaveLength(1)
+  })
+})
+
 describe('restarts', () => {
   test('a run cut off by a shutdown stays pending and is answered once by the next start', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs')

@@ -51,6 +51,34 @@ describe('the write batcher', () => {
     expect(rows()).toEqual([1, 2, 3])
   })
 
+  test('soon commits once the current task is done, before the next turn of the loop, with what the task wrote after it', async () => {
+    const { db, batch, add, rows } = setUp()
+    const announced: number[] = []
+    batch.run(() => add(1), () => announced.push(1))
+    batch.soon()
+    batch.soon()
+    batch.run(() => add(2), () => announced.push(2))
+    expect(db.inTransaction).toBe(true)
+    await Promise.resolve()
+    expect(db.inTransaction).toBe(false)
+    expect(rows()).toEqual([1, 2])
+    expect(announced).toEqual([1, 2])
+    // A batch opened later waits for its turn of the loop again, unless asked to hurry too.
+    batch.run(() => add(3))
+    await Promise.resolve()
+    expect(db.inTransaction).toBe(true)
+    await nextTurnOfTheLoop()
+    expect(rows()).toEqual([1, 2, 3])
+  })
+
+  test('soon with no batch open does nothing', async () => {
+    const { db, batch, rows } = setUp()
+    batch.soon()
+    await nextTurnOfTheLoop()
+    expect(db.inTransaction).toBe(false)
+    expect(rows()).toEqual([])
+  })
+
   describe('answering for the writes made since a stamp', () => {
     test('with no batch open and none rolled back, everything written since is committed at once', () => {
       const { batch, add } = setUp()
