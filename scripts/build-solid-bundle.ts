@@ -3,7 +3,7 @@
  * scripts/build-app.ts): Solid compiled for the browser in its production build, minified for
  * es2020, written over the previous files in dist/{folder}.
  */
-import { build, type LibraryOptions, type Rollup } from 'vite'
+import { build, type LibraryOptions, type Plugin, type Rollup } from 'vite'
 import solid, { type Options as SolidPluginOptions } from 'vite-plugin-solid'
 
 const root = new URL('..', import.meta.url).pathname
@@ -15,9 +15,14 @@ export interface SolidBundle {
   /** Options of Solid's compiler (dom-expressions), such as event delegation. */
   solid?: SolidPluginOptions['solid']
   output?: Rollup.OutputOptions
+  /** Modules left as imports (the widget's chat script takes Solid from widget.js). */
+  external?: string[]
+  plugins?: Plugin[]
+  /** More compile-time constants (`process.env.NODE_ENV` is always production). */
+  define?: Record<string, string>
 }
 
-export async function buildSolidBundle({ folder, lib, solid: compiler, output }: SolidBundle): ReturnType<typeof build> {
+export async function buildSolidBundle({ folder, lib, solid: compiler, output, external, plugins = [], define = {} }: SolidBundle): ReturnType<typeof build> {
   // Vite picks Solid's development build unless NODE_ENV says production (bun test sets "test").
   process.env.NODE_ENV = 'production'
   return build({
@@ -26,8 +31,8 @@ export async function buildSolidBundle({ folder, lib, solid: compiler, output }:
     mode: 'production',
     logLevel: 'warn',
     publicDir: false,
-    plugins: [solid({ ssr: false, dev: false, hot: false, ...(compiler ? { solid: compiler } : {}) })],
-    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [solid({ ssr: false, dev: false, hot: false, ...(compiler ? { solid: compiler } : {}) }), ...plugins],
+    define: { 'process.env.NODE_ENV': '"production"', ...define },
     build: {
       outDir: `${root}dist/${folder}`,
       // The server may be reading the previous files; overwrite them rather than empty the folder.
@@ -37,7 +42,7 @@ export async function buildSolidBundle({ folder, lib, solid: compiler, output }:
       cssMinify: true,
       sourcemap: false,
       reportCompressedSize: false,
-      ...(output ? { rollupOptions: { output } } : {}),
+      ...(output || external ? { rollupOptions: { ...(output ? { output } : {}), ...(external ? { external } : {}) } } : {}),
       lib,
     },
   })

@@ -1,29 +1,118 @@
 #!/usr/bin/env bun
 /**
- * Builds the embeddable widget into ONE self-contained, minified file: dist/widget/widget.js
- * (an IIFE; Solid and the launcher's stylesheet inlined), and beside it widget-chat.css, the open
- * chat's stylesheet, which the widget loads from the same server when the chat first opens.
+ * Builds the embeddable widget into two minified classic scripts and a stylesheet, in
+ * dist/widget/:
+ * - widget.js, what every page loads: the launcher, the preview of a new message, the socket
+ *   and the page's API (an IIFE; Solid and the launcher's stylesheet inlined);
+ * - widget-chat.js, what only an open chat needs (the window, the log, the composer), loaded by
+ *   widget.js from the same server when the chat first opens. It takes Solid from widget.js
+ *   (one copy, one reactive system): it is built as an ES module with Solid left external,
+ *   its imports become reads from the runtime widget.js hands it, and widget.js is built with
+ *   exactly those exports (the virtual module `virtual:parley-chat-runtime`);
+ * - widget-chat.css, the open chat's stylesheet, loaded at the same time.
  */
+import { rmSync } from 'node:fs'
+import type { Plugin } from 'vite'
 import { buildSolidBundle } from './build-solid-bundle.ts'
 
 const root = new URL('..', import.meta.url).pathname
 export const WIDGET_OUTPUT = `${root}dist/widget/widget.js`
+/** The open chat's script, fetched by the widget when the chat first opens. */
+export const CHAT_SCRIPT_OUTPUT = `${root}dist/widget/widget-chat.js`
 /** The open chat's stylesheet, fetched by the widget when the chat first opens. */
 export const CHAT_STYLESHEET_OUTPUT = `${root}dist/widget/widget-chat.css`
 
-export async function buildWidget(): Promise<{ bytes: number; gzipped: number }> {
+/** The modules widget-chat.js takes from widget.js instead of carrying its own copy. */
+const SHARED_MODULES = ['solid-js', 'solid-js/web']
+const RUNTIME_MODULE = 'virtual:parley-chat-runtime'
+/** The chat script's one parameter: a name its minified code cannot also declare. */
+const RUNTIME_PARAMETER = '$parleyRuntime$'
+
+export interface WidgetBuild {
+  /** widget.js, what loads before the chat is opened. */
+  bytes: number
+  gzipped: number
+  /** widget-chat.js, loaded when the chat first opens. */
+  chatBytes: number
+  chatGzipped: number
+}
+
+export async function buildWidget(): Promise<WidgetBuild> {
+  const chat = await buildChatScript()
   await buildSolidBundle({
     folder: 'widget',
     // No delegated events: they would touch window at load (SSR) and hang listeners on the host's document.
     solid: { delegateEvents: false },
     lib: { entry: `${root}widget/src/embed.ts`, formats: ['iife'], name: 'ParleyWidgetBundle', fileName: () => 'widget.js' },
+    plugins: [chatRuntimeModule(chat.imports)],
+    define: { __PARLEY_CHAT_VERSION__: JSON.stringify(chat.version) },
   })
   // ASCII only: a host page that serves or includes the script with another charset must not garble its text.
   const source = await Bun.file(WIDGET_OUTPUT).text()
   await Bun.write(WIDGET_OUTPUT, asciiOnly(source))
   await buildChatStylesheet()
   const bytes = await Bun.file(WIDGET_OUTPUT).bytes()
-  return { bytes: bytes.length, gzipped: Bun.gzipSync(bytes, { level: 9 }).length }
+  const chatBytes = await Bun.file(CHAT_SCRIPT_OUTPUT).bytes()
+  return {
+    bytes: bytes.length,
+    gzipped: Bun.gzipSync(bytes, { level: 9 }).length,
+    chatBytes: chatBytes.length,
+    chatGzipped: Bun.gzipSync(chatBytes, { level: 9 }).length,
+  }
+}
+
+/**
+ * widget/src/chat.tsx as an ES module with Solid external, rewritten into a classic script:
+ * `(function($parleyRuntime$){var {a:b}=$parleyRuntime$["solid-js/web"];...;$parleyRuntime$.loaded({ChatWindow:x})})(document.currentScript.parleyRuntime)`.
+ * Answers the names it imports from each shared module, and a hash of the script.
+ */
+async function buildChatScript(): Promise<{ imports: Map<string, Set<string>>; version: string }> {
+  const moduleFile = `${root}dist/widget/widget-chat.mjs`
+  await buildSolidBundle({
+    folder: 'widget',
+    solid: { delegateEvents: false },
+    lib: { entry: `${root}widget/src/chat.tsx`, formats: ['es'], fileName: () => 'widget-chat.mjs' },
+    external: SHARED_MODULES,
+  })
+  let code = await Bun.file(moduleFile).text()
+  rmSync(moduleFile)
+  const imports = new Map<string, Set<string>>()
+  code = code.replace(/\bimport\s*\{([^}]*)\}\s*from\s*["']([^"']+)["'];?/g, (_, names: string, from: string) => {
+    if (!SHARED_MODULES.includes(from)) throw new Error(`widget-chat.js imports ${from}: only ${SHARED_MODULES.join(', ')} may be shared with widget.js`)
+    const bindings = names.split(',').map((name) => name.trim()).filter(Boolean).map((name) => name.split(/\s+as\s+/))
+    const wanted = imports.get(from) ?? new Set<string>()
+    for (const [imported] of bindings) wanted.add(imported as string)
+    imports.set(from, wanted)
+    return `var {${bindings.map(([imported, local]) => (local ? `${imported}:${local}` : imported)).join(',')}}=${RUNTIME_PARAMETER}[${JSON.stringify(from)}];`
+  })
+  let exported = false
+  code = code.replace(/\bexport\s*\{([^}]*)\};?\s*$/, (_, names: string) => {
+    exported = true
+    const pairs = names.split(',').map((name) => name.trim()).filter(Boolean).map((name) => name.split(/\s+as\s+/))
+    return `${RUNTIME_PARAMETER}.loaded({${pairs.map(([local, as]) => `${as ?? local}:${local}`).join(',')}});`
+  })
+  if (!exported || /\bimport\s*[\w{*(]|\bexport\b/.test(code)) throw new Error('widget-chat.js: unexpected module syntax left after rewriting its imports and exports')
+  // Vite keeps an ES library's white space (for its pure annotations); this script is not a library.
+  const minified = new Bun.Transpiler({ loader: 'js', minifyWhitespace: true }).transformSync(`(function(${RUNTIME_PARAMETER}){${code}})(document.currentScript.parleyRuntime);`)
+  const script = asciiOnly(minified)
+  await Bun.write(CHAT_SCRIPT_OUTPUT, script)
+  return { imports, version: Bun.hash(script).toString(36) }
+}
+
+/** `virtual:parley-chat-runtime` for widget.js: the exports widget-chat.js asked for, by module. */
+function chatRuntimeModule(imports: Map<string, Set<string>>): Plugin {
+  const resolved = `\0${RUNTIME_MODULE}`
+  return {
+    name: 'parley-chat-runtime',
+    resolveId: (id) => (id === RUNTIME_MODULE ? resolved : undefined),
+    load(id) {
+      if (id !== resolved) return undefined
+      const modules = [...imports]
+      const lines = modules.map(([from, names], index) => `import { ${[...names].map((name) => `${name} as m${index}_${name}`).join(', ')} } from ${JSON.stringify(from)}`)
+      const entries = modules.map(([from, names], index) => `${JSON.stringify(from)}: { ${[...names].map((name) => `${name}: m${index}_${name}`).join(', ')} }`)
+      return `${lines.join('\n')}\nexport const chatRuntime = { ${entries.join(', ')} }\n`
+    },
+  }
 }
 
 /**
@@ -47,7 +136,7 @@ function asciiOnly(source: string): string {
 
 if (import.meta.main) {
   const started = performance.now()
-  const { bytes, gzipped } = await buildWidget()
+  const { bytes, gzipped, chatBytes, chatGzipped } = await buildWidget()
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
-  console.log(`dist/widget/widget.js built in ${Math.round(performance.now() - started)} ms (${kb(bytes)}, ${kb(gzipped)} gzipped)`)
+  console.log(`dist/widget/widget.js built in ${Math.round(performance.now() - started)} ms (${kb(bytes)}, ${kb(gzipped)} gzipped; widget-chat.js ${kb(chatBytes)}, ${kb(chatGzipped)} gzipped)`)
 }

@@ -38,6 +38,7 @@ const screens: Record<string, string> = {
   '/app/console/bots/:id/flows': 'FlowsScreen',
   '/app/console/bots/:id/flows/:flow': 'FlowEditorScreen',
   '/app/console/bots/:id/integrations': 'IntegrationsScreen',
+  '/app/console/people': 'PeopleScreen',
   '/app/console/keys': 'KeysScreen',
   '/app/console/operations': 'OperationsScreen',
 }

@@ -2,7 +2,8 @@
 /**
  * npm run screenshots:widget: remakes docs/widget-desktop.png (1280x800) and
  * docs/widget-phone.png (390x844), the open widget in headless Chromium on a sample shop
- * page, mid-conversation: buttons, a list, the visitor's picks, a link and an agent's answer.
+ * page, mid-conversation: buttons, a list, the visitor's picks, a link, a picture the visitor
+ * sent (through the paperclip, stored and drawn inline) and an agent's answer.
  * A real Parley (in this process, on a free port) runs the flow; nothing is mocked.
  */
 import { join } from 'node:path'
@@ -123,7 +124,7 @@ try {
   await close()
 }
 
-/** Opens the chat and plays a short conversation: a button, a list row, then an agent answers. */
+/** Opens the chat and plays a short conversation: a button, a list row, a photo sent, then an agent answers. */
 async function converse(page: Page, chatbotId: string): Promise<void> {
   const widget = (selector: string) => page.locator(`#parley-widget ${selector}`)
   await widget('.launcher').click()
@@ -131,6 +132,15 @@ async function converse(page: Page, chatbotId: string): Promise<void> {
   await widget('button.choice').filter({ hasText: 'Choose an order' }).click()
   await widget('button.row').filter({ hasText: '#1042' }).click()
   await widget('.msg.bot').filter({ hasText: 'should arrive on Friday' }).waitFor()
+  // The visitor sends a photo through the paperclip: a picture from the page itself.
+  const photo = await page.locator('.card').nth(1).screenshot()
+  await widget('input[type=file]').setInputFiles({ name: 'parcel.png', mimeType: 'image/png', buffer: photo })
+  const sent = widget('.msg.visitor:not(.pending) img.media')
+  await sent.waitFor()
+  await page.waitForFunction(() => {
+    const image = document.querySelector('#parley-widget')?.shadowRoot?.querySelector('.msg.visitor:not(.pending) img.media') as HTMLImageElement | null
+    return Boolean(image?.complete && image.naturalWidth > 0)
+  })
   const [conversation] = app.services.desk.list(workspaceId, chatbotId, {}, { limit: 1, offset: 0 }).items
   if (!conversation) throw new Error('no conversation was started')
   app.services.desk.post(workspaceId, chatbotId, conversation.id, 'Hi, Maya here. It left our warehouse this morning; I will keep an eye on it for you.', 'Maya')

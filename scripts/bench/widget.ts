@@ -20,7 +20,7 @@ import { loadConfig } from '../../server/config.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { closeDatabase, openDatabase } from '../../server/db/open-database.ts'
 import { createLogger } from '../../server/support/logger.ts'
-import { buildWidget, WIDGET_OUTPUT } from '../build-widget.ts'
+import { buildWidget, CHAT_SCRIPT_OUTPUT, WIDGET_OUTPUT } from '../build-widget.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts'
 
 const root = join(import.meta.dir, '../..')
@@ -130,6 +130,9 @@ const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless:
 const results = { widget: { first: [] as Marks[], repeat: [] as Marks[] }, baseline: { first: [] as Marks[], repeat: [] as Marks[] } }
 const gzipKb = (Bun.gzipSync(new TextEncoder().encode(widgetSource), { level: 9 }).length / 1024).toFixed(1)
 console.log(`bench:widget  ${RUNS} runs in headless Chromium; widget.js ${(widgetSource.length / 1024).toFixed(1)} KB (${gzipKb} KB gzipped); baseline the same size`)
+// What the open chat loads on its first open, not measured above (nothing loads it before).
+const chatSource = await Bun.file(CHAT_SCRIPT_OUTPUT).bytes()
+console.log(`  loaded on the first open: widget-chat.js ${(chatSource.length / 1024).toFixed(1)} KB (${(Bun.gzipSync(chatSource, { level: 9 }).length / 1024).toFixed(1)} KB gzipped)`)
 
 for (let run = 0; run <= RUNS; run++) {
   // Alternate which goes first, so neither always gets the warmer machine.

@@ -5,9 +5,19 @@ export const ChatbotActivity = t.Object({
     t.Object({
       date: t.String({ format: 'date', description: 'a UTC day', examples: ['2026-11-22'] }),
       conversations: t.Integer({ minimum: 0, description: 'conversations started that day, in any channel' }),
+      agent_tokens: t.Integer({ minimum: 0, description: 'tokens (prompt and completion) of the LLM agent runs that finished that day' }),
     }),
     { description: 'the last 30 UTC days, oldest first, today last; days without conversations count 0' },
   ),
   open_handoffs: t.Integer({ minimum: 0, description: 'conversations handed to a person and not yet handed back or closed' }),
+  agent_usage: t.Object(
+    {
+      runs: t.Integer({ minimum: 0, description: 'LLM agent runs finished in the 30 days' }),
+      prompt_tokens: t.Integer({ minimum: 0 }),
+      completion_tokens: t.Integer({ minimum: 0 }),
+      total_tokens: t.Integer({ minimum: 0 }),
+    },
+    { description: "the chatbot's LLM agent token usage over the same 30 days (all time, per conversation: GET /chatbots/{id}/usage)" },
+  ),
 })
 export type ChatbotActivity = Static<typeof ChatbotActivity>

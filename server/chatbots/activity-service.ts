@@ -15,12 +15,22 @@ export function activityService(store: ActivityStore, now: Clock) {
       if (!store.chatbotExists(workspaceId, chatbotId)) throw notFound('chatbot')
       const today = Date.parse(`${now().slice(0, 10)}T00:00:00.000Z`)
       const first = today - (ACTIVITY_DAYS - 1) * DAY_MS
-      const counted = new Map(store.conversationsPerDay(chatbotId, new Date(first).toISOString()).map(({ day, n }) => [day, n]))
+      const since = new Date(first).toISOString()
+      const counted = new Map(store.conversationsPerDay(chatbotId, since).map(({ day, n }) => [day, n]))
+      const tokens = store.agentTokensPerDay(chatbotId, since)
+      const tokensOn = new Map(tokens.map((row) => [row.day, row.total_tokens]))
       const days = Array.from({ length: ACTIVITY_DAYS }, (_, index) => {
         const date = new Date(first + index * DAY_MS).toISOString().slice(0, 10)
-        return { date, conversations: counted.get(date) ?? 0 }
+        return { date, conversations: counted.get(date) ?? 0, agent_tokens: tokensOn.get(date) ?? 0 }
       })
-      return { days, open_handoffs: store.countWithStatus(chatbotId, 'handoff') }
+      const sum = (pick: (row: (typeof tokens)[number]) => number) => tokens.reduce((total, row) => total + pick(row), 0)
+      const agent_usage = {
+        runs: sum((row) => row.runs),
+        prompt_tokens: sum((row) => row.prompt_tokens),
+        completion_tokens: sum((row) => row.completion_tokens),
+        total_tokens: sum((row) => row.total_tokens),
+      }
+      return { days, open_handoffs: store.countWithStatus(chatbotId, 'handoff'), agent_usage }
     },
   }
 }

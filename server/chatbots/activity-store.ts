@@ -10,12 +10,20 @@ export function activityStore(db: Database) {
     `SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM conversations
      WHERE chatbot_id = ? AND created_at >= ? GROUP BY day`,
   )
+  // Finished LLM agent runs (server/autopilot/ writes them; read here for the overview only), by the UTC day they finished.
+  const tokensPerDay = db.query<{ day: string; runs: number; prompt_tokens: number; completion_tokens: number; total_tokens: number }, [string, string]>(
+    `SELECT substr(finished_at, 1, 10) AS day, count(*) AS runs, sum(prompt_tokens) AS prompt_tokens,
+       sum(completion_tokens) AS completion_tokens, sum(total_tokens) AS total_tokens
+     FROM agent_runs WHERE chatbot_id = ? AND status != 'pending' AND finished_at >= ? GROUP BY day`,
+  )
   const byStatus = db.query<{ n: number }, [string, string]>('SELECT count(*) AS n FROM conversations WHERE chatbot_id = ? AND status = ?')
 
   return {
     chatbotExists: (workspaceId: string, chatbotId: string) => chatbotInWorkspace.get(chatbotId, workspaceId) !== null,
     /** Conversations started per UTC day from `since` (an ISO timestamp) on; days without any are absent. */
     conversationsPerDay: (chatbotId: string, since: string) => perDay.all(chatbotId, since),
+    /** Token counts of the agent runs that finished per UTC day from `since` on; days without any are absent. */
+    agentTokensPerDay: (chatbotId: string, since: string) => tokensPerDay.all(chatbotId, since),
     countWithStatus: (chatbotId: string, status: 'bot' | 'handoff' | 'closed') => byStatus.get(chatbotId, status)?.n ?? 0,
   }
 }

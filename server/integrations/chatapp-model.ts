@@ -1,5 +1,6 @@
 import { type Static, t } from 'elysia'
 import { EXAMPLE_IDS, IntegrationName, MaskedSecret, recordHead, recordTail } from './model.ts'
+import { Timestamp } from '../http/common-model.ts'
 
 // Used in the provider's API paths (/{phone_number_id}/messages), so only URL-safe characters.
 const PhoneNumberId = t.String({
@@ -88,3 +89,17 @@ export const ChatappIntegration = t.Object(
   },
 )
 export type ChatappIntegration = Static<typeof ChatappIntegration>
+
+export const ChatappHandshakeRecord = t.Object(
+  {
+    verified_at: t.Union([Timestamp, t.Null()], { description: "when the provider's verify handshake on callback_url last succeeded; null: never yet" }),
+    refused_at: t.Union([Timestamp, t.Null()], {
+      description: 'when one was last refused (a wrong verify_token, an inactive integration…), since Parley started (refusals are not stored); a refusal never clears verified_at',
+    }),
+    refusal: t.Union([t.String(), t.Null()], { description: 'why that one was refused' }),
+  },
+  {
+    description: "The provider's verify handshakes: saving its webhook settings makes it call GET callback_url.",
+    examples: [{ verified_at: '2026-01-15T09:31:12.000Z', refused_at: '2026-01-15T09:30:40.000Z', refusal: 'hub.verify_token does not match the verify_token of this integration' }],
+  },
+)

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { Authenticate } from '../http/authenticate.ts'
 import { ChatbotParams } from '../http/common-model.ts'
 import { errorResponses } from '../http/error-responses.ts'
-import { ChatappIntegration, CreateChatappIntegration, UpdateChatappIntegration } from './chatapp-model.ts'
+import { ChatappHandshakeRecord, ChatappIntegration, CreateChatappIntegration, UpdateChatappIntegration } from './chatapp-model.ts'
 import type { IntegrationService } from './service.ts'
 
 const tags = ['Integrations']
@@ -35,5 +35,15 @@ export function chatappRoutes(auth: Authenticate, integrations: IntegrationServi
       body: UpdateChatappIntegration,
       response: { 200: ChatappIntegration, ...errorResponses(400, 404, 413, 415, 422) },
       detail: { tags, summary: 'Update the chatapp integration', description: 'Partial. app_secret: null removes it.' },
+    })
+    .get('/handshake', ({ workspaceId, params }) => integrations.chatappHandshake(workspaceId, params.chatbot_id), {
+      params: ChatbotParams,
+      response: { 200: ChatappHandshakeRecord, ...errorResponses(404) },
+      detail: {
+        tags,
+        summary: "Whether the provider's webhook handshake succeeded",
+        description:
+          "When the provider's verify handshake on callback_url last succeeded (stored), and when and why one was last refused since Parley started (remembered, not stored: a refused request stores nothing). A refusal never clears an earlier success: anyone who knows the callback URL can send a wrong token.",
+      },
     })
 }

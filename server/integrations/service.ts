@@ -5,6 +5,7 @@ import type { EventBus } from '../support/events.ts'
 import { newId } from '../support/new-id.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import { channelLookups } from './channel-lookups.ts'
+import { type ChatappHandshake, type HandshakeOutcome, type HandshakeRefusal, handshakeRecord } from './chatapp-handshake.ts'
 import { chatappKind } from './chatapp-integration.ts'
 import type { IntegrationKind } from './integration-kind.ts'
 import { type McpOAuthState, mcpKind } from './mcp-integration.ts'
@@ -39,6 +40,8 @@ type CommonPatch = { name?: string; is_active?: boolean }
 
 /** The most attempts at a fresh widget key; a collision is already a 1 in 2^142 event. */
 const KEY_ATTEMPTS = 3
+/** Refused handshakes remembered at most (one per chatapp integration). */
+const MAX_REMEMBERED_REFUSALS = 10_000
 
 export function integrationService({ store, now, events, ownsChatbot, publicUrl, outbound, newWidgetKey, mcpOAuthState }: IntegrationServiceDeps) {
   const web = webKind(newWidgetKey)
@@ -46,6 +49,8 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
   const chatapp = chatappKind(publicUrl)
   const mcp = mcpKind(outbound, mcpOAuthState)
   const kinds = { web, 'rest-api': restApi, chatapp, mcp }
+  /** The last refused verify handshake of each chatapp integration, since the start (never stored). */
+  const handshakeRefusals = new Map<string, HandshakeRefusal>()
 
   function requireChatbot(workspaceId: string, chatbotId: string): void {
     if (!ownsChatbot(workspaceId, chatbotId)) throw notFound('chatbot')
@@ -143,7 +148,31 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
       requireChatbot(workspaceId, chatbotId)
       const row = store.get(workspaceId, chatbotId, id)
       if (!row || !store.remove(workspaceId, chatbotId, id)) throw notFound('integration')
+      handshakeRefusals.delete(id)
       events.emit('integration.removed', { workspaceId, chatbotId, integrationId: id, type: row.type })
+    },
+
+    /** What the provider's verify handshakes on the chatbot's chatapp callback_url came to. */
+    chatappHandshake(workspaceId: string, chatbotId: string): ChatappHandshake {
+      const row = getTyped(chatapp, workspaceId, chatbotId)
+      return handshakeRecord(row.config, handshakeRefusals.get(row.id))
+    },
+
+    /** Notes a verify handshake of the provider on a chatapp integration's callback_url (whatever its workspace: the provider has no key). */
+    recordChatappHandshake(integrationId: string, outcome: HandshakeOutcome): void {
+      const row = store.getById(integrationId)
+      if (!row || row.type !== 'chatapp') return
+      // A success is stored; a refusal only remembered (a refused request stores nothing).
+      if (outcome.verified) store.setChatappHandshake(integrationId, { verified_at: now() })
+      else {
+        handshakeRefusals.delete(integrationId)
+        handshakeRefusals.set(integrationId, { refused_at: now(), refusal: outcome.refusal })
+        // Bounded by the chatapp integrations that exist; the oldest go first should there be more.
+        for (const oldest of handshakeRefusals.keys()) {
+          if (handshakeRefusals.size <= MAX_REMEMBERED_REFUSALS) break
+          handshakeRefusals.delete(oldest)
+        }
+      }
     },
 
     ...channelLookups(store),

@@ -56,6 +56,10 @@ export function integrationStore(db: Database) {
     "SELECT id FROM integrations WHERE chatbot_id = ? AND type = 'mcp' AND lower(name) = lower(?)",
   )
   const activeOfType = db.query<StoredRow, [string]>(`${SELECT} WHERE i.type = ? AND i.is_active = 1`)
+  // Only the handshake member of the config changes: no read-modify-write, and updated_at stays the admin's.
+  const setHandshake = db.query<{ id: string }, [string, string]>(
+    "UPDATE integrations SET config = json_set(config, '$.handshake', json(?)) WHERE id = ? AND type = 'chatapp' RETURNING id",
+  )
   const idsOfType = db.query<{ id: string }, [string, string]>(
     'SELECT id FROM integrations WHERE chatbot_id = ? AND type = ? ORDER BY created_at, id',
   )
@@ -122,6 +126,8 @@ export function integrationStore(db: Database) {
     },
     remove: (workspaceId: string, chatbotId: string, id: string) => remove.get(id, chatbotId, workspaceId) !== null,
     idsOfType: (chatbotId: string, type: IntegrationType) => idsOfType.all(chatbotId, type).map((row) => row.id),
+    /** Records the messaging provider's last successful verify handshake (config.handshake of a chatapp integration). */
+    setChatappHandshake: (id: string, handshake: JsonObject) => setHandshake.get(JSON.stringify(handshake), id) !== null,
   }
 }
 

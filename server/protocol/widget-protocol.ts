@@ -1,6 +1,8 @@
 import { type Static, t } from 'elysia'
 import { WidgetConfig } from './widget-config.ts'
 
+export { UPLOAD_PATH, UPLOAD_TYPES } from './upload-rules.ts'
+
 /**
  * The widget's wire protocol, version 1: JSON text frames over the socket at
  * `/widget/v1/socket?key=wk_...`. The server validates what it receives against these
@@ -198,16 +200,6 @@ export const ServerMessage = t.Union([
 export type ServerMessage = Static<typeof ServerMessage>
 
 // ---- files from the visitor ----
-
-/**
- * POST here (`?key=wk_...&client_id=...&filename=...`) the file's bytes as the body, with
- * `Authorization: Bearer <welcome.upload_token>`: the visitor's media message is stored and
- * comes back on the socket like a text's echo. docs/widget-protocol.md §10.
- */
-export const UPLOAD_PATH = '/widget/v1/attachments'
-
-/** What the server takes, recognised by the file's first bytes (an `accept` list for the file picker). */
-export const UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'] as const
 
 /** The answer to an upload: the visitor's media message as stored (the earlier copy for a resend). */
 export const UploadAnswer = t.Object({ message: ChatMessage })

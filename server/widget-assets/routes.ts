@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import chatStylesheetPath from '../../dist/widget/widget-chat.css' with { type: 'file' }
+import chatScriptPath from '../../dist/widget/widget-chat.js' with { type: 'file' }
 import widgetPath from '../../dist/widget/widget.js' with { type: 'file' }
 import { chooseEncoding } from './accept-encoding.ts'
 import { demoPage } from './demo-page.ts'
@@ -14,6 +15,8 @@ export interface WidgetAssetOptions {
   widgetFile?: string
   /** Defaults to the built dist/widget/widget-chat.css (embedded in the compiled binary). */
   chatStylesheetFile?: string
+  /** Defaults to the built dist/widget/widget-chat.js (embedded in the compiled binary). */
+  chatScriptFile?: string
 }
 
 const detail = { tags: ['Widget'], security: [] }
@@ -24,8 +27,9 @@ const detail = { tags: ['Widget'], security: [] }
  * security headers (nosniff, the demo page's Content-Security-Policy) are added as the
  * answers leave the app, by http/security-headers.ts.
  */
-export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widgetPath, chatStylesheetFile = chatStylesheetPath }: WidgetAssetOptions) {
+export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widgetPath, chatStylesheetFile = chatStylesheetPath, chatScriptFile = chatScriptPath }: WidgetAssetOptions) {
   const script = servedAsset(prepareAsset(widgetFile), 'text/javascript; charset=utf-8')
+  const chatScript = servedAsset(prepareAsset(chatScriptFile), 'text/javascript; charset=utf-8')
   const chatStylesheet = servedAsset(prepareAsset(chatStylesheetFile), 'text/css; charset=utf-8')
   return new Elysia()
     .get(
@@ -40,6 +44,14 @@ export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widge
         },
       },
     )
+    .get('/widget-chat.js', ({ request }) => chatScript(request), {
+      detail: {
+        ...detail,
+        summary: "The open chat's script",
+        description:
+          "Loaded by widget.js when the chat is first opened (the message log, the composer, file uploads), so the script every page loads stays small. It runs only inside widget.js's runtime. Cached and compressed as /widget.js is; widget.js asks for it with `?v=` and the build's hash, so a page never mixes versions.",
+      },
+    })
     .get('/widget-chat.css', ({ request }) => chatStylesheet(request), {
       detail: {
         ...detail,

@@ -12,3 +12,8 @@ declare module '*/dist/widget/widget-chat.css' {
   const path: string
   export default path
 }
+
+declare module '*/dist/widget/widget-chat.js' {
+  const path: string
+  export default path
+}

@@ -9,10 +9,11 @@ import { SAMPLE } from './sample-files.ts'
 let app: TestApp
 let place: Awaited<ReturnType<typeof conversationWithFiles>>
 
+// A fresh app loads the whole server: generous on a busy machine.
 beforeAll(async () => {
   app = testApp()
   place = await conversationWithFiles(app)
-})
+}, 30_000)
 afterAll(() => app.close())
 
 async function saved(bytes: Uint8Array, filename: string) {

@@ -10,9 +10,10 @@ import { SAMPLE } from './sample-files.ts'
 let app: TestApp
 let place: Awaited<ReturnType<typeof conversationWithFiles>>
 
+// A fresh app loads the whole server: generous on a busy machine.
 beforeAll(() => {
   app = testApp({ PARLEY_ATTACHMENT_MAX_BYTES: '2048' })
-})
+}, 30_000)
 beforeEach(async () => {
   place = await conversationWithFiles(app)
 })

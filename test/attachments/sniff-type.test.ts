@@ -31,3 +31,11 @@ describe('sniffType', () => {
     expect(describeRefused(new Uint8Array([1, 2, 3]))).toBeNull()
   })
 })
+
+describe('the types the server keeps and the types the widget offers', () => {
+  test('are the same list', async () => {
+    const { ATTACHMENT_TYPES } = await import('../../server/attachments/model.ts')
+    const { UPLOAD_TYPES } = await import('../../server/protocol/upload-rules.ts')
+    expect(Object.keys(ATTACHMENT_TYPES).sort()).toEqual([...UPLOAD_TYPES].sort())
+  })
+})

@@ -24,9 +24,10 @@ const PHOTO_FLOW: ConversationFlow = {
 }
 
 let app: TestApp
+// A fresh app loads the whole server: generous on a busy machine.
 beforeAll(() => {
   app = testApp()
-})
+}, 30_000)
 afterAll(() => app.close())
 
 async function visitorSends(bytes: Uint8Array, filename: string) {

@@ -21,6 +21,20 @@ function seedConversations(app: TestApp, chatbotId: string, started: { daysAgo: 
   }
 }
 
+/** Agent runs as server/autopilot/ stores them, each in the chatbot's first seeded conversation. */
+function seedRuns(app: TestApp, chatbotId: string, runs: { daysAgo: number; status: 'done' | 'dropped'; prompt: number; completion: number }[]) {
+  const conversation = `${chatbotId.slice(0, 20)}V00001`
+  runs.forEach(({ daysAgo, status, prompt, completion }, n) => {
+    const at = dayOf(daysAgo)
+    app.db
+      .query(
+        `INSERT INTO agent_runs (id, conversation_id, chatbot_id, state, status, model_calls, prompt_tokens, completion_tokens, total_tokens, created_at, finished_at)
+         VALUES (?, ?, ?, 'help', ?, 1, ?, ?, ?, ?, ?)`,
+      )
+      .run(`${chatbotId.slice(0, 20)}R${String(n).padStart(5, '0')}`, conversation, chatbotId, status, prompt, completion, prompt + completion, at, at)
+  })
+}
+
 async function setup(app: TestApp) {
   const botId = await createChatbot(app, 'Busy')
   const quietId = await createChatbot(app, 'Quiet')
@@ -33,6 +47,13 @@ async function setup(app: TestApp) {
     // Older than the 30 days shown: not counted per day, but still waiting for a person.
     { daysAgo: 30, status: 'handoff' },
     { daysAgo: 90, status: 'closed' },
+  ])
+  seedRuns(app, botId, [
+    { daysAgo: 0, status: 'done', prompt: 60, completion: 40 },
+    { daysAgo: 0, status: 'dropped', prompt: 5, completion: 0 },
+    { daysAgo: 3, status: 'done', prompt: 30, completion: 20 },
+    // Older than the 30 days.
+    { daysAgo: 31, status: 'done', prompt: 7, completion: 0 },
   ])
   const otherKey = app.otherWorkspaceKey()
   const agent = await activePerson(app, 'sam@acme.io', 'agent')
@@ -58,6 +79,19 @@ scenarios<Ctx>('chatbot activity', setup, [
       expect(counts.reduce((a: number, b: number) => a + b, 0)).toBe(5)
     },
   },
+  {
+    name: 'agent token usage is counted per UTC day the runs finished, and summed over the 30 days; older runs are not',
+    method: 'GET',
+    path: (c) => activity(c.botId),
+    status: 200,
+    check: ({ body }) => {
+      const tokens = body.days.map((d: { agent_tokens: number }) => d.agent_tokens)
+      expect(tokens[29]).toBe(105)
+      expect(tokens[26]).toBe(50)
+      expect(tokens.reduce((a: number, b: number) => a + b, 0)).toBe(155)
+      expect(body.agent_usage).toEqual({ runs: 3, prompt_tokens: 95, completion_tokens: 60, total_tokens: 155 })
+    },
+  },
   { name: 'open handoffs count every conversation waiting for a person, however old', method: 'GET', path: (c) => activity(c.botId), status: 200, check: ({ body }) => expect(body.open_handoffs).toBe(4) },
   {
     name: 'a chatbot without conversations has 30 zero days and no handoffs',
@@ -67,6 +101,8 @@ scenarios<Ctx>('chatbot activity', setup, [
     check: ({ body }) => {
       expect(body.days.every((d: { conversations: number }) => d.conversations === 0)).toBe(true)
       expect(body.open_handoffs).toBe(0)
+      expect(body.days.every((d: { agent_tokens: number }) => d.agent_tokens === 0)).toBe(true)
+      expect(body.agent_usage).toEqual({ runs: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })
     },
   },
   { name: "another workspace's chatbot answers 404", method: 'GET', path: (c) => activity(c.botId), key: (c) => c.otherKey, status: 404, code: 'not_found' },

@@ -66,7 +66,7 @@ describe('the console at /app/console in Chromium, against the compiled binary',
     expect(admin.errors()).toEqual([])
   }, E2E_TIMEOUT)
 
-  test("the overview charts the chatbot's conversations per day and its open handoffs", async () => {
+  test("the overview charts the chatbot's conversations per day, its open handoffs and its published flow's version", async () => {
     const chat = await suite.bed.webChat()
     const admin = await consoleOf(suite.ada, `/app/console/bots/${chat.chatbotId}`)
     const { page } = admin
@@ -74,7 +74,8 @@ describe('the console at /app/console in Chromium, against the compiled binary',
     await waitUntil(async () => (await page.locator('.chart rect').count()) === 30, 'thirty bars')
     expect(await page.locator('[data-total]').textContent()).toBe('0')
     expect(await page.locator('[data-open-handoffs]').textContent()).toBe('0')
-    expect(await page.locator('.card', { hasText: 'Published flows' }).textContent()).toContain('Echo')
+    await page.locator('[data-published-flow=Echo]').waitFor()
+    expect(await page.locator('[data-published-flow=Echo]').textContent()).toContain('Echo version 1')
     expect(admin.errors()).toEqual([])
   }, E2E_TIMEOUT)
 

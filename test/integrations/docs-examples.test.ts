@@ -41,7 +41,7 @@ describe('docs/integrations.md: every curl example answers as documented', () =>
       // delivery needs one, and is shown in docs/rest-api-channel.md and test/channels/rest-api/redeliver.test.ts.
       .filter((route) => (route.path.includes('/integrations') && !route.path.includes('/integrations/mcp') && !route.path.endsWith('/redeliver')) || route.path.startsWith('/hooks/'))
       .map((route) => `${route.method} ${route.path.replace(/(.)\/$/, '$1').replace(/:(\w+)/g, '{$1}')}`)
-    expect(routes.length).toBe(18)
+    expect(routes.length).toBe(19)
     expect(routes.filter((route) => !shown.has(route))).toEqual([])
   })
 })

@@ -60,7 +60,7 @@ describe('the integrations in the OpenAPI document', () => {
 
   test('the generic routes and the webhook verification are described', async () => {
     const doc = await document()
-    expect(doc.paths[base].get.parameters.map((p: { name: string }) => p.name)).toEqual(['chatbot_id', 'limit', 'offset'])
+    expect(doc.paths[base].get.parameters.map((p: { name: string }) => p.name)).toEqual(['chatbot_id', 'limit', 'offset', 'type'])
     expect(doc.paths[`${base}/{integration_id}`].get.responses['200'].content['application/json'].schema.anyOf).toHaveLength(4)
     expect(Object.keys(doc.paths[`${base}/{integration_id}`].delete.responses)).toContain('204')
     const hook = doc.paths['/hooks/chatapp/{integration_id}'].get

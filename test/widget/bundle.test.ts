@@ -4,12 +4,13 @@ import { join } from 'node:path'
 
 const bundlePath = join(import.meta.dir, '../../dist/widget/widget.js')
 const source = await Bun.file(bundlePath).text()
+const chatSource = await Bun.file(join(import.meta.dir, '../../dist/widget/widget-chat.js')).text()
 
 /** The most popular open-source bot embed is ~196 KB gzipped; ours must stay a small fraction. */
 const BUDGET_GZIPPED = 20 * 1024
 
 describe('the built widget.js', () => {
-  test(`is at most ${BUDGET_GZIPPED / 1024} KB gzipped`, () => {
+  test(`is at most ${BUDGET_GZIPPED / 1024} KB gzipped: what every page loads before the chat is opened`, () => {
     const gzipped = Bun.gzipSync(new TextEncoder().encode(source), { level: 9 }).length
     console.log(`widget.js: ${(source.length / 1024).toFixed(1)} KB, ${(gzipped / 1024).toFixed(1)} KB gzipped`)
     expect(gzipped).toBeLessThanOrEqual(BUDGET_GZIPPED)
@@ -44,5 +45,36 @@ describe('the built widget.js', () => {
     runInNewContext(source, sandbox)
     expect(Object.keys(sandbox)).toEqual(['console'])
     expect(warnings).toEqual([])
+  })
+})
+
+describe('the built widget-chat.js (loaded when the chat first opens)', () => {
+  test('is one classic script, plain ASCII, with no imports and no Solid of its own', () => {
+    const gzipped = Bun.gzipSync(new TextEncoder().encode(chatSource), { level: 9 }).length
+    console.log(`widget-chat.js: ${(chatSource.length / 1024).toFixed(1)} KB, ${(gzipped / 1024).toFixed(1)} KB gzipped`)
+    expect(chatSource).toMatch(/^[\x00-\x7e]*$/)
+    expect(chatSource).not.toMatch(/\bimport\s*\(|\bimport\s*[\w{*]|\bexport\s*[{*]|\brequire\s*\(/)
+    // Solid's reactive core (one copy, shared with widget.js) is not in it: its marker symbol is in widget.js only.
+    expect(source).toContain('solid-track')
+    expect(chatSource).not.toContain('solid-track')
+    expect(chatSource.startsWith('(function($parleyRuntime$){')).toBe(true)
+  })
+
+  test('takes every Solid export it uses from the runtime widget.js hands it, and hands back ChatWindow', () => {
+    const asked = new Map<string, string[]>()
+    const runtime = new Proxy(
+      {},
+      {
+        get: (_, module: string) =>
+          module === 'loaded'
+            ? (exports: Record<string, unknown>) => asked.set('loaded', Object.keys(exports))
+            : new Proxy({}, { get: (__, name: string) => (asked.set(module, [...(asked.get(module) ?? []), name]), () => ({})) }),
+      },
+    )
+    runInNewContext(chatSource, { document: { currentScript: { parleyRuntime: runtime } } })
+    expect(asked.get('loaded')).toEqual(['ChatWindow'])
+    expect([...asked.keys()].sort()).toEqual(['loaded', 'solid-js', 'solid-js/web'])
+    // widget.js carries each of those exports for it.
+    for (const module of ['solid-js', 'solid-js/web']) expect(asked.get(module)!.length).toBeGreaterThan(3)
   })
 })

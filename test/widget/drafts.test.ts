@@ -60,6 +60,7 @@ describe("the widget's session follows the bot's answer", () => {
     const chat = await setUpWebChat(server)
     const session = createSession({
       socketUrl: server.socketUrl(chat.widgetKey),
+      uploadUrl: `${server.origin}/widget/v1/attachments?key=${chat.widgetKey}`,
       profile: { contactDetails: {} },
       memory: memory(),
       tabMemory: memory(),

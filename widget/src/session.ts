@@ -6,6 +6,8 @@ import type { ContactDetails } from './contact-details.ts'
 import { applyDraftFrame, type Draft, withoutDraft } from './drafts.ts'
 import { countUnread, mergeMessages, newClientId } from './messages.ts'
 import type { KeyValueStore } from './storage.ts'
+import { UPLOAD_TYPES, UPLOAD_TYPES_TEXT } from '../../server/protocol/upload-rules.ts'
+import { sizeText, uploadFile } from './upload-file.ts'
 
 /** A visitor message shown before the server has confirmed it. */
 export interface Outgoing {
@@ -13,10 +15,17 @@ export interface Outgoing {
   content: Content
   /** Why the server refused it, when it did. */
   failed?: string
+  /** A file being sent: its name and size, a picture's preview (a data: URL), how much has gone. */
+  file?: { name: string; size: number; preview?: string; progress: number }
 }
+
+/** Pictures up to this size are previewed while they upload (read into a data: URL). */
+const PREVIEW_MAX_BYTES = 2 * 1024 * 1024
 
 export interface SessionOptions {
   socketUrl: string
+  /** `{server}/widget/v1/attachments?key=wk_...`: where the visitor's files go. */
+  uploadUrl: string
   profile: VisitorProfile
   /** Survives reloads: the anonymous visitor token and when the visitor last looked. */
   memory: KeyValueStore
@@ -63,6 +72,8 @@ export function createSession(options: SessionOptions) {
   let loadingOlder = false
   /** The `after` of the last hello: its welcome carries only newer messages. */
   let helloAfter: string | undefined
+  /** From the latest welcome: this socket's permission to send files, and their largest size. */
+  let upload: { token: string; maxBytes: number } | null = null
 
   const newest = () => messages().at(-1)
   /** The newest message id this tab told the server the visitor has seen. */
@@ -103,6 +114,7 @@ export function createSession(options: SessionOptions) {
     switch (message.type) {
       case 'welcome': {
         memory.set('visitor', message.visitor_token)
+        upload = { token: message.upload_token, maxBytes: message.upload_max_bytes }
         // A resync adds what was missed; a first welcome, or a gap too long for one welcome,
         // brings the newest page, with older messages on request.
         const added = helloAfter !== undefined && !message.has_more
@@ -187,6 +199,40 @@ export function createSession(options: SessionOptions) {
     socket.send(message(client_id))
   }
 
+  const patchOutgoing = (client_id: string, patch: (item: Outgoing) => Outgoing) =>
+    setOutgoing((list) => list.map((item) => (item.client_id === client_id ? patch(item) : item)))
+
+  /** A file from the attach button, a paste or a drop: shown at once with its progress, refused here when it cannot pass. */
+  const sendFile = (file: File) => {
+    const client_id = newClientId()
+    const image = file.type.startsWith('image/')
+    const fail = (failed: string) => patchOutgoing(client_id, (item) => ({ ...item, failed }))
+    setOutgoing((list) => [
+      ...list,
+      { client_id, content: { kind: 'media', media: { type: image ? 'image' : 'file', url: '', filename: file.name } }, file: { name: file.name, size: file.size, progress: 0 } },
+    ])
+    if (file.type && !(UPLOAD_TYPES as readonly string[]).includes(file.type)) return fail(`Only ${UPLOAD_TYPES_TEXT} can be sent.`)
+    if (!upload) return fail('You are offline.')
+    if (file.size > upload.maxBytes) return fail(`This file is ${sizeText(file.size)}; files may be at most ${sizeText(upload.maxBytes)}.`)
+    if (image && file.size <= PREVIEW_MAX_BYTES) {
+      const reader = new FileReader()
+      reader.onload = () => {
+        if (typeof reader.result === 'string') patchOutgoing(client_id, (item) => (item.file ? { ...item, file: { ...item.file, preview: reader.result as string } } : item))
+      }
+      reader.readAsDataURL(file)
+    }
+    uploadFile({
+      url: options.uploadUrl,
+      token: upload.token,
+      clientId: client_id,
+      file,
+      onProgress: (progress) => patchOutgoing(client_id, (item) => (item.file ? { ...item, file: { ...item.file, progress } } : item)),
+    }).then(
+      (stored) => batch(() => receive({ type: 'message', message: stored })),
+      (error: Error) => fail(error.message),
+    )
+  }
+
   const listener: ProfileListener = {
     identityChanged() {
       // Another person: nothing of the previous one stays on screen, and a live socket starts over.
@@ -244,6 +290,11 @@ export function createSession(options: SessionOptions) {
     },
     sendReply(reply_to: 'button' | 'row', id: string, title: string) {
       sendVisitor({ kind: 'reply', reply_to, id, title }, (client_id) => ({ type: 'reply', client_id, reply_to, id, title }))
+    },
+    sendFile,
+    /** The visitor put away a file that could not be sent. */
+    dismissOutgoing(client_id: string) {
+      setOutgoing((list) => list.filter((item) => item.client_id !== client_id))
     },
     sendTyping(active: boolean) {
       socket.send({ type: 'typing', active })

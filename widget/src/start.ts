@@ -1,7 +1,9 @@
 import type { ProfileListener, VisitorProfile } from './api.ts'
 import { loadBootConfig, WidgetRefused } from './boot-config.ts'
+import { UPLOAD_PATH } from '../../server/protocol/upload-rules.ts'
 import { socketUrl } from './connection.ts'
 import type { EmbedOptions } from './embed-options.ts'
+import { type ChatModule, loadChat } from './load-chat.ts'
 import { mountWidget } from './mount.tsx'
 import { createSession } from './session.ts'
 import { resolveSettings } from './settings.ts'
@@ -30,6 +32,7 @@ export async function startWidget(
   const prefix = `parley:${options.widgetKey}:`
   const session = createSession({
     socketUrl: socketUrl(options.serverUrl, boot.socket_path),
+    uploadUrl: `${options.serverUrl}${UPLOAD_PATH}?key=${encodeURIComponent(options.widgetKey)}`,
     profile,
     memory: browserStore('localStorage', prefix),
     tabMemory: browserStore('sessionStorage', prefix),
@@ -39,7 +42,12 @@ export async function startWidget(
   })
   listen(session.listener)
   await domReady()
-  const host = mountWidget(session, settings, boot.greeting_message, `${options.serverUrl}/widget-chat.css`)
+  let chat: Promise<ChatModule> | null = null
+  const load = () => (chat ??= loadChat(options.serverUrl).catch((error: unknown) => {
+    chat = null
+    throw error
+  }))
+  const host = mountWidget(session, settings, boot.greeting_message, { stylesheet: `${options.serverUrl}/widget-chat.css`, load }, warn)
   watchVisibility(window, settings.allowed_paths, (visible) => {
     host.style.display = visible ? '' : 'none'
     session.setActive(visible)

@@ -17,6 +17,7 @@ export default function ConsoleLayout(props: { children?: JSX.Element }) {
           <A href="/console" end>
             Chatbots
           </A>
+          <A href="/console/people">People</A>
           <A href="/console/keys">API keys</A>
           <A href="/console/operations">Operations</A>
           <A href="/" end>

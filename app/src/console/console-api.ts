@@ -1,5 +1,5 @@
 import { api, query } from '../api.ts'
-import type { Page } from '../types.ts'
+import type { Page, User } from '../types.ts'
 
 /** What the console reads and writes, as the developer API answers it (docs/api.md, OpenAPI). */
 
@@ -20,8 +20,9 @@ export interface LlmSettings {
 }
 
 export interface Activity {
-  days: { date: string; conversations: number }[]
+  days: { date: string; conversations: number; agent_tokens: number }[]
   open_handoffs: number
+  agent_usage: { runs: number; prompt_tokens: number; completion_tokens: number; total_tokens: number }
 }
 
 export interface FlowItem {
@@ -120,7 +121,46 @@ export interface McpIntegration {
   id: string
   name: string
   is_active: boolean
-  config: { url: string; tools: { allow: string[] | null; deny: string[] }; timeout_ms: number; auth?: { type: string } }
+  config: {
+    url: string
+    tools: { allow: string[] | null; deny: string[] }
+    timeout_ms: number
+    auth?: { type: string; grant?: string; status?: 'authorized' | 'needs_authorization' | 'not_connected'; token_expires_at?: string | null }
+  }
+}
+
+export interface ChatappIntegration {
+  id: string
+  name: string
+  is_active: boolean
+  config: { phone_number_id: string; access_token: string; verify_token: string; app_secret: string | null; callback_url: string }
+}
+
+export interface ChatappHandshake {
+  verified_at: string | null
+  refused_at: string | null
+  refusal: string | null
+}
+
+export interface ChatappDelivery {
+  id: string
+  type: string
+  conversation_id: string
+  status: 'pending' | 'accepted' | 'failed'
+  attempts: number
+  last_status_code: number | null
+  last_error: string | null
+  provider_message_id: string | null
+  provider_status: 'sent' | 'delivered' | 'read' | 'played' | 'failed' | null
+  adaptation: string | null
+  created_at: string
+  finished_at: string | null
+}
+
+export interface OneTimeLink {
+  url: string
+  purpose: 'setup' | 'invite' | 'reset'
+  expires_at: string
 }
 
 export interface McpTool {
@@ -177,6 +217,19 @@ export const consoleApi = {
   testMcp: (id: string, mcpId: string) => api<McpTest>('POST', `${bot(id)}/integrations/mcp/${mcpId}/test`),
   mcpTools: (id: string, mcpId: string) => api<{ tools: McpTool[]; listed_at: string }>('GET', `${bot(id)}/integrations/mcp/${mcpId}/tools`),
   callTool: (id: string, mcpId: string, name: string, args: unknown) => api<{ content: Record<string, unknown>[]; is_error: boolean; truncated: boolean }>('POST', `${bot(id)}/integrations/mcp/${mcpId}/tools/${encodeURIComponent(name)}/call`, { arguments: args }),
+
+  chatapp: (id: string) => api<ChatappIntegration>('GET', `${bot(id)}/integrations/chatapp`),
+  createChatapp: (id: string, body: Record<string, unknown>) => api<ChatappIntegration>('POST', `${bot(id)}/integrations/chatapp`, body),
+  updateChatapp: (id: string, body: Record<string, unknown>) => api<ChatappIntegration>('PATCH', `${bot(id)}/integrations/chatapp`, body),
+  chatappHandshake: (id: string) => api<ChatappHandshake>('GET', `${bot(id)}/integrations/chatapp/handshake`),
+  chatappDeliveries: (id: string) => api<Page<ChatappDelivery>>('GET', `${bot(id)}/integrations/chatapp/deliveries${query({ limit: 50 })}`),
+  mcp: (id: string, mcpId: string) => api<McpIntegration>('GET', `${bot(id)}/integrations/mcp/${mcpId}`),
+  startMcpOAuth: (id: string, mcpId: string) => api<{ authorization_url: string; expires_at: string }>('POST', `${bot(id)}/integrations/mcp/${mcpId}/oauth/start`),
+
+  users: () => api<Page<User>>('GET', `/users${query({ limit: 200 })}`),
+  invite: (body: { email: string; display_name: string; role: 'admin' | 'agent' }) => api<{ user: User; invite: OneTimeLink }>('POST', '/users', body),
+  updateUser: (userId: string, body: { role?: 'admin' | 'agent'; disabled?: boolean; display_name?: string }) => api<User>('PATCH', `/users/${userId}`, body),
+  userLink: (userId: string) => api<OneTimeLink>('POST', `/users/${userId}/invite-link`),
 
   keys: () => api<Page<ApiKey>>('GET', '/api-keys'),
   createKey: (name: string) => api<ApiKey & { key: string }>('POST', '/api-keys', { name }),

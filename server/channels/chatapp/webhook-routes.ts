@@ -30,7 +30,7 @@ const tags = ['Webhooks']
  * refused POST. A correctly signed POST never counts, so the provider's traffic is not
  * throttled however busy the number is.
  */
-export function chatappWebhookRoutes(integrations: Pick<IntegrationService, 'findChatappById'>, inbound: ChatappInboundService, perMinutePerAddress: number) {
+export function chatappWebhookRoutes(integrations: Pick<IntegrationService, 'findChatappById' | 'recordChatappHandshake'>, inbound: ChatappInboundService, perMinutePerAddress: number) {
   const limit = rateLimiter(perMinutePerAddress)
   const spend = (request: Request) => {
     const decision = limit(clientAddress(request))
@@ -46,11 +46,20 @@ export function chatappWebhookRoutes(integrations: Pick<IntegrationService, 'fin
       '/:integration_id',
       ({ params, query, request }) => {
         spend(request)
-        const challenge = answerWebhookHandshake(integrations.findChatappById(params.integration_id), {
-          mode: query['hub.mode'],
-          verifyToken: query['hub.verify_token'],
-          challenge: query['hub.challenge'],
-        })
+        const integration = integrations.findChatappById(params.integration_id)
+        let challenge: string
+        try {
+          challenge = answerWebhookHandshake(integration, {
+            mode: query['hub.mode'],
+            verifyToken: query['hub.verify_token'],
+            challenge: query['hub.challenge'],
+          })
+        } catch (refusal) {
+          // Recorded for the console ("did the provider's handshake work, and if not why?").
+          if (integration && refusal instanceof ApiError) integrations.recordChatappHandshake(integration.integrationId, { verified: false, refusal: refusal.detail })
+          throw refusal
+        }
+        integrations.recordChatappHandshake(params.integration_id, { verified: true })
         return new Response(challenge, {
           headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
         })

@@ -1,8 +1,8 @@
 import { createEffect, createSignal, on, Show } from 'solid-js'
 import type { WidgetConfigValues } from '../../../server/protocol/widget-config-defaults.ts'
+import type { ChatModule } from '../load-chat.ts'
 import type { Session } from '../session.ts'
 import { textColorOn } from '../settings.ts'
-import { ChatWindow } from './ChatWindow.tsx'
 import { ChatIcon, CloseIcon } from './Icons.tsx'
 import { MessagePreview } from './MessagePreview.tsx'
 
@@ -13,6 +13,9 @@ interface Props {
   css: string
   /** The open chat's stylesheet (widget-chat.css on the Parley server), loaded when the chat first opens. */
   chatStylesheet: string
+  /** The open chat's script (widget-chat.js), loaded when the chat first opens. */
+  loadChat: () => Promise<ChatModule>
+  warn: (message: string) => void
 }
 
 /** The launcher bubble, the preview of a message that came while closed, and, when open, the chat window; every widget_config value as a CSS variable. */
@@ -42,27 +45,43 @@ export function App(props: Props) {
       },
     ),
   )
-  // The chat window stays hidden until its stylesheet has arrived (or failed: then unstyled beats nothing).
+  // The chat window's code and stylesheet load on the first open; it stays hidden until its
+  // stylesheet has arrived (or failed: then unstyled beats nothing).
   const [chatWanted, setChatWanted] = createSignal(false)
   const [chatStyled, setChatStyled] = createSignal(false)
+  const [chat, setChat] = createSignal<ChatModule | null>(null)
+  let loading = false
   createEffect(() => {
-    if (s.isOpen()) setChatWanted(true)
+    if (!s.isOpen()) return
+    setChatWanted(true)
+    if (chat() || loading) return
+    loading = true
+    props.loadChat().then(setChat, (error: Error) => {
+      // Closed again so that the next click tries again.
+      loading = false
+      props.warn(`${error.message}; the chat cannot open`)
+      s.setOpen(false)
+    })
   })
-  // A hidden window cannot take the focus: on the first open it moves in once the stylesheet is there.
+  const ready = () => chatStyled() && chat() !== null
+  // A hidden window cannot take the focus: on the first open it moves in once it is ready.
   createEffect(
-    on(chatStyled, (styled) => {
-      if (styled && s.isOpen()) queueMicrotask(() => input?.focus())
+    on(ready, (isReady) => {
+      if (isReady && s.isOpen()) queueMicrotask(() => input?.focus())
     }),
   )
   const unreadLabel = () => (s.unread() > 0 ? `, ${s.unread()} unread message${s.unread() === 1 ? '' : 's'}` : '')
   return (
-    <div class={`root ${c.position}${chatStyled() ? '' : ' chat-loading'}`} style={theme}>
+    <div class={`root ${c.position}${ready() ? '' : ' chat-loading'}`} style={theme}>
       <style>{props.css}</style>
       <Show when={chatWanted()}>
         <link rel="stylesheet" href={props.chatStylesheet} onLoad={() => setChatStyled(true)} onError={() => setChatStyled(true)} />
       </Show>
-      <Show when={s.isOpen()}>
-        <ChatWindow session={s} settings={c} greeting={props.greeting} onClose={() => s.setOpen(false)} inputRef={(el) => (input = el)} />
+      <Show when={s.isOpen() && chat()}>
+        {(loaded) => {
+          const Window = loaded().ChatWindow
+          return <Window session={s} settings={c} greeting={props.greeting} onClose={() => s.setOpen(false)} inputRef={(el) => (input = el)} />
+        }}
       </Show>
       <MessagePreview
         message={s.isOpen() ? null : s.preview()}

@@ -31,10 +31,18 @@ export function ChatWindow(props: Props) {
     s.sendReply(reply_to, id, title)
     input?.focus()
   }
+  const sendFiles = (files: File[]) => {
+    if (s.unavailable()) return
+    for (const file of files) s.sendFile(file)
+  }
+  // A file dragged over the window shows where it would land; dropped anywhere on it, it is sent.
+  const [dragging, setDragging] = createSignal(false)
+  const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false
   return (
     <section
       id="parley-window"
       class="window"
+      classList={{ dragging: dragging() }}
       role="dialog"
       aria-modal="false"
       aria-labelledby="parley-title"
@@ -43,6 +51,20 @@ export function ChatWindow(props: Props) {
           event.stopPropagation()
           props.onClose()
         }
+      }}
+      onDragOver={(event) => {
+        if (!carriesFiles(event)) return
+        event.preventDefault()
+        setDragging(true)
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false)
+      }}
+      onDrop={(event) => {
+        if (!carriesFiles(event)) return
+        event.preventDefault()
+        setDragging(false)
+        sendFiles([...(event.dataTransfer?.files ?? [])])
       }}
     >
       <header class="header">
@@ -73,6 +95,7 @@ export function ChatWindow(props: Props) {
         hasMore={s.hasMore()}
         onLoadOlder={s.loadOlder}
         onReply={reply}
+        onDismiss={s.dismissOutgoing}
       />
       <Show when={s.unavailable()}>
         <p class="notice" role="status">
@@ -84,7 +107,7 @@ export function ChatWindow(props: Props) {
           You are offline. Reconnecting…
         </p>
       </Show>
-      <Composer disabled={s.unavailable()} onSend={s.sendText} onTyping={s.sendTyping} ref={(el) => {
+      <Composer disabled={s.unavailable()} onSend={s.sendText} onTyping={s.sendTyping} onFiles={sendFiles} ref={(el) => {
           input = el
           props.inputRef(el)
         }}

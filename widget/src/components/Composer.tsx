@@ -1,10 +1,21 @@
 import { createSignal, onCleanup } from 'solid-js'
-import { SendIcon } from './Icons.tsx'
+import { UPLOAD_TYPES } from '../../../server/protocol/upload-rules.ts'
+import { AttachIcon, SendIcon } from './Icons.tsx'
 
 const TYPING_IDLE_MS = 3000
 
-/** The text box: Enter sends, Shift+Enter breaks the line; typing is announced while it lasts. */
-export function Composer(props: { disabled: boolean; onSend: (text: string) => void; onTyping: (active: boolean) => void; ref: (input: HTMLTextAreaElement) => void }) {
+/**
+ * The text box: Enter sends, Shift+Enter breaks the line; typing is announced while it lasts.
+ * The paperclip picks files (pictures and PDFs), and a file pasted into the box is sent too.
+ */
+export function Composer(props: {
+  disabled: boolean
+  onSend: (text: string) => void
+  onTyping: (active: boolean) => void
+  onFiles: (files: File[]) => void
+  ref: (input: HTMLTextAreaElement) => void
+}) {
+  let picker: HTMLInputElement | undefined
   const [text, setText] = createSignal('')
   let typing = false
   let idle: ReturnType<typeof setTimeout> | undefined
@@ -35,6 +46,23 @@ export function Composer(props: { disabled: boolean; onSend: (text: string) => v
         send()
       }}
     >
+      <button type="button" class="attach" aria-label="Attach a file" title="Attach a picture or PDF" disabled={props.disabled} onClick={() => picker?.click()}>
+        <AttachIcon />
+      </button>
+      <input
+        ref={picker}
+        class="sr-only"
+        type="file"
+        multiple
+        tabIndex={-1}
+        aria-hidden="true"
+        accept={UPLOAD_TYPES.join(',')}
+        onChange={(event) => {
+          const files = [...(event.currentTarget.files ?? [])]
+          event.currentTarget.value = ''
+          if (files.length > 0) props.onFiles(files)
+        }}
+      />
       <label class="sr-only" for="parley-input">
         Message
       </label>
@@ -48,6 +76,12 @@ export function Composer(props: { disabled: boolean; onSend: (text: string) => v
         value={text()}
         disabled={props.disabled}
         onInput={(event) => input(event.currentTarget.value)}
+        onPaste={(event) => {
+          const files = [...(event.clipboardData?.files ?? [])]
+          if (files.length === 0 || props.disabled) return
+          event.preventDefault()
+          props.onFiles(files)
+        }}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
             event.preventDefault()

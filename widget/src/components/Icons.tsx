@@ -57,3 +57,15 @@ export const ThumbIcon = (props: { down?: boolean }) => (
     <path transform={props.down ? 'rotate(180 12 12)' : undefined} d="M7 11l4-9a3 3 0 0 1 3 3v4h5.7a2 2 0 0 1 2 2.3l-1.4 9a2 2 0 0 1-2 1.7H7zM7 22H4a2 2 0 0 1-2-2v-7a2 2 0 0 1 2-2h3" />
   </Svg>
 )
+/** A paperclip: attach a file. */
+export const AttachIcon = () => (
+  <Svg>
+    <path d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.5 3.5 0 0 1 5 5l-8.6 8.6a2 2 0 0 1-2.8-2.8l7.9-7.9" />
+  </Svg>
+)
+/** A page with a folded corner: a document. */
+export const FileIcon = () => (
+  <Svg>
+    <path d="M14 3H6a1 1 0 0 0-1 1v16a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V8zM14 3v5h5" />
+  </Svg>
+)

@@ -2,6 +2,7 @@ import { createSignal, For, Match, Show, Switch } from 'solid-js'
 import type { Content } from '../../../server/protocol/widget-protocol.ts'
 import { safeMediaUrl } from '../links.ts'
 import { revealInLog } from '../reveal-in-log.ts'
+import { FileIcon } from './Icons.tsx'
 import { LinkedText } from './LinkedText.tsx'
 
 type Of<K extends Content['kind']> = Extract<Content, { kind: K }>
@@ -124,7 +125,8 @@ function MediaContent(props: { media: Of<'media'>['media'] }) {
             </Match>
             <Match when={props.media.type === 'file'}>
               <a class="file" href={href()} target="_blank" rel="noopener noreferrer" download={props.media.filename ?? ''}>
-                {props.media.filename || 'Download file'}
+                <FileIcon />
+                <span class="file-name">{props.media.filename || 'Download file'}</span>
               </a>
             </Match>
           </Switch>

@@ -5,6 +5,7 @@ import type { Outgoing } from '../session.ts'
 import { DraftBubble } from './DraftBubble.tsx'
 import { AgentFace } from './AgentFace.tsx'
 import { MessageContent, type ReplyHandler } from './MessageContent.tsx'
+import { PendingFile } from './PendingFile.tsx'
 
 interface Props {
   messages: ChatMessage[]
@@ -24,6 +25,8 @@ interface Props {
   hasMore: boolean
   onLoadOlder: () => void
   onReply: ReplyHandler
+  /** The visitor puts away a file that could not be sent. */
+  onDismiss?: (client_id: string) => void
   /** The bot's answers being written, after the stored messages. */
   drafts?: Draft[]
 }
@@ -90,8 +93,10 @@ export function MessageList(props: Props) {
       </Show>
       <For each={props.outgoing}>
         {(item) => (
-          <Bubble role="visitor" speaker="You" pending={!item.failed} failed={item.failed}>
-            <MessageContent content={item.content as Content} active={false} onReply={props.onReply} />
+          <Bubble role="visitor" speaker="You" pending={!item.failed} failed={item.failed} onDismiss={item.file && item.failed ? () => props.onDismiss?.(item.client_id) : undefined}>
+            <Show when={item.file} fallback={<MessageContent content={item.content as Content} active={false} onReply={props.onReply} />}>
+              {(file) => <PendingFile file={file()} sending={!item.failed} />}
+            </Show>
           </Bubble>
         )}
       </For>
@@ -115,7 +120,7 @@ function Ended() {
   )
 }
 
-function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: string; avatar?: string; pending?: boolean; failed?: string; children: unknown }) {
+function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: string; avatar?: string; pending?: boolean; failed?: string; onDismiss?: () => void; children: unknown }) {
   return (
     <div class={`msg ${props.role}`} classList={{ pending: props.pending, failed: !!props.failed }}>
       <Show when={props.author}>
@@ -131,7 +136,16 @@ function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: st
       </Show>
       {props.children as never}
       <Show when={props.failed}>
-        <span class="error-note">Not delivered: {props.failed}</span>
+        <span class="error-note" role="alert">
+          Not delivered: {props.failed}
+        </span>
+      </Show>
+      <Show when={props.onDismiss}>
+        {(dismiss) => (
+          <button type="button" class="dismiss" onClick={() => dismiss()()}>
+            Remove
+          </button>
+        )}
       </Show>
     </div>
   )

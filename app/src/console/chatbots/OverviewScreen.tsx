@@ -7,7 +7,10 @@ import { dayBars } from './day-chart.ts'
 const W = 600
 const H = 140
 
-/** One chatbot at a glance: conversations per day over 30 days, open handoffs, its flows. */
+const TOKENS_H = 60
+const count = new Intl.NumberFormat('en')
+
+/** One chatbot at a glance: conversations per day over 30 days, open handoffs, agent token usage, its flows. */
 export default function OverviewScreen() {
   const params = useParams<{ botId: string }>()
   const [bot] = createResource(() => params.botId, consoleApi.chatbot)
@@ -15,7 +18,13 @@ export default function OverviewScreen() {
   const [flows] = createResource(() => params.botId, consoleApi.flows)
   const chart = () => dayBars(activity()?.days ?? [], W, H)
   const total = () => (activity()?.days ?? []).reduce((sum, day) => sum + day.conversations, 0)
-  const published = () => (flows()?.items ?? []).filter((flow) => flow.status === 'published')
+  const tokenChart = () => dayBars(activity()?.days ?? [], W, TOKENS_H, (day) => day.agent_tokens)
+  const usage = () => activity()?.agent_usage
+  // The list has no versions: each published flow is read (a chatbot has a handful).
+  const [published] = createResource(
+    () => flows()?.items.filter((flow) => flow.status === 'published'),
+    (items) => Promise.all(items.map((flow) => consoleApi.flow(params.botId, flow.id))),
+  )
 
   return (
     <>
@@ -51,15 +60,37 @@ export default function OverviewScreen() {
             Open handoffs: answer them in the <A href="/">desk</A>.
           </p>
         </section>
+        <section class="card usage">
+          <h2>Agent tokens, last 30 days</h2>
+          <p class="stat" data-agent-tokens>
+            {usage() ? count.format(usage()?.total_tokens ?? 0) : '…'}
+          </p>
+          <p class="muted" data-agent-usage>
+            {usage()
+              ? `${count.format(usage()?.prompt_tokens ?? 0)} prompt + ${count.format(usage()?.completion_tokens ?? 0)} completion tokens in ${count.format(usage()?.runs ?? 0)} LLM agent runs`
+              : ''}
+          </p>
+          <Show when={(usage()?.total_tokens ?? 0) > 0}>
+            <svg class="chart tokens" viewBox={`0 0 ${W} ${TOKENS_H}`} role="img" aria-label="Agent tokens per day for 30 days" preserveAspectRatio="none">
+              <For each={tokenChart().bars}>
+                {(bar) => (
+                  <rect x={bar.x} y={bar.y} width={bar.width} height={bar.height} data-date={bar.date} data-tokens={bar.count}>
+                    <title>{`${bar.date}: ${bar.count} tokens`}</title>
+                  </rect>
+                )}
+              </For>
+            </svg>
+          </Show>
+        </section>
         <section class="card">
           <h2>Published flows</h2>
-          <Show when={published().length > 0} fallback={<p class="muted">No published flow: new conversations get no bot answer.</p>}>
+          <Show when={(published()?.length ?? 0) > 0} fallback={<p class="muted">No published flow: new conversations get no bot answer.</p>}>
             <ul>
               <For each={published()}>
                 {(flow) => (
-                  <li>
-                    <A href={`/console/bots/${params.botId}/flows/${flow.id}`}>{flow.name}</A>
-                    {flow.id === bot()?.entry_flow_id ? ' (entry flow)' : ''} <span class="muted">{flow.type}</span>
+                  <li data-published-flow={flow.name}>
+                    <A href={`/console/bots/${params.botId}/flows/${flow.id}`}>{flow.name}</A> version {flow.published_version}
+                    {flow.id === bot()?.entry_flow_id ? ' (entry flow)' : ''} <span class="muted">{flow.type}{flow.has_unpublished_changes ? ', unpublished changes' : ''}</span>
                   </li>
                 )}
               </For>

@@ -2,8 +2,10 @@ import { useParams } from '@solidjs/router'
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { type Chatbot, consoleApi, type McpIntegration, type McpTest, type McpTool } from '../console-api.ts'
 import { BotTabs, CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
+import { ChatappSection } from './ChatappSection.tsx'
+import { McpAuthorization } from './McpAuthorization.tsx'
 
-/** The chatbot's other integrations: the rest-api channel, MCP tool servers, the LLM its agent states use. */
+/** The chatbot's other integrations: the rest-api and messaging-app channels, MCP tool servers, the LLM its agent states use. */
 export default function IntegrationsScreen() {
   const params = useParams<{ botId: string }>()
   const [bot, { mutate: setBot }] = createResource(() => params.botId, consoleApi.chatbot)
@@ -12,6 +14,7 @@ export default function IntegrationsScreen() {
       <BotTabs botId={params.botId} name={bot()?.name} />
       <h1>Integrations</h1>
       <RestApiSection botId={params.botId} />
+      <ChatappSection botId={params.botId} />
       <McpSection botId={params.botId} />
       <Show when={bot()}>{(loaded) => <LlmSection bot={loaded()} onSaved={setBot} />}</Show>
     </>
@@ -159,14 +162,20 @@ function McpSection(props: { botId: string }) {
   const [servers, { refetch }] = createResource(() => props.botId, consoleApi.mcps)
   const [name, setName] = createSignal('')
   const [url, setUrl] = createSignal('')
+  const [auth, setAuth] = createSignal<'none' | 'oauth' | 'bearer'>('none')
+  const [token, setToken] = createSignal('')
   const [error, setError] = createSignal('')
   const add = async (event: SubmitEvent) => {
     event.preventDefault()
     setError('')
+    const body: Record<string, unknown> = { name: name().trim(), url: url().trim() }
+    if (auth() === 'oauth') body.auth = { type: 'oauth' }
+    if (auth() === 'bearer') body.auth = { type: 'bearer', token: token() }
     try {
-      await consoleApi.createMcp(props.botId, { name: name().trim(), url: url().trim() })
+      await consoleApi.createMcp(props.botId, body)
       setName('')
       setUrl('')
+      setToken('')
       await refetch()
     } catch (failure) {
       setError(errorText(failure))
@@ -184,6 +193,20 @@ function McpSection(props: { botId: string }) {
           URL
           <input name="mcp_url" type="url" value={url()} onInput={(e) => setUrl(e.currentTarget.value)} required placeholder="https://mcp.example.com/mcp" />
         </label>
+        <label>
+          Sign-in
+          <select name="mcp_auth" value={auth()} onChange={(e) => setAuth(e.currentTarget.value as 'none' | 'oauth' | 'bearer')}>
+            <option value="none">none</option>
+            <option value="oauth">OAuth (authorize in the browser)</option>
+            <option value="bearer">bearer token</option>
+          </select>
+        </label>
+        <Show when={auth() === 'bearer'}>
+          <label>
+            Token
+            <input name="mcp_token" type="password" autocomplete="off" value={token()} onInput={(e) => setToken(e.currentTarget.value)} required />
+          </label>
+        </Show>
         <button type="submit" class="primary">
           Add server
         </button>
@@ -251,10 +274,13 @@ function McpServer(props: { botId: string; server: McpIntegration }) {
           Test the connection
         </button>
       </div>
+      <Show when={props.server.config.auth?.type === 'oauth'}>
+        <McpAuthorization botId={props.botId} server={props.server} />
+      </Show>
       <ErrorLine error={error()} />
-      <Show when={test()}>
-        {(answer) => {
-          const shown = answer()
+      {/* Keyed: a second test's answer replaces the first one's line. */}
+      <Show when={test()} keyed>
+        {(shown) => {
           return shown.ok ? (
             <p class="status-delivered" data-mcp-ok>
               Connected to {shown.server.name} {shown.server.version} in {Math.round(shown.latency_ms)} ms: {shown.tools.length} tools.

@@ -1,0 +1,52 @@
+import type { ChatMessage } from '../../server/protocol/widget-protocol.ts'
+
+export interface UploadRequest {
+  /** `{server}/widget/v1/attachments?key=wk_...` */
+  url: string
+  /** The welcome's upload_token. */
+  token: string
+  clientId: string
+  file: Blob & { name: string }
+  /** Sent share of the bytes, 0 to 1. */
+  onProgress: (sent: number) => void
+}
+
+/** Why the server (or the network) refused an upload: its problem+json detail, ready to show. */
+export class UploadRefused extends Error {}
+
+/**
+ * Sends one file as the raw body of a POST (XMLHttpRequest, for its upload progress) and
+ * answers the visitor's media message as stored. A refusal's problem+json detail becomes the
+ * error's message, which the bubble shows.
+ */
+export function uploadFile({ url, token, clientId, file, onProgress }: UploadRequest): Promise<ChatMessage> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', `${url}&client_id=${encodeURIComponent(clientId)}&filename=${encodeURIComponent(file.name)}`)
+    xhr.setRequestHeader('authorization', `Bearer ${token}`)
+    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream')
+    xhr.responseType = 'json'
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
+    }
+    xhr.onload = () => {
+      const body = xhr.response as { message?: ChatMessage; detail?: string } | null
+      if (xhr.status >= 200 && xhr.status < 300 && body?.message) return resolve(body.message)
+      reject(new UploadRefused(body?.detail ? capitalized(body.detail) : `The server answered ${xhr.status}.`))
+    }
+    xhr.onerror = () => reject(new UploadRefused('The file could not be sent: check your connection.'))
+    xhr.send(file)
+  })
+}
+
+function capitalized(text: string): string {
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1)
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
+}
+
+/** 812 KB, 3.4 MB: a file size as a visitor reads it. */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`
+  const megabytes = bytes / (1024 * 1024)
+  return `${Number.isInteger(megabytes) ? megabytes : megabytes.toFixed(1)} MB`
+}
