@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'bun:test'
-import { UPLOAD_PATH } from '../../server/protocol/widget-protocol.ts'
 import { SAMPLE } from '../attachments/sample-files.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { deskSuite } from './support/desk-suite.ts'
@@ -43,25 +42,20 @@ describe('files between the widget and the desk (Chromium, compiled binary)', ()
     expect(agentMessages.map((item: any) => item.message.content.media?.filename)).toEqual(['label.png'])
   }, E2E_TIMEOUT)
 
-  test("the visitor's picture, uploaded from the widget's page with its socket's token, shows inline on the desk", async () => {
+  test("the visitor's picture, sent with the widget's paperclip, shows inline on the desk, live", async () => {
     const { visitor, conversationId } = await suite.visitorSays('Here is the damage')
     const ada = await suite.desk(suite.ada)
     await ada.goto(`/app/c/${conversationId}`)
     await ada.messagesWhen((shown) => shown.some((message) => message.role === 'visitor'), 'the history')
 
-    const welcome = visitor.received('welcome').at(-1) as { upload_token: string }
-    const widgetKey = new URL(visitor.sockets.at(-1)!.url).searchParams.get('key')!
-    // From the shop's page, as the widget sends it: a cross-origin POST the server allows for this page only.
-    const answer = await visitor.page.evaluate(
-      async ({ url, token, bytes }) => {
-        const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new Uint8Array(bytes) })
-        return { status: response.status, body: await response.json() }
-      },
-      { url: `${suite.bed.url}${UPLOAD_PATH}?key=${encodeURIComponent(widgetKey)}&client_id=photo-1&filename=dent.png`, token: welcome.upload_token, bytes: [...SAMPLE.png] },
-    )
-    expect(answer.status).toBe(201)
-    await waitUntil(async () => (await ada.page.evaluate(PICTURES, '.message.visitor img')).some((picture) => picture.loaded), 'the desk shows the visitor\'s picture')
-    expect((await ada.page.evaluate(PICTURES, '.message.visitor img'))[0]?.src).toBe(answer.body.message.content.media.url)
+    await visitor.page.locator('#parley-widget input[type=file]').setInputFiles({ name: 'dent.png', mimeType: 'image/png', buffer: Buffer.from(SAMPLE.png) })
     await waitUntil(async () => (await visitor.page.evaluate(PICTURES, '.msg.visitor img')).some((picture) => picture.loaded), 'the widget shows the picture its visitor sent')
+    await waitUntil(async () => (await ada.page.evaluate(PICTURES, '.message.visitor img')).some((picture) => picture.loaded), "the desk shows the visitor's picture")
+    const [inDesk] = await ada.page.evaluate(PICTURES, '.message.visitor img')
+    expect(inDesk?.src).toStartWith(`${suite.bed.url}/attachments/`)
+    expect((await visitor.page.evaluate(PICTURES, '.msg.visitor img'))[0]?.src).toBe(inDesk!.src)
+    // The list row reads it as the flow does.
+    const row = await suite.bed.must('GET', `/api/dev/v1/desk/conversations/${conversationId}`)
+    expect(row.last_message).toMatchObject({ role: 'visitor', preview: '[image] dent.png' })
   }, E2E_TIMEOUT)
 })
