@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import { inboundStore } from './channels/rest-api/inbound-store.ts'
 import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
-import { restApiChannelRoutes } from './channels/rest-api/routes.ts'
+import { restApiChannelRoutes, restApiMessageBodies } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
 import { uploadCredentials, webUploadRoutes } from './channels/web/upload-routes.ts'
 import type { DraftRelayTuning } from './channels/web/draft-relay.ts'
@@ -11,6 +11,7 @@ import { webChannel } from './channels/web/web-channel.ts'
 import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
 import { chatappStore } from './channels/chatapp/chatapp-store.ts'
 import { chatappInbound } from './channels/chatapp/inbound-service.ts'
+import { chatappMediaDownloader } from './channels/chatapp/media-download.ts'
 import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
@@ -48,7 +49,7 @@ import { feedStore } from './desk/feed-store.ts'
 import { listStore } from './desk/list-store.ts'
 import { messageIndexer, type MessageIndexerTuning } from './desk/message-indexer.ts'
 import { messageSearchStore } from './desk/message-search-store.ts'
-import { deskRoutes } from './desk/routes.ts'
+import { deskRoutes, deskUploadBodies } from './desk/routes.ts'
 import { deskService } from './desk/service.ts'
 import { deskStore } from './desk/store.ts'
 import { docsRoutes } from './docs/routes.ts'
@@ -98,6 +99,7 @@ import type { LogRing } from './operations/log-ring.ts'
 import { operationsRoutes } from './operations/routes.ts'
 import { operationsService } from './operations/service.ts'
 import { operationsStore } from './operations/store.ts'
+import { systemOutboxTime } from './outbox/outbox-time.ts'
 import { UPLOAD_PATH } from './protocol/widget-protocol.ts'
 import { VERSION } from './version.ts'
 import { appAssetRoutes } from './app-assets/routes.ts'
@@ -251,15 +253,17 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
   const attachments = attachmentService({ store: attachmentStore(db), batch, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
-  const restApiIn = restApiInbound({ integrations, visitors, conversations, store: inboundStore(db) })
-  const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow })
+  const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, store: inboundStore(db) })
+  // A user's picture or document is fetched from the provider while its webhook waits (it retries past about 20 s).
+  const downloadMedia = chatappMediaDownloader({ policy: outbound, time: systemOutboxTime, apiUrl: config.chatappApiUrl, maxBytes: config.attachmentMaxBytes, timeoutMs: 8_000 })
+  const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow, attachments, downloadMedia })
   const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
   const reads = readService({ reads: readStore(db), batch, events, now })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
   const deskRows = deskStore(db)
   const feed = deskFeed({ store: feedStore(db), batch })
   forgetFeedNumbers = feed.forget
-  const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, batch, events, feed, now })
+  const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, attachments, batch, events, feed, now })
   const deskSockets = deskSocket({
     callerOf: (request) => sessionCookies.caller(request),
     sessions,
@@ -317,6 +321,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
           { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } },
           { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 },
           { path: /^\/widget\/v1\/attachments$/, bytes: config.attachmentMaxBytes, raw: true, tooLarge: (request) => web.uploads.tooLarge(uploadCredentials(request)) },
+          ...deskUploadBodies(config.attachmentMaxBytes),
+          ...restApiMessageBodies(config.attachmentMaxBytes),
         ],
         (request, path) => {
           if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)

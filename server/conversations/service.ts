@@ -279,6 +279,16 @@ export function conversationService(deps: ConversationServiceDeps) {
       return said
     },
 
+    /** A person sends a file (an attachment's `media` content): as agentSays, stored and delivered on every channel. */
+    agentSendsMedia(conversation: StoredConversation, content: Extract<Content, { kind: 'media' }>, author?: string, authorAvatarUrl?: string): Message {
+      const turn = startTurn(conversation)
+      const said = message(turn, 'agent', content, { ...(author ? { author } : {}), ...(authorAvatarUrl ? { author_avatar_url: authorAvatarUrl } : {}) })
+      turn.messages.push(said)
+      turn.status = 'handoff'
+      write(turn)
+      return said
+    },
+
     /**
      * Take over (handoff), close, or hand back to the bot. A person taking over leaves the
      * bot's place in the flow as it was, so handing back lets it carry on from there; a flow's

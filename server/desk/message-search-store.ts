@@ -2,8 +2,12 @@ import type { Database } from 'bun:sqlite'
 
 export type MessageSearchStore = ReturnType<typeof messageSearchStore>
 
-/** What people wrote (visitors and agents): the bot's own lines would match every conversation. */
-const SEARCH_TEXT = "coalesce(json_extract(m.content, '$.text'), json_extract(m.content, '$.title'))"
+/**
+ * What people wrote (visitors and agents): the bot's own lines would match every conversation.
+ * A file is found by its name and caption.
+ */
+const SEARCH_TEXT =
+  "coalesce(json_extract(m.content, '$.text'), json_extract(m.content, '$.title'), nullif(trim(coalesce(json_extract(m.content, '$.media.filename'), '') || ' ' || coalesce(json_extract(m.content, '$.media.caption'), '')), ''))"
 
 /** The desk's message search index (desk_message_search) and the cursor of what it has looked at. */
 export function messageSearchStore(db: Database) {

@@ -107,6 +107,12 @@ export const ReplyBody = t.Object(
 )
 export type ReplyBody = Static<typeof ReplyBody>
 
+export const AttachmentQuery = t.Object({
+  filename: t.Optional(
+    t.String({ maxLength: 1000, description: "the file's name, shown to the visitor; made safe and given the extension of its real type (photo becomes photo.png)", examples: ['invoice-4711.pdf'] }),
+  ),
+})
+
 export const StatusBody = t.Object(
   {
     status: t.Union([t.Literal('bot'), t.Literal('handoff'), t.Literal('closed')], {

@@ -1,9 +1,12 @@
 import { Elysia, t } from 'elysia'
 import { ChatMessage } from '../conversations/model.ts'
 import type { Authenticate } from '../http/authenticate.ts'
+import { attachmentTooLarge } from '../attachments/service.ts'
 import { errorResponses } from '../http/error-responses.ts'
+import type { BodyLimit } from '../http/json-body.ts'
 import {
   AssignBody,
+  AttachmentQuery,
   Context,
   DeskConversation,
   DeskConversationList,
@@ -67,6 +70,20 @@ export function deskRoutes(auth: Authenticate, desk: DeskService) {
         description: `Sent as the signed-in person (their name shows). With last_seen_message_id, newer visitor or agent messages answer 409 stale_view naming them in errors; force: true sends anyway. ${PERSON_NOTE}`,
       },
     })
+    .post(
+      '/:conversation_id/attachments',
+      (caller) => caller.status(201, desk.attach(caller, caller.params.conversation_id, { filename: caller.query.filename ?? '', bytes: fileBytes(caller.body) })),
+      {
+        params: DeskConversationParams,
+        query: AttachmentQuery,
+        response: { 201: ChatMessage, ...errorResponses(400, 403, 404, 413, 415, 422) },
+        detail: {
+          tags,
+          summary: 'Send the visitor a file (picture or PDF)',
+          description: `The file's bytes as the body (any Content-Type: the type is told by the bytes), its name in ?filename=. PNG, JPEG, GIF, WebP and PDF only (415 attachment_type_refused otherwise), at most PARLEY_ATTACHMENT_MAX_BYTES (413 attachment_too_large), at most 50 files and 100 MiB per conversation (413 attachment_limit_reached). Stored with an agent media message signed as your replies are, delivered like them to the widget, the rest-api webhook and the messaging app; its url is the file's address. ${PERSON_NOTE}`,
+        },
+      },
+    )
     .post('/:conversation_id/notes', (caller) => caller.status(201, desk.addNote(caller, caller.params.conversation_id, caller.body.text)), {
       params: DeskConversationParams,
       body: NoteBody,
@@ -158,4 +175,21 @@ export function deskRoutes(auth: Authenticate, desk: DeskService) {
     })
 
   return new Elysia().use(conversations).use(savedReplies)
+}
+
+/** The raw body the parser hands an upload route (anything else reads as no bytes, refused as empty). */
+function fileBytes(body: unknown): Uint8Array {
+  return body instanceof Uint8Array ? body : new Uint8Array()
+}
+
+/** The body parser's rule for the desk's uploads: the file's raw bytes, up to the attachment limit. */
+export function deskUploadBodies(maxBytes: number): BodyLimit[] {
+  return [
+    {
+      path: /^\/api\/dev\/v1\/desk\/conversations\/[^/]+\/attachments$/,
+      bytes: maxBytes,
+      raw: true,
+      tooLarge: () => attachmentTooLarge(maxBytes),
+    },
+  ]
 }

@@ -1,8 +1,10 @@
+import type { MediaContent } from '../attachments/model.ts'
+import type { AttachmentService } from '../attachments/service.ts'
 import type { ContactStore } from '../conversations/contact-store.ts'
 import type { ConversationStore } from '../conversations/conversation-store.ts'
 import type { MessageStore } from '../conversations/message-store.ts'
 import type { Message } from '../conversations/model.ts'
-import type { ConversationService } from '../conversations/service.ts'
+import { type ConversationService, mediaAsText } from '../conversations/service.ts'
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import { ApiError, conflict, invalidField, notFound } from '../http/api-error.ts'
 import type { Caller } from '../people/session-auth.ts'
@@ -23,6 +25,7 @@ interface Deps {
   contacts: ContactStore
   messages: MessageStore
   lifecycle: ConversationService
+  attachments: AttachmentService
   batch: WriteBatcher
   events: EventBus
   feed: DeskFeed
@@ -41,7 +44,7 @@ const DEFAULT_PAGE = 25
  * looked up within the caller's workspace (another workspace's ids answer 404). A person's
  * actions are recorded with their name; an API key's with none.
  */
-export function deskService({ store, lists, conversations, contacts, messages, lifecycle, batch, events, feed, now }: Deps) {
+export function deskService({ store, lists, conversations, contacts, messages, lifecycle, attachments, batch, events, feed, now }: Deps) {
   function thread(caller: Caller, conversationId: string): ThreadRow {
     const found = store.thread(caller.workspaceId, conversationId)
     if (!found) throw notFound('conversation')
@@ -192,6 +195,28 @@ export function deskService({ store, lists, conversations, contacts, messages, l
       }
       const person = actor(caller)
       const message = lifecycle.agentSays(stored(conversationId), body.text, person?.display_name)
+      if (person) batch.run(() => store.markRead(person.id, conversationId, message.id))
+      return message
+    },
+
+    /**
+     * A person's (or API key's) file, sent to the visitor as an agent's media message, signed
+     * as their replies are. The file is checked (type by its bytes, size, the conversation's
+     * limits) and stored in the same write as the message: a refused file stores nothing.
+     */
+    attach(caller: Caller, conversationId: string, file: { filename: string; bytes: Uint8Array }): Message {
+      thread(caller, conversationId)
+      const conversation = stored(conversationId)
+      const { content } = attachments.save({
+        workspaceId: caller.workspaceId,
+        chatbotId: conversation.chatbot_id,
+        conversationId,
+        role: 'agent',
+        filename: file.filename,
+        bytes: file.bytes,
+      })
+      const person = actor(caller)
+      const message = lifecycle.agentSendsMedia(conversation, content, person?.display_name)
       if (person) batch.run(() => store.markRead(person.id, conversationId, message.id))
       return message
     },
@@ -360,7 +385,8 @@ export function deskService({ store, lists, conversations, contacts, messages, l
 /** A line of a message for the list: its text, or what kind of message it is. */
 function preview(content: string | null): string {
   if (!content) return ''
-  const parsed = JSON.parse(content) as { kind?: string; text?: string; title?: string }
-  const text = parsed.text ?? parsed.title ?? `[${parsed.kind ?? 'message'}]`
+  const parsed = JSON.parse(content) as { kind?: string; text?: string; title?: string; media?: MediaContent['media'] }
+  // A file reads as the flow reads it: `[image] label.png`.
+  const text = parsed.kind === 'media' && parsed.media ? mediaAsText(parsed.media) : (parsed.text ?? parsed.title ?? `[${parsed.kind ?? 'message'}]`)
   return text.length > 140 ? `${text.slice(0, 139)}…` : text
 }

@@ -11,6 +11,8 @@ export interface PinnedPostOptions {
   maxBodyBytes: number
   /** Extra trusted certificates (tests run an https receiver with their own authority). */
   ca?: string
+  /** GET sends no body (a download through the same checks); POST unless told. */
+  method?: 'GET' | 'POST'
 }
 
 /** The receiver's answer: its status, headers and the start of its body. */
@@ -38,7 +40,7 @@ export async function pinnedPost(
   options: PinnedPostOptions,
   shutdown: AbortSignal,
 ): Promise<PinnedAnswer | Exclude<AttemptOutcome, { kind: 'response' }>> {
-  const { policy, time, timeoutMs, maxBodyBytes, ca } = options
+  const { policy, time, timeoutMs, maxBodyBytes, ca, method = 'POST' } = options
   const controller = new AbortController()
   let timedOut = false
   const timer = time.setTimeout(() => {
@@ -69,9 +71,9 @@ export async function pinnedPost(
       let response: Response
       try {
         response = await fetch(pinned, {
-          method: 'POST',
+          method,
           headers: sent,
-          body,
+          body: method === 'GET' ? undefined : body,
           redirect: 'manual',
           signal: controller.signal,
           tls: serverName || ca ? { ...(serverName ? { serverName } : {}), ...(ca ? { ca } : {}) } : undefined,

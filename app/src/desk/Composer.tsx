@@ -6,18 +6,25 @@ import { matchingReplies } from './saved-replies.ts'
 
 export type SendResult = 'sent' | 'stale'
 
+/** What the server keeps (told by the bytes there; by the browser's type here, to refuse early). */
+const FILE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf']
+const FILE_TYPES_TEXT = 'PNG, JPEG, GIF or WebP pictures and PDF files'
+
 const TYPING_IDLE_MS = 3_000
 
 /**
  * The reply box: Enter sends, Shift+Enter starts a new line. "Note" writes a private note
  * instead. `/` opens the saved replies (arrows choose, Enter or Tab inserts). While the
  * person types, the visitor sees "typing". A reply written while new messages arrived is
- * held (409) and offered again: read them, then send anyway or edit.
+ * held (409) and offered again: read them, then send anyway or edit. Files (a picture or a
+ * PDF) are sent with the paperclip, by pasting or by dropping them on the box, with their
+ * progress shown and the server's refusal said as it said it.
  */
 export function Composer(props: {
   closed: boolean
   onSend: (text: string, mode: 'reply' | 'note', force: boolean) => Promise<SendResult>
   onTyping: (active: boolean) => void
+  onAttach: (file: File, onProgress: (fraction: number) => void) => Promise<void>
 }) {
   const [text, setText] = createSignal('')
   const [mode, setMode] = createSignal<'reply' | 'note'>('reply')
@@ -28,6 +35,30 @@ export function Composer(props: {
   const [replies] = createResource(() => savedReplies().catch(() => []), { initialValue: [] })
   const suggestions = () => matchingReplies(text(), replies())
   let box: HTMLTextAreaElement | undefined
+  let picker: HTMLInputElement | undefined
+  const [upload, setUpload] = createSignal<{ name: string; fraction: number } | null>(null)
+  const [dragging, setDragging] = createSignal(false)
+
+  /** One file after another, so that each shows its own progress and its own refusal. */
+  const attach = async (files: File[]) => {
+    if (files.length === 0 || upload()) return
+    setError('')
+    for (const file of files) {
+      if (file.type && !FILE_TYPES.includes(file.type)) {
+        setError(`${file.name} was not sent: only ${FILE_TYPES_TEXT} can be sent.`)
+        continue
+      }
+      setUpload({ name: file.name, fraction: 0 })
+      try {
+        await props.onAttach(file, (fraction) => setUpload({ name: file.name, fraction }))
+      } catch (failure) {
+        setError(`${file.name} was not sent: ${failure instanceof ApiError ? failure.detail : 'try again.'}`)
+      } finally {
+        setUpload(null)
+      }
+    }
+  }
+  const filesOf = (list: FileList | null | undefined) => Array.from(list ?? [])
 
   let typingShown = false
   let idle: ReturnType<typeof setTimeout> | undefined
@@ -97,10 +128,24 @@ export function Composer(props: {
   return (
     <form
       class="composer"
-      classList={{ noting: mode() === 'note' }}
+      classList={{ noting: mode() === 'note', dragging: dragging() }}
       onSubmit={(event) => {
         event.preventDefault()
         void send()
+      }}
+      onDragOver={(event) => {
+        if (mode() !== 'reply' || !event.dataTransfer?.types.includes('Files')) return
+        event.preventDefault()
+        setDragging(true)
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        setDragging(false)
+        if (mode() !== 'reply') return
+        const files = filesOf(event.dataTransfer?.files)
+        if (files.length === 0) return
+        event.preventDefault()
+        void attach(files)
       }}
     >
       <div class="modes" role="tablist" aria-label="Write">
@@ -126,6 +171,14 @@ export function Composer(props: {
         <p class="form-error" role="alert">
           {error()}
         </p>
+      </Show>
+      <Show when={upload()}>
+        {(current) => (
+          <p class="uploading" role="status">
+            <span>Sending {current().name}…</span>
+            <progress max="1" value={current().fraction} aria-label={`Sending ${current().name}`} />
+          </p>
+        )}
       </Show>
       <Show when={suggestions().length > 0}>
         <ul class="saved-replies" role="listbox" aria-label="Saved replies">
@@ -154,7 +207,32 @@ export function Composer(props: {
         value={text()}
         onInput={(event) => typed(event.currentTarget.value)}
         onKeyDown={keyDown}
+        onPaste={(event) => {
+          const files = filesOf(event.clipboardData?.files)
+          if (files.length === 0 || mode() !== 'reply') return
+          event.preventDefault()
+          void attach(files)
+        }}
       />
+      <Show when={mode() === 'reply'}>
+        <input
+          ref={picker}
+          type="file"
+          class="file-picker"
+          accept={FILE_TYPES.join(',')}
+          multiple
+          hidden
+          data-testid="attach-input"
+          onChange={(event) => {
+            const files = filesOf(event.currentTarget.files)
+            event.currentTarget.value = ''
+            void attach(files)
+          }}
+        />
+        <button type="button" class="attach" aria-label="Attach a file (picture or PDF)" title="Attach a picture or PDF (or paste or drop it here)" disabled={upload() !== null} onClick={() => picker?.click()}>
+          📎
+        </button>
+      </Show>
       <button type="submit" class="primary" disabled={busy() || !text().trim()}>
         {mode() === 'note' ? 'Add note' : 'Send'}
       </button>

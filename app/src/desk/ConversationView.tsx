@@ -164,6 +164,14 @@ export function ConversationView(props: { conversationId: string; connection: Li
     }
   }
 
+  const attach = async (file: File, onProgress: (fraction: number) => void) => {
+    const message = await data.attach(id, file, onProgress)
+    add([{ type: 'message', at: message.created_at, message }])
+    scrollDown()
+    void refetchRow()
+    props.onChanged()
+  }
+
   return (
     <section class="conversation" aria-label="Conversation" classList={{ 'context-open': showContext() }}>
       <header class="conversation-head">
@@ -256,6 +264,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
       <Composer
         closed={row()?.status === 'closed'}
         onSend={send}
+        onAttach={attach}
         onTyping={(active) => props.connection.typing(id, active)}
       />
       <Show when={showContext()}>

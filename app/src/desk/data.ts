@@ -1,4 +1,4 @@
-import { api, query } from '../api.ts'
+import { API, ApiError, api, query } from '../api.ts'
 import type { ChatMessage, Chatbot, Context, DeskConversation, Note, Page, SavedReply, TimelineItem, User } from '../types.ts'
 import type { ListFilter } from './views.ts'
 
@@ -58,4 +58,32 @@ export async function typing(id: string, active: boolean): Promise<void> {
 
 export async function savedReplies(): Promise<SavedReply[]> {
   return (await api<Page<SavedReply>>('GET', '/desk/saved-replies')).items
+}
+
+/**
+ * Sends the visitor a file as the signed-in person: the raw bytes, its name in the query.
+ * XMLHttpRequest rather than fetch, for the upload's progress; refusals are the server's
+ * problem details (too large, a type it does not keep), as ApiError.
+ */
+export function attach(id: string, file: File, onProgress: (fraction: number) => void): Promise<ChatMessage> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest()
+    request.open('POST', `${API}${base(id)}/attachments${query({ filename: file.name })}`)
+    request.setRequestHeader('accept', 'application/json')
+    request.setRequestHeader('content-type', 'application/octet-stream')
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total)
+    }
+    request.onerror = () => reject(new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.'))
+    request.onload = () => {
+      let parsed: Record<string, unknown> = {}
+      try {
+        parsed = request.responseText ? (JSON.parse(request.responseText) as Record<string, unknown>) : {}
+      } catch {}
+      if (request.status === 201) return resolve(parsed as unknown as ChatMessage)
+      const detail = typeof parsed.detail === 'string' ? parsed.detail : `The server answered ${request.status}.`
+      reject(new ApiError(request.status, typeof parsed.code === 'string' ? parsed.code : `http_${request.status}`, detail, parsed))
+    }
+    request.send(file)
+  })
 }

@@ -11,6 +11,20 @@ export interface InboundContent {
   formResponse: Record<string, unknown> | null
   /** The provider message this one answers or reacts to, when it says. */
   inReplyTo: string | null
+  /**
+   * A picture, document or sticker the provider keeps under `id`: fetched and stored as an
+   * attachment when it can be; `content` (the text `[image] caption`) is what is stored when not.
+   */
+  media?: InboundMedia
+}
+
+export interface InboundMedia {
+  id: string
+  /** The provider's message type. */
+  type: 'image' | 'document' | 'sticker'
+  /** The document's name, when it gave one. */
+  filename: string | null
+  caption: string | null
 }
 
 /**
@@ -41,16 +55,18 @@ export function readInboundMessage(message: ProviderMessage): InboundContent {
       return id ? { content: { kind: 'reply', reply_to: 'button', id, title: str(body.text) || id }, notAnAnswer: false, formResponse: null, inReplyTo: context } : text('[button]')
     }
     case 'image':
+      return withMedia(text(labelled(message.type, str(body.caption))), 'image', body)
     case 'video':
       return text(labelled(message.type, str(body.caption)))
     case 'document': {
       const name = str(body.filename)
-      return text(labelled(name ? `document: ${name}` : 'document', str(body.caption)))
+      return withMedia(text(labelled(name ? `document: ${name}` : 'document', str(body.caption))), 'document', body)
     }
     case 'audio':
       return text(body.voice === true ? '[voice message]' : '[audio]')
     case 'sticker':
-      return text(body.animated === true ? '[animated sticker]' : '[sticker]')
+      // A still sticker is a WebP picture; an animated one is kept as text (its frames would not be checked).
+      return body.animated === true ? text('[animated sticker]') : withMedia(text('[sticker]'), 'sticker', body)
     case 'location':
       return text(location(body))
     case 'contacts':
@@ -69,6 +85,12 @@ export function readInboundMessage(message: ProviderMessage): InboundContent {
     default:
       return text(`[${message.type} message]`)
   }
+}
+
+/** The message with the provider's media id, when the body names one. */
+function withMedia(read: InboundContent, type: InboundMedia['type'], body: Record<string, unknown>): InboundContent {
+  const id = str(body.id)
+  return id ? { ...read, media: { id, type, filename: str(body.filename) || null, caption: str(body.caption) || null } } : read
 }
 
 function interactive(body: Record<string, unknown>, context: string | null): InboundContent | null {

@@ -1,9 +1,10 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
+import type { AttachmentService, PreparedAttachment } from '../../attachments/service.ts'
 import type { StoredConversation } from '../../conversations/conversation-store.ts'
 import type { ChannelContext, ConversationService } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import type { WriteBatcher } from '../../db/write-batcher.ts'
-import { unprocessable } from '../../http/api-error.ts'
+import { ApiError, unprocessable } from '../../http/api-error.ts'
 import type { Page, PageOf } from '../../http/common-model.ts'
 import type { ChatappChannel } from '../../integrations/channel-lookups.ts'
 import type { IntegrationService } from '../../integrations/service.ts'
@@ -11,7 +12,8 @@ import type { Clock } from '../../support/clock.ts'
 import type { Logger } from '../../support/logger.ts'
 import { normalizePhoneNumber } from '../../support/phone-number.ts'
 import type { ChatappStore } from './chatapp-store.ts'
-import { readInboundMessage } from './inbound-content.ts'
+import { type InboundMedia, readInboundMessage } from './inbound-content.ts'
+import type { MediaDownloader } from './media-download.ts'
 import type { MetaFlowView } from './meta-flow-message.ts'
 import { readFlowToken } from './meta-flow-message.ts'
 import type { ChatappInbound, WebhookSummary } from './model.ts'
@@ -27,6 +29,8 @@ interface Deps {
   now: Clock
   logger: Logger
   metaFlow: (workspaceId: string, chatbotId: string, flowId: string) => MetaFlowView | null
+  attachments: AttachmentService
+  downloadMedia: MediaDownloader
 }
 
 export type ChatappInboundService = ReturnType<typeof chatappInbound>
@@ -39,13 +43,64 @@ export const PROFILE_NAME_KEY = 'profile_name'
  * provider message id (its webhooks are retried) in the sender's conversation, which the bot
  * then answers; each status report stored against the message it is about.
  */
-export function chatappInbound({ integrations, visitors, conversations, store, batch, now, logger, metaFlow }: Deps) {
-  function receiveMessage(integration: ChatappChannel, event: MessageEvent, summary: WebhookSummary): void {
-    const { message } = event
-    if (store.findInbound(integration.integrationId, message.id)) {
+export function chatappInbound({ integrations, visitors, conversations, store, batch, now, logger, metaFlow, attachments, downloadMedia }: Deps) {
+  /** Messages whose file is being fetched: a retry of one waits for it, then finds it stored. */
+  const inFlight = new Map<string, Promise<void>>()
+
+  async function receiveMessage(integration: ChatappChannel, event: MessageEvent, summary: WebhookSummary): Promise<void> {
+    const key = `${integration.integrationId} ${event.message.id}`
+    const earlier = inFlight.get(key)
+    if (earlier) await earlier.catch(() => {})
+    if (store.findInbound(integration.integrationId, event.message.id)) {
       summary.messages.duplicates++
       return
     }
+    const media = readInboundMessage(event.message).media
+    if (!media || !phoneOf(event.message.from)) return storeMessage(integration, event, summary, null)
+    const fetching = downloadMedia(media.id, integration.accessToken).then((downloaded) => {
+      // A retry may have stored it meanwhile (it waited for nothing if it came first).
+      if (store.findInbound(integration.integrationId, event.message.id)) {
+        summary.messages.duplicates++
+        return
+      }
+      if (!downloaded.ok) logger.warn('chatapp media kept as text: not downloaded', { integration_id: integration.integrationId, wamid: event.message.id, reason: downloaded.reason })
+      storeMessage(integration, event, summary, downloaded.ok ? { media, bytes: downloaded.bytes } : null)
+    })
+    inFlight.set(key, fetching)
+    try {
+      await fetching
+    } finally {
+      inFlight.delete(key)
+    }
+  }
+
+  /** The file as an attachment of `conversationId` (null: the message opens one), or null with the reason logged when it is refused. */
+  function prepareFile(integration: ChatappChannel, wamid: string, file: { media: InboundMedia; bytes: Uint8Array }, conversationId: string | null): PreparedAttachment | null {
+    const { media } = file
+    try {
+      const prepared = attachments.prepare({
+        workspaceId: integration.workspaceId,
+        chatbotId: integration.chatbotId,
+        conversationId,
+        role: 'visitor',
+        filename: media.filename ?? media.type,
+        bytes: file.bytes,
+      })
+      // A picture without a name reads as its caption, as it did before files were kept: `[image] caption`.
+      if (!media.filename && media.caption) {
+        const { filename: _, ...shown } = prepared.content.media
+        prepared.content.media = { ...shown, caption: media.caption }
+      } else if (media.caption) prepared.content.media.caption = media.caption
+      return prepared
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      logger.warn('chatapp media kept as text: refused', { integration_id: integration.integrationId, wamid, reason: error.detail })
+      return null
+    }
+  }
+
+  function storeMessage(integration: ChatappChannel, event: MessageEvent, summary: WebhookSummary, file: { media: InboundMedia; bytes: Uint8Array } | null): void {
+    const { message } = event
     const phone = phoneOf(message.from)
     if (!phone) return void summary.ignored.push({ path: `${event.path}/from`, reason: 'the sender is not a phone number Parley can answer' })
 
@@ -70,6 +125,8 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
     const conversation = read.notAnAnswer
       ? reactedConversation(integration, contact.id, read.inReplyTo)
       : store.latestConversation(contact.id, integration.integrationId, true)
+    const prepared = file ? prepareFile(integration, message.id, file, conversation?.id ?? null) : null
+    if (prepared) content = prepared.content
     const said = { clientId: message.id, content, notAnAnswer: read.notAnAnswer }
     // A first message opens the conversation; it answers only what the first state listens for, as on every channel.
     const { conversation: target, message: stored, duplicate } = conversation
@@ -79,6 +136,7 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
       summary.messages.duplicates++
       return
     }
+    prepared?.write(target.id)
     batch.run(() =>
       store.insertInbound({
         integration_id: integration.integrationId,
@@ -134,7 +192,7 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
      * One webhook body, already authenticated: every part is handled or reported as ignored,
      * so the provider gets its 200 and does not retry what Parley cannot use.
      */
-    receive(integration: ChatappChannel, body: unknown): WebhookSummary {
+    async receive(integration: ChatappChannel, body: unknown): Promise<WebhookSummary> {
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
         throw unprocessable('validation_failed', 'the body must be the provider\'s webhook payload: a JSON object with "object" and "entry"', [
           { path: '', message: 'must be a JSON object' },
@@ -148,7 +206,7 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
             path: event.path,
             reason: `it is for the business number ${JSON.stringify(event.phoneNumberId)}, not this integration's phone_number_id`,
           })
-        } else if (event.kind === 'message') receiveMessage(integration, event, summary)
+        } else if (event.kind === 'message') await receiveMessage(integration, event, summary)
         else receiveStatus(integration, event, summary)
       }
       return summary

@@ -1,3 +1,4 @@
+import type { AttachmentService, PreparedAttachment } from '../../attachments/service.ts'
 import { normalizeContactDetails } from '../../conversations/contact-details.ts'
 import type { ChannelContext, ConversationService, VisitorInput } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
@@ -11,6 +12,7 @@ interface Deps {
   integrations: Pick<IntegrationService, 'restApi'>
   visitors: VisitorService
   conversations: ConversationService
+  attachments: AttachmentService
   store: InboundStore
 }
 
@@ -27,14 +29,14 @@ export type RestApiInbound = ReturnType<typeof restApiInbound>
  * the conversation it continues (or a new one, in the entry flow), stored once per client_id,
  * and answered by the bot, whose messages leave by webhook.
  */
-export function restApiInbound({ integrations, visitors, conversations, store }: Deps) {
+export function restApiInbound({ integrations, visitors, conversations, attachments, store }: Deps) {
   return {
     receive(workspaceId: string, chatbotId: string, input: InboundMessage): Received {
       const integration = integrations.restApi.get(workspaceId, chatbotId)
       if (!integration.is_active) {
         throw conflict('integration_inactive', 'the rest-api integration is switched off; PATCH it with "is_active": true to take messages again')
       }
-      const content = contentOf(input)
+      const given = contentOf(input)
       const externalId = contactExternalId(input.user_id)
       const contact = visitors.ensureContact(chatbotId, { externalId, tokenHash: '' })
       const shown = { id: contact.id, external_id: externalId }
@@ -43,25 +45,48 @@ export function restApiInbound({ integrations, visitors, conversations, store }:
         const earlier = store.findUserMessage(contact.id, input.client_id)
         if (earlier) return { accepted: { conversation_id: earlier.conversation_id, contact: shown, message: earlier }, replayed: true }
       }
+      const running = store.latestOpenConversation(contact.id, integration.id)
+      // A refused file stores nothing, not even the details that came with it.
+      const file: PreparedAttachment | null =
+        given.kind === 'file'
+          ? attachments.prepare({ workspaceId, chatbotId, conversationId: running?.id ?? null, role: 'visitor', filename: given.filename, bytes: given.bytes })
+          : null
+      const content = file ? file.content : (given as VisitorInput['content'])
       // Before the bot runs, so that its first answer can already use them.
       if (input.contact_details) visitors.mergeDetails(contact.id, normalizeContactDetails(input.contact_details).details)
       const ctx: ChannelContext = { chatbotId, channel: 'rest-api', integrationId: integration.id }
       const said = { clientId: input.client_id, content }
-      const running = store.latestOpenConversation(contact.id, integration.id)
       // A first message opens the conversation; it answers only what the first state listens for, as on every channel.
-      const { conversation, message } = running
+      const { conversation, message, duplicate } = running
         ? { conversation: running, ...conversations.visitorSays(running, said, ctx) }
-        : conversations.openWith(ctx, contact.id, null, said)
-      return { accepted: { conversation_id: conversation.id, contact: shown, message }, replayed: false }
+        : { ...conversations.openWith(ctx, contact.id, null, said), duplicate: false }
+      // In the same write as the message that shows it.
+      if (file && !duplicate) file.write(conversation.id)
+      return { accepted: { conversation_id: conversation.id, contact: shown, message }, replayed: duplicate }
     },
   }
 }
 
-function contentOf(input: InboundMessage): VisitorInput['content'] {
-  if (input.text !== undefined && input.reply !== undefined) throw oneOf('send either text or reply, not both', ['/text', '/reply'])
+type Given = VisitorInput['content'] | { kind: 'file'; filename: string; bytes: Uint8Array }
+
+function contentOf(input: InboundMessage): Given {
+  const sent = (['text', 'reply', 'attachment'] as const).filter((field) => input[field] !== undefined)
+  if (sent.length > 1) throw oneOf(`send one of text, reply or attachment, not ${sent.join(' and ')}`, sent.map((field) => `/${field}`))
   if (input.text !== undefined) return { kind: 'text', text: input.text }
   if (input.reply !== undefined) return { kind: 'reply', ...input.reply }
-  throw oneOf('send text (a message) or reply (the pick of a button or list row)', ['/text'])
+  if (input.attachment !== undefined) return { kind: 'file', filename: input.attachment.filename, bytes: fromBase64(input.attachment.data) }
+  throw oneOf('send text (a message), reply (the pick of a button or list row) or attachment (a file)', ['/text'])
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+/** Strict: a lenient decoder would store a corrupted file rather than say the data is wrong. */
+function fromBase64(data: string): Uint8Array {
+  const bare = data.replace(/=+$/, '')
+  if (!BASE64.test(data) || bare.length % 4 === 1) {
+    throw oneOf('attachment.data must be the file in base64 (A-Z a-z 0-9 + /, = padding at the end)', ['/attachment/data'])
+  }
+  return new Uint8Array(Buffer.from(bare, 'base64'))
 }
 
 function oneOf(message: string, paths: string[]): ApiError {

@@ -17,7 +17,7 @@ export const InboundMessage = t.Object(
         'who writes: an e-mail address or phone number (normalised as identify() does, so it is the same contact as in the widget), or your own id for the user, kept as sent',
       examples: ['user-4711', 'ada@lovelace.dev', '+44 20 7946 0958'],
     }),
-    text: t.Optional(t.String({ minLength: 1, maxLength: 4096, description: 'the message; send either text or reply' })),
+    text: t.Optional(t.String({ minLength: 1, maxLength: 4096, description: 'the message; send text, reply or attachment' })),
     reply: t.Optional(
       t.Object(
         {
@@ -25,7 +25,20 @@ export const InboundMessage = t.Object(
           id: t.String({ minLength: 1, maxLength: 256, description: 'the id of the button or list row picked' }),
           title: t.String({ maxLength: 256, description: 'its title, as the user saw it' }),
         },
-        { additionalProperties: false, description: 'the pick of a button or list row the bot offered; send either text or reply' },
+        { additionalProperties: false, description: 'the pick of a button or list row the bot offered; send text, reply or attachment' },
+      ),
+    ),
+    attachment: t.Optional(
+      t.Object(
+        {
+          filename: t.String({ minLength: 1, maxLength: 1000, description: "the file's name, shown to agents; made safe and given the extension of its real type" }),
+          data: t.String({ minLength: 1, description: "the file's bytes in base64 (RFC 4648, with or without padding)" }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'a file the user sent: a PNG, JPEG, GIF or WebP picture or a PDF, told by its bytes (415 attachment_type_refused otherwise), at most PARLEY_ATTACHMENT_MAX_BYTES (413 attachment_too_large); send text, reply or attachment',
+        },
       ),
     ),
     client_id: t.Optional(
@@ -52,6 +65,7 @@ export const InboundMessage = t.Object(
     examples: [
       { user_id: 'user-4711', text: 'What does the pro plan cost?', client_id: 'm-0001', contact_details: { plan: 'free' } },
       { user_id: 'user-4711', reply: { reply_to: 'button', id: 'sales', title: 'Sales' }, client_id: 'm-0002' },
+      { user_id: 'user-4711', attachment: { filename: 'dot.png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC' }, client_id: 'm-0003' },
     ],
   },
 )

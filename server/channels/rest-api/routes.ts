@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { Authenticate } from '../../http/authenticate.ts'
 import { ChatbotParams } from '../../http/common-model.ts'
 import { errorResponses } from '../../http/error-responses.ts'
+import type { BodyLimit } from '../../http/json-body.ts'
 import { chatbotLogRoute } from '../chatbot-log-route.ts'
 import type { RestApiInbound } from './inbound-service.ts'
 import { Delivery, DeliveryList, DeliveryQuery, InboundAccepted, InboundMessage } from './model.ts'
@@ -28,7 +29,7 @@ export function restApiChannelRoutes(auth: Authenticate, inbound: RestApiInbound
           tags,
           summary: "Send a user's message to the chatbot",
           description:
-            "Finds or creates the contact of user_id, continues its open rest-api conversation or starts one in the entry flow, stores the message and runs the bot. 202 with the stored message; the bot's answers are POSTed to webhook_url. A retry with the same client_id stores nothing and answers the first result again (header Idempotent-Replayed: true). 404 without the chatbot or its rest-api integration, 409 integration_inactive when it is switched off.",
+            "Finds or creates the contact of user_id, continues its open rest-api conversation or starts one in the entry flow, stores the message and runs the bot. A file (attachment: filename and base64 data; PNG, JPEG, GIF, WebP or PDF, at most PARLEY_ATTACHMENT_MAX_BYTES) is stored in the database and becomes a media message the flow reads as `[image] name` or `[file] name`. 202 with the stored message; the bot's answers are POSTed to webhook_url. A retry with the same client_id stores nothing and answers the first result again (header Idempotent-Replayed: true). 404 without the chatbot or its rest-api integration, 409 integration_inactive when it is switched off.",
         },
       },
     )
@@ -56,4 +57,12 @@ export function restApiChannelRoutes(auth: Authenticate, inbound: RestApiInbound
           'Puts a failed delivery back in the outbox with its webhook-id and payload, signed with the current secret and sent to the current webhook_url, with the usual retries. 409 delivery_not_failed unless it failed; 409 integration_inactive while the integration is switched off.',
       },
     })
+}
+
+/**
+ * The body parser's rule for a user's message: room for a file of PARLEY_ATTACHMENT_MAX_BYTES
+ * in base64 (4 characters for 3 bytes) and the JSON around it.
+ */
+export function restApiMessageBodies(maxBytes: number): BodyLimit[] {
+  return [{ path: /^\/api\/dev\/v1\/chatbots\/[^/]+\/integrations\/rest-api\/messages$/, bytes: Math.ceil(maxBytes / 3) * 4 + 64 * 1024 }]
 }

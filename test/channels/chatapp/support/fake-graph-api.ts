@@ -40,11 +40,18 @@ export function fakeGraphApi(version = 'v21.0') {
   const hanging = new Set<() => void>()
   let answerAfterMs = 0
 
+  const media = new Map<string, { bytes: Uint8Array; mimeType: string; token: string }>()
+  const downloads: MediaDownload[] = []
+  /** The media lookups and downloads Parley made (apart from `received`, the messages it sent). */
+  const mediaRequests: GraphRequest[] = []
+  let fetchLinks = false
+
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     async fetch(request) {
       const url = new URL(request.url)
+      if (request.method === 'GET') return serveMedia(request, url)
       const text = await request.text()
       let json: any
       try {
@@ -69,6 +76,9 @@ export function fakeGraphApi(version = 'v21.0') {
       const [status, answer, headers] = step !== undefined ? scripted(step) : judge(request, match?.[1], json)
       record.status = status
       record.answer = answer
+      // As the provider does with a media message's link: it downloads the file to send it on.
+      const link = json?.[json?.type]?.link
+      if (fetchLinks && status === 200 && typeof link === 'string') downloads.push(await download(link))
       return Response.json(answer, { status, headers })
     },
   })
@@ -85,6 +95,41 @@ export function fakeGraphApi(version = 'v21.0') {
     if (problem) return graphError(400, problem.code, problem.code === 100 ? 'Invalid parameter' : 'Parameter value is not valid', problem.details)
     const wamid = `wamid.${randomBytes(24).toString('base64url')}`
     return [200, { messaging_product: 'whatsapp', contacts: [{ input: json.to, wa_id: String(json.to).replace(/^\+/, '') }], messages: [{ id: wamid }] }]
+  }
+
+  /**
+   * `GET /{version}/{media-id}`: the media's description (a short-lived download url, its
+   * type, sha256 and size), for the token of the business number it was sent to; then
+   * `GET /media-files/{media-id}` with the same token: its bytes.
+   */
+  function serveMedia(request: Request, url: URL): Response {
+    const step = script.shift()
+    if (step !== undefined && step !== 'hang') {
+      const [status, answer, headers] = scripted(step)
+      return Response.json(answer, { status, headers })
+    }
+    const described = new RegExp(`^/${version.replace('.', '\\.')}/([^/]+)$`).exec(url.pathname)
+    const file = /^\/media-files\/([^/]+)$/.exec(url.pathname)
+    const id = described?.[1] ?? file?.[1] ?? ''
+    const found = media.get(id)
+    const record: GraphRequest = { path: url.pathname, phoneNumberId: '', headers: Object.fromEntries(request.headers), json: null, status: 0, answer: null }
+    mediaRequests.push(record)
+    const answer = (status: number, body: unknown, headers?: Record<string, string>) => {
+      record.status = status
+      record.answer = body
+      return body instanceof Uint8Array ? new Response(body as Uint8Array<ArrayBuffer>, { status, headers }) : Response.json(body, { status, headers })
+    }
+    if (!found) {
+      const [status, body] = graphError(400, 100, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`)
+      return answer(status, body)
+    }
+    if (request.headers.get('authorization') !== `Bearer ${found.token}`) {
+      const [status, body] = graphError(401, 190, 'Invalid OAuth access token - Cannot parse access token')
+      return answer(status, body)
+    }
+    if (file) return answer(200, found.bytes, { 'content-type': found.mimeType })
+    const sha256 = new Bun.CryptoHasher('sha256').update(found.bytes).digest('hex')
+    return answer(200, { messaging_product: 'whatsapp', url: `${url.origin}/media-files/${id}`, mime_type: found.mimeType, sha256, file_size: found.bytes.byteLength, id })
   }
 
   return {
@@ -107,6 +152,20 @@ export function fakeGraphApi(version = 'v21.0') {
     answerAfter(ms: number) {
       answerAfterMs = ms
     },
+    /** A file a user sent the business number: its media id, as the webhook names it. */
+    addMedia(phoneNumberId: string, bytes: Uint8Array, mimeType: string): string {
+      const token = tokens.get(phoneNumberId)
+      if (token === undefined) throw new Error(`register ${phoneNumberId} first`)
+      const id = String(1_000_000_000_000_000 + media.size + Math.floor(Math.random() * 1_000_000))
+      media.set(id, { bytes, mimeType, token })
+      return id
+    },
+    /** From now on, each accepted media message's link is downloaded, as the provider does; what came back. */
+    fetchMediaLinks() {
+      fetchLinks = true
+    },
+    downloads,
+    mediaRequests,
     respond(...steps: GraphStep[]) {
       script.push(...steps)
     },
@@ -125,6 +184,23 @@ export function fakeGraphApi(version = 'v21.0') {
 }
 
 export type FakeGraphApi = ReturnType<typeof fakeGraphApi>
+
+/** A media message's link as the fake provider downloaded it. */
+export interface MediaDownload {
+  link: string
+  status: number
+  contentType: string | null
+  bytes: Uint8Array
+}
+
+async function download(link: string): Promise<MediaDownload> {
+  try {
+    const response = await fetch(link, { redirect: 'manual' })
+    return { link, status: response.status, contentType: response.headers.get('content-type'), bytes: new Uint8Array(await response.arrayBuffer()) }
+  } catch (error) {
+    return { link, status: 0, contentType: String(error), bytes: new Uint8Array() }
+  }
+}
 
 function scripted(step: Exclude<GraphStep, 'hang'>): [number, unknown, Record<string, string>?] {
   if (typeof step === 'number') {

@@ -1,0 +1,75 @@
+import type { OutboxTime } from '../../outbox/outbox-time.ts'
+import { type PinnedAnswer, pinnedPost } from '../../outbox/pinned-post.ts'
+import type { OutboundUrlPolicy } from '../../support/outbound-url.ts'
+import { VERSION } from '../../version.ts'
+
+export interface MediaDownloadOptions {
+  policy: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
+  time: OutboxTime
+  /** PARLEY_CHATAPP_API_URL: the media's description is `GET {apiUrl}/{media-id}`. */
+  apiUrl: string
+  /** The largest file kept (PARLEY_ATTACHMENT_MAX_BYTES): a bigger one is not read past it. */
+  maxBytes: number
+  /** Each of the two requests, DNS lookup included. */
+  timeoutMs: number
+  ca?: string
+}
+
+export type DownloadedMedia = { ok: true; bytes: Uint8Array; mimeType: string | null } | { ok: false; reason: string }
+
+export type MediaDownloader = (mediaId: string, accessToken: string) => Promise<DownloadedMedia>
+
+/** The description of a media is a few hundred bytes. */
+const DESCRIPTION_MAX_BYTES = 16 * 1024
+const MEDIA_ID = /^[A-Za-z0-9_.-]{1,128}$/
+
+/**
+ * A file a user sent the business number, fetched from the provider as its Cloud API says:
+ * `GET /{media-id}` with the access token answers `{url, mime_type, sha256, file_size}`, then
+ * `GET url` with the same token answers the bytes. Both go through the outbound address
+ * policy with the address pinned, like every call Parley makes; no redirect is followed;
+ * the bytes must match the announced sha256. Never throws: a failure says why.
+ */
+export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeoutMs, ca }: MediaDownloadOptions): MediaDownloader {
+  const get = (url: string, accessToken: string, maxBodyBytes: number) =>
+    pinnedPost(url, () => ({ authorization: `Bearer ${accessToken}`, 'user-agent': `Parley/${VERSION}` }), '', { policy, time, timeoutMs, maxBodyBytes, ca, method: 'GET' }, new AbortController().signal)
+
+  return async (mediaId, accessToken) => {
+    if (!MEDIA_ID.test(mediaId)) return { ok: false, reason: 'the media id is not one the provider gives' }
+    const described = await get(`${apiUrl}/${mediaId}`, accessToken, DESCRIPTION_MAX_BYTES)
+    if (described.kind !== 'answer') return { ok: false, reason: `describing media ${mediaId}: ${failure(described)}` }
+    if (described.status !== 200) return { ok: false, reason: `describing media ${mediaId}: HTTP ${described.status}` }
+    let description: { url?: unknown; mime_type?: unknown; sha256?: unknown; file_size?: unknown }
+    try {
+      description = JSON.parse(new TextDecoder().decode(described.body))
+    } catch {
+      return { ok: false, reason: `describing media ${mediaId}: the answer is not JSON` }
+    }
+    const { url, mime_type: mimeType, sha256, file_size: size } = description
+    if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return { ok: false, reason: `describing media ${mediaId}: no download url` }
+    if (typeof size === 'number' && size > maxBytes) return { ok: false, reason: `media ${mediaId} is ${size} bytes, over PARLEY_ATTACHMENT_MAX_BYTES (${maxBytes})` }
+    // One byte more than allowed tells a file that is too big from one that fits exactly.
+    const file = await get(url, accessToken, maxBytes + 1)
+    if (file.kind !== 'answer') return { ok: false, reason: `downloading media ${mediaId}: ${failure(file)}` }
+    if (file.status !== 200) return { ok: false, reason: `downloading media ${mediaId}: HTTP ${file.status}` }
+    if (file.body.byteLength > maxBytes) return { ok: false, reason: `media ${mediaId} is over PARLEY_ATTACHMENT_MAX_BYTES (${maxBytes})` }
+    if (typeof sha256 === 'string' && new Bun.CryptoHasher('sha256').update(file.body).digest('hex') !== sha256.toLowerCase()) {
+      return { ok: false, reason: `media ${mediaId} does not match the sha256 the provider gave` }
+    }
+    return { ok: true, bytes: file.body, mimeType: typeof mimeType === 'string' ? mimeType : null }
+  }
+}
+
+function failure(outcome: Exclude<Awaited<ReturnType<typeof pinnedPost>>, PinnedAnswer>): string {
+  switch (outcome.kind) {
+    case 'timeout':
+      return `no answer within ${outcome.afterMs} ms`
+    case 'unresolved':
+    case 'refused':
+      return outcome.reason
+    case 'network':
+      return outcome.error
+    default:
+      return outcome.kind
+  }
+}
