@@ -71,6 +71,22 @@ const NO_FIXTURE_YET = new Set([
   'POST /widget/v1/attachments',
   'OPTIONS /widget/v1/attachments',
   'GET /attachments/{id}/{key}/{filename}',
+  // The provider's verify handshake succeeds only with the integration's verify token, a secret.
+  'GET /hooks/chatapp/{integration_id}',
+])
+
+/**
+ * Operations whose success needs luck with the generated body (a whole valid flow, state and
+ * input; an integration type the scene does not have yet; a conversation message that passes
+ * every rule): reached and refused cleanly in most runs, so they may not succeed in this one.
+ */
+const NEEDS_LUCK = new Set([
+  'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/web',
+  'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api',
+  'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/chatapp',
+  'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api/messages',
+  'POST /api/dev/v1/chatbots/{chatbot_id}/flows/{flow_id}/test-run',
+  'POST /api/dev/v1/chatbots/{chatbot_id}/conversations/{conversation_id}/read',
 ])
 
 describe('fuzzing every documented operation of the compiled binary', () => {
@@ -103,8 +119,12 @@ describe('fuzzing every documented operation of the compiled binary', () => {
     const excluded = new Set([...PERSON_ONLY, ...NO_FIXTURE_YET])
     expect([...excluded].filter((name) => !operations.some((o) => `${o.method} ${o.template}` === name))).toEqual([])
     const succeeded = operations.filter((o) => !excluded.has(`${o.method} ${o.template}`)).filter((o) => [...(report.byRoute.get(`${o.method} ${o.template}`)?.keys() ?? [])].some((status) => status >= 200 && status < 300))
-    // Creating an integration or a conversation message needs luck with the generated body; the rest must succeed somewhere.
-    expect(succeeded.length).toBeGreaterThanOrEqual(operations.length - excluded.size - 4)
+    // Every other operation must succeed somewhere; named here, with the statuses it got.
+    const neverSucceeded = operations
+      .filter((o) => !excluded.has(`${o.method} ${o.template}`) && !succeeded.includes(o) && !NEEDS_LUCK.has(`${o.method} ${o.template}`))
+      .map((o) => `${o.method} ${o.template} ${JSON.stringify([...(report.byRoute.get(`${o.method} ${o.template}`)?.entries() ?? [])])}`)
+    expect(neverSucceeded).toEqual([])
+    expect(succeeded.length).toBeGreaterThanOrEqual(operations.length - excluded.size - NEEDS_LUCK.size)
     expect(report.sent).toBe(RUNS)
   })
 
