@@ -1,10 +1,9 @@
-import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
 import type { FlowSnapshot as StoredFlowSnapshot } from '../flows/snapshots.ts'
 import type { EventBus } from '../support/events.ts'
 import type { FlowSnapshot, FlowSnapshots } from './service.ts'
 
 interface FlowVersions {
-  entrySnapshot(chatbotId: string): { flowId: string; version: number; definition: ConversationFlow } | null
+  entryVersion(chatbotId: string): { flowId: string; version: number } | null
   versionSnapshot(flowId: string, version: number): StoredFlowSnapshot | null
 }
 
@@ -20,10 +19,11 @@ export function flowSnapshots(flows: FlowVersions, events: EventBus): FlowSnapsh
   events.on('flow.removed', ({ flowId }) => {
     for (const key of cache.keys()) if (key.startsWith(`${flowId}:`)) cache.delete(key)
   })
-  return {
+  const snapshots: FlowSnapshots = {
+    // Which version is cheap to ask; its definition comes from the same cache as running ones.
     entry(chatbotId) {
-      const snapshot = flows.entrySnapshot(chatbotId)
-      return snapshot ? { flowId: snapshot.flowId, version: snapshot.version, definition: snapshot.definition } : null
+      const at = flows.entryVersion(chatbotId)
+      return at ? snapshots.version(at.flowId, at.version) : null
     },
     version(flowId, version) {
       const key = `${flowId}:${version}`
@@ -37,4 +37,5 @@ export function flowSnapshots(flows: FlowVersions, events: EventBus): FlowSnapsh
       return snapshot
     },
   }
+  return snapshots
 }

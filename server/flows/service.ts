@@ -155,6 +155,12 @@ export function flowService({ store, now, events, mcpIntegrationIds }: FlowServi
      * Where a new conversation of the chatbot starts: its entry flow when that is set and
      * published, else its most recently published conversation flow, else nowhere (null).
      */
+    /** Which version entrySnapshot would give, without reading the definition. */
+    entryVersion(chatbotId: string): { flowId: string; version: number } | null {
+      const row = store.entryVersion(chatbotId)
+      return row ? { flowId: row.flow_id, version: row.version } : null
+    },
+
     entrySnapshot(chatbotId: string): ConversationSnapshot | null {
       const stored = store.entryFlowSnapshot(chatbotId) ?? store.latestConversationSnapshot(chatbotId)
       const snapshot = stored ? toSnapshot(stored) : null

@@ -97,6 +97,20 @@ export function flowStore(db: Database) {
      ORDER BY v.rowid DESC LIMIT 1`,
   )
 
+  // The same two choices without the definition: a running server has the snapshot in memory.
+  const entryFlowVersion = db.query<{ flow_id: string; version: number }, [string]>(
+    `SELECT f.id AS flow_id, v.version FROM chatbots c
+     JOIN flows f ON f.id = c.entry_flow_id AND f.chatbot_id = c.id AND f.type = 'conversation'
+     JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
+     WHERE c.id = ?`,
+  )
+  const latestConversationVersion = db.query<{ flow_id: string; version: number }, [string]>(
+    `SELECT f.id AS flow_id, v.version FROM flows f
+     JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
+     WHERE f.chatbot_id = ? AND f.type = 'conversation'
+     ORDER BY v.rowid DESC LIMIT 1`,
+  )
+
   const versionList = db.query<{ version: number; published_at: string }, [string]>(
     'SELECT version, published_at FROM flow_versions WHERE flow_id = ? ORDER BY version DESC',
   )
@@ -133,5 +147,6 @@ export function flowStore(db: Database) {
     versionSnapshot: (id: string, version: number) => versionSnapshot.get(id, version),
     entryFlowSnapshot: (chatbotId: string) => entryFlowSnapshot.get(chatbotId),
     latestConversationSnapshot: (chatbotId: string) => latestConversationSnapshot.get(chatbotId),
+    entryVersion: (chatbotId: string) => entryFlowVersion.get(chatbotId) ?? latestConversationVersion.get(chatbotId),
   }
 }

@@ -92,3 +92,26 @@ describe('conversations and contacts read from memory stay what the database hol
     expect(app.services.conversations.get(conversation.id)).toBeUndefined()
   })
 })
+
+describe('new conversations start where the chatbot points now, their flow read from memory', () => {
+  test('a republished flow starts the next conversation on the new version; running ones stay on theirs', async () => {
+    const { app, bot, contact, conversation } = await chattingApp()
+    const flowId = (await app.call('GET', `/api/dev/v1/chatbots/${bot.id}/flows`)).body.items[0].id
+    const greeting = (id: string) =>
+      app.db
+        .query<{ content: string }, [string]>("SELECT content FROM messages WHERE conversation_id = ? AND role = 'bot' ORDER BY rowid LIMIT 1")
+        .all(id)
+        .map((row) => JSON.parse(row.content).text)[0]
+    await app.call('PATCH', `/api/dev/v1/chatbots/${bot.id}/flows/${flowId}`, {
+      body: { flow: { version: 1, start: 'hello', states: { hello: { say: [{ text: 'Version two speaking.' }], end: true } } } },
+    })
+    expect((await app.call('POST', `/api/dev/v1/chatbots/${bot.id}/flows/${flowId}/publish`)).status).toBe(200)
+    await new Promise((resolve) => setImmediate(resolve))
+    const ctx: ChannelContext = { chatbotId: bot.id, channel: 'web', integrationId: null }
+    const next = app.services.conversations.open(ctx, contact.id, null)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(greeting(next.id)).toBe('Version two speaking.')
+    expect(app.services.conversations.get(next.id)!.flow_version).toBe(2)
+    expect(app.services.conversations.get(conversation.id)!.flow_version).toBe(1)
+  })
+})
