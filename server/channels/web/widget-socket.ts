@@ -57,6 +57,9 @@ export interface WidgetSocketDeps {
  * opens, then speaks the protocol of server/protocol/widget-protocol.ts. Raw Bun WebSockets
  * keep an idle visitor down to a few kilobytes.
  */
+/** Bytes a socket may have waiting to be sent before it is closed (Bun's default is 16 MiB). */
+export const SEND_BACKLOG_LIMIT = 8 * 1024 * 1024
+
 export function widgetSocket(deps: WidgetSocketDeps) {
   const { findIntegration, hub, logger, helloTimeoutMs = 10_000 } = deps
   const handlers = visitorHandlers(deps)
@@ -96,6 +99,12 @@ export function widgetSocket(deps: WidgetSocketDeps) {
     sendPings: true,
     // uWebSockets refuses a bigger frame with 1009 from its header, before buffering it.
     maxPayloadLength: FRAME_LIMITS.maxBytes,
+    // Past the limit Bun would drop frames and keep the socket open: a stalled tab would miss
+    // messages without knowing. Closed instead, the widget reconnects and its welcome brings
+    // the history; the desk reconnects with ?since= and catches up. These options apply to
+    // both sockets (one server), so the limit leaves room for a desk's whole catch-up.
+    backpressureLimit: SEND_BACKLOG_LIMIT,
+    closeOnBackpressureLimit: true,
     open(socket) {
       if (socket.data.refusal) {
         socket.close(socket.data.refusal.code, socket.data.refusal.reason)

@@ -243,6 +243,37 @@ describe('a tab whose peer stops reading', () => {
   }, 30_000)
 })
 
+describe('a tab that stops reading while stored messages pile up', () => {
+  test('is closed once its backlog passes the limit, never left open with messages silently dropped; the tab still reading gets them all', async () => {
+    const { chat, tab, token, ref } = await visitorInConversation()
+    const slow = await rawTab(suite.server.socketUrl(chat.widgetKey), token)
+    let closed = false
+    slow.socket.on('close', () => {
+      closed = true
+    })
+    slow.socket.pause()
+    const tabsBefore = suite.server.hub.socketsOf(contactKey(ref.contact_id)).size
+    // 40 MB of stored messages: past the kernel's buffers and the per-socket limit.
+    const text = 'y'.repeat(40_000)
+    const sent: string[] = []
+    for (let i = 0; i < 1000; i++) {
+      const message: ChatMessage = { id: newId(), conversation_id: ref.id, role: 'agent', content: { kind: 'text', text }, created_at: new Date().toISOString() }
+      sent.push(message.id)
+      suite.server.events.emit('conversation.messages', { conversation: ref, messages: [message] })
+      if (i % 20 === 0) await Bun.sleep(1)
+    }
+    for (let i = 0; i < 200 && suite.server.hub.socketsOf(contactKey(ref.contact_id)).size === tabsBefore; i++) await Bun.sleep(10)
+    expect(suite.server.hub.socketsOf(contactKey(ref.contact_id)).size).toBe(tabsBefore - 1)
+    slow.socket.resume()
+    for (let i = 0; i < 300 && !closed; i++) await Bun.sleep(10)
+    expect(closed).toBe(true)
+    // The tab that kept reading lost nothing.
+    await settle(tab)
+    const got = new Set(tab.received.filter((frame) => frame.type === 'message').map((frame) => (frame as Extract<ServerMessage, { type: 'message' }>).message.id))
+    expect(sent.filter((id) => !got.has(id))).toEqual([])
+  }, 60_000)
+})
+
 /**
  * A widget tab over a bare TCP socket (RFC 6455 by hand), so the test can stop reading from it
  * as a stalled phone would: the frames it gets are decoded as they come.
