@@ -15,9 +15,9 @@ export interface DeskSuite extends ConsoleSuite {
   visitorSays(text: string, flow?: ConversationFlow): Promise<{ visitor: WidgetPage; chatbotId: string; conversationId: string }>
 }
 
-/** For a file of desk tests: one Chromium, the compiled binary, the shop pages and two people. */
-export function deskSuite(): DeskSuite {
-  const suite = consoleSuite() as DeskSuite
+/** For a file of desk tests: one Chromium, the compiled binary (started with `env`), the shop pages and two people. */
+export function deskSuite(env: Record<string, string> = {}): DeskSuite {
+  const suite = consoleSuite(env) as DeskSuite
   beforeAll(async () => {
     suite.sam = await suite.bed.person('Sam', 'agent')
   })
