@@ -121,6 +121,15 @@ export class RawSocketClient {
     this.socket.destroy()
   }
 
+  /** Stops reading, as a stalled phone does: the server's frames wait in the kernel, then in the server. */
+  pause(): void {
+    this.socket.pause()
+  }
+
+  resume(): void {
+    this.socket.resume()
+  }
+
   private listen(initial: Buffer): void {
     this.socket.on('data', (chunk: Buffer) => this.receive(chunk))
     this.socket.on('close', () => {
