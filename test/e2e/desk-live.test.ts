@@ -68,8 +68,13 @@ describe('the desk live: people, collisions, notes, typing, reconnects (Chromium
     await ada.messagesWhen((shown) => shown.length > 0, 'the history')
     await visitor.page.locator('#parley-widget textarea, #parley-widget input[type=text]').first().pressSequentially('I am writ', { delay: 30 })
     await ada.page.locator('.typing', { hasText: 'The visitor is typing' }).waitFor()
+    const sam = await suite.desk(suite.sam)
+    await sam.goto(`/app/c/${conversationId}`)
+    await sam.messagesWhen((shown) => shown.length > 0, 'the history')
     await ada.composer.pressSequentially('One moment', { delay: 30 })
     await waitUntil(() => visitor.received('typing').some((frame) => frame.from === 'agent' && frame.active), 'the widget hears the person typing')
+    // Another desk on the conversation is told who is typing.
+    await sam.page.locator('.typing', { hasText: 'Ada is typing' }).waitFor()
   }, E2E_TIMEOUT)
 
   test('take over, hand back and close show on both desks, on the timeline with who did it', async () => {
