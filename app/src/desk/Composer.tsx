@@ -230,7 +230,10 @@ export function Composer(props: {
           }}
         />
         <button type="button" class="attach" aria-label="Attach a file (picture or PDF)" title="Attach a picture or PDF (or paste or drop it here)" disabled={upload() !== null} onClick={() => picker?.click()}>
-          📎
+          {/* Drawn, not an emoji: a desk without an emoji font would show an empty box. */}
+          <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+            <path d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.5 3.5 0 0 1 5 5l-8.6 8.6a2 2 0 0 1-2.8-2.8l7.9-7.9" />
+          </svg>
         </button>
       </Show>
       <button type="submit" class="primary" disabled={busy() || !text().trim()}>
