@@ -48,11 +48,11 @@ export async function buildWidget(): Promise<WidgetBuild> {
     define: { __PARLEY_CHAT_VERSION__: JSON.stringify(chat.version) },
   })
   // ASCII only: a host page that serves or includes the script with another charset must not garble its text.
-  const source = await Bun.file(WIDGET_OUTPUT).text()
-  await Bun.write(WIDGET_OUTPUT, asciiOnly(source))
+  const source = asciiOnly(await Bun.file(WIDGET_OUTPUT).text())
+  await Bun.write(WIDGET_OUTPUT, source)
   await buildChatStylesheet()
-  const bytes = await Bun.file(WIDGET_OUTPUT).bytes()
-  const chatBytes = await Bun.file(CHAT_SCRIPT_OUTPUT).bytes()
+  const bytes = new TextEncoder().encode(source)
+  const chatBytes = new TextEncoder().encode(chat.script)
   return {
     bytes: bytes.length,
     gzipped: Bun.gzipSync(bytes, { level: 9 }).length,
@@ -66,7 +66,7 @@ export async function buildWidget(): Promise<WidgetBuild> {
  * `(function($parleyRuntime$){var {a:b}=$parleyRuntime$["solid-js/web"];...;$parleyRuntime$.loaded({ChatWindow:x})})(document.currentScript.parleyRuntime)`.
  * Answers the names it imports from each shared module, and a hash of the script.
  */
-async function buildChatScript(): Promise<{ imports: Map<string, Set<string>>; version: string }> {
+async function buildChatScript(): Promise<{ imports: Map<string, Set<string>>; version: string; script: string }> {
   const moduleFile = `${root}dist/widget/widget-chat.mjs`
   await buildSolidBundle({
     folder: 'widget',
@@ -79,7 +79,7 @@ async function buildChatScript(): Promise<{ imports: Map<string, Set<string>>; v
   const imports = new Map<string, Set<string>>()
   code = code.replace(/\bimport\s*\{([^}]*)\}\s*from\s*["']([^"']+)["'];?/g, (_, names: string, from: string) => {
     if (!SHARED_MODULES.includes(from)) throw new Error(`widget-chat.js imports ${from}: only ${SHARED_MODULES.join(', ')} may be shared with widget.js`)
-    const bindings = names.split(',').map((name) => name.trim()).filter(Boolean).map((name) => name.split(/\s+as\s+/))
+    const bindings = specifiers(names)
     const wanted = imports.get(from) ?? new Set<string>()
     for (const [imported] of bindings) wanted.add(imported as string)
     imports.set(from, wanted)
@@ -88,7 +88,7 @@ async function buildChatScript(): Promise<{ imports: Map<string, Set<string>>; v
   let exported = false
   code = code.replace(/\bexport\s*\{([^}]*)\};?\s*$/, (_, names: string) => {
     exported = true
-    const pairs = names.split(',').map((name) => name.trim()).filter(Boolean).map((name) => name.split(/\s+as\s+/))
+    const pairs = specifiers(names)
     return `${RUNTIME_PARAMETER}.loaded({${pairs.map(([local, as]) => `${as ?? local}:${local}`).join(',')}});`
   })
   if (!exported || /\bimport\s*[\w{*(]|\bexport\b/.test(code)) throw new Error('widget-chat.js: unexpected module syntax left after rewriting its imports and exports')
@@ -96,7 +96,12 @@ async function buildChatScript(): Promise<{ imports: Map<string, Set<string>>; v
   const minified = new Bun.Transpiler({ loader: 'js', minifyWhitespace: true }).transformSync(`(function(${RUNTIME_PARAMETER}){${code}})(document.currentScript.parleyRuntime);`)
   const script = asciiOnly(minified)
   await Bun.write(CHAT_SCRIPT_OUTPUT, script)
-  return { imports, version: Bun.hash(script).toString(36) }
+  return { imports, version: Bun.hash(script).toString(36), script }
+}
+
+/** `a, b as c` (the inside of an import's or export's braces) as [['a'], ['b', 'c']]. */
+function specifiers(names: string): string[][] {
+  return names.split(',').map((name) => name.trim()).filter(Boolean).map((name) => name.split(/\s+as\s+/))
 }
 
 /** `virtual:parley-chat-runtime` for widget.js: the exports widget-chat.js asked for, by module. */

@@ -16,9 +16,6 @@ export const ATTACHMENT_TYPES = {
 
 export type AttachmentType = keyof typeof ATTACHMENT_TYPES
 
-/** How the attachment is shown: inline as a picture, or as a file to open. */
-export type AttachmentKind = (typeof ATTACHMENT_TYPES)[AttachmentType]['kind']
-
 /** "PNG, JPEG, GIF or WebP images and PDF files": what refusals tell the sender (the widget says the same). */
 export { UPLOAD_TYPES_TEXT as ALLOWED_TYPES_TEXT } from '../protocol/upload-rules.ts'
 

@@ -9,19 +9,17 @@ import { ATTACHMENT_TYPES, type AttachmentType, FILENAME_MAX_LENGTH } from './mo
 export function safeFilename(raw: string, type: AttachmentType): string {
   const { extensions } = ATTACHMENT_TYPES[type]
   const base = raw.normalize('NFC').split(/[\\/]/).pop() ?? ''
-  let name = base
+  const name = base
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069"'`<>:*?|%;]/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '')
   const dot = name.lastIndexOf('.')
-  const extension = dot > 0 ? name.slice(dot + 1).toLowerCase() : ''
-  const ending = (extensions as readonly string[]).includes(extension) ? name.slice(dot) : `.${extensions[0]}`
-  let stem = (extensions as readonly string[]).includes(extension) ? name.slice(0, dot) : name
-  stem = stem.trim() || 'attachment'
-  // Cut by code points, so a name is never left with half a surrogate pair.
+  const kept = dot > 0 && (extensions as readonly string[]).includes(name.slice(dot + 1).toLowerCase())
+  const ending = kept ? name.slice(dot) : `.${extensions[0]}`
+  let stem = (kept ? name.slice(0, dot) : name).trim() || 'attachment'
+  // Cut to the room left, never leaving half a surrogate pair at the end.
   const room = FILENAME_MAX_LENGTH - ending.length
-  if (stem.length > room) stem = Array.from(stem).slice(0, room).join('').slice(0, room).replace(/[\uD800-\uDBFF]$/, '')
-  name = `${stem}${ending}`
-  return name
+  if (stem.length > room) stem = stem.slice(0, room).replace(/[\uD800-\uDBFF]$/, '')
+  return `${stem}${ending}`
 }

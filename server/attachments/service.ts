@@ -54,6 +54,9 @@ export type AttachmentService = ReturnType<typeof attachmentService>
 
 const sha256Hex = (data: Uint8Array | string) => new Bun.CryptoHasher('sha256').update(data).digest('hex')
 
+/** The record without its key's digest, which never leaves the service. */
+const recordOf = ({ key_hash: _, ...attachment }: AttachmentRow): AttachmentRecord => attachment
+
 /** 512 bytes, 3.5 KiB, 10 MiB: a size as a person reads it. */
 function mebibytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`
@@ -152,16 +155,14 @@ export function attachmentService({ store, batch, now, publicUrl, maxBytes, conv
       const row = unlock(id, key)
       const bytes = row ? store.bytes(row.id) : null
       if (!row || !bytes) throw notFound('attachment')
-      const { key_hash: _, ...attachment } = row
-      return { attachment, bytes }
+      return { attachment: recordOf(row), bytes }
     },
 
     /** An attachment of a workspace, for the API (another workspace's answers 404). */
     get(workspaceId: string, id: string): AttachmentRecord {
       const row = store.get(id)
       if (!row || row.workspace_id !== workspaceId) throw notFound('attachment')
-      const { key_hash: _, ...attachment } = row
-      return attachment
+      return recordOf(row)
     },
 
     /** The bytes of a workspace's attachment (to hand a file to a channel that uploads it elsewhere). */

@@ -29,6 +29,7 @@ export function sniffType(bytes: Uint8Array): AttachmentType | null {
 export function describeRefused(bytes: Uint8Array): string | null {
   const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart().toLowerCase()
   if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg'))) return 'an SVG image'
-  if (head.startsWith('<!doctype html') || head.startsWith('<html') || head.startsWith('<script') || head.startsWith('<')) return 'HTML or XML'
+  // Any other markup: an HTML page, a script or some XML.
+  if (head.startsWith('<')) return 'HTML or XML'
   return null
 }

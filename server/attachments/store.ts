@@ -20,7 +20,6 @@ export function attachmentStore(db: Database) {
   const usage = db.query<{ files: number; bytes: number }, [string]>(
     'SELECT count(*) AS files, coalesce(sum(byte_size), 0) AS bytes FROM attachments WHERE conversation_id = ?',
   )
-  const ofConversation = db.query<AttachmentRow, [string]>(`SELECT ${COLUMNS} FROM attachments WHERE conversation_id = ? ORDER BY id`)
 
   return {
     insert(row: AttachmentRow, bytes: Uint8Array): void {
@@ -30,6 +29,5 @@ export function attachmentStore(db: Database) {
     bytes: (id: string): Uint8Array<ArrayBuffer> | null => bytesOf.get(id)?.bytes ?? null,
     /** How many files a conversation holds and their bytes together (for its limits). */
     usage: (conversationId: string) => usage.get(conversationId) ?? { files: 0, bytes: 0 },
-    listOfConversation: (conversationId: string): AttachmentRow[] => ofConversation.all(conversationId),
   }
 }

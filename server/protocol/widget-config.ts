@@ -20,7 +20,8 @@ const HexColor = t.String({
 type LiteralTuple<T extends readonly string[]> = { -readonly [K in keyof T]: T[K] extends string ? TLiteral<T[K]> : never }
 const AvatarIcon = t.Union(AVATAR_ICONS.map((icon) => t.Literal(icon)) as unknown as LiteralTuple<typeof AVATAR_ICONS>)
 const Position = t.Union(POSITIONS.map((position) => t.Literal(position)) as unknown as LiteralTuple<typeof POSITIONS>)
-const RatingScale = t.Union(RATING_SCALES.map((scale) => t.Literal(scale)) as unknown as LiteralTuple<typeof RATING_SCALES>)
+/** The end rating's scale (widget-protocol.ts names the rating frames' scale with it too). */
+export const RatingScale = t.Union(RATING_SCALES.map((scale) => t.Literal(scale)) as unknown as LiteralTuple<typeof RATING_SCALES>)
 const PathPattern = t.String({
   pattern: '^(?:/[^*]*|(?:/[^*]*)?/\\*)$',
   maxLength: 512,

@@ -1,5 +1,5 @@
 import { type Static, t } from 'elysia'
-import { WidgetConfig } from './widget-config.ts'
+import { RatingScale, WidgetConfig } from './widget-config.ts'
 
 export { UPLOAD_PATH, UPLOAD_TYPES } from './upload-rules.ts'
 
@@ -82,7 +82,7 @@ export type ChatMessage = Static<typeof ChatMessage>
 export const ConversationStatus = t.Union([t.Literal('bot'), t.Literal('handoff'), t.Literal('closed')])
 export type ConversationStatus = Static<typeof ConversationStatus>
 
-export const RatingScale = t.Union([t.Literal('thumbs'), t.Literal('stars')])
+export { RatingScale }
 export type RatingScale = Static<typeof RatingScale>
 
 /** The visitor's rating of a closed conversation: thumbs 0 (down) or 1 (up), stars 1 to 5. */

@@ -84,12 +84,9 @@ export function webUploads({ findIntegration, tokens, attachments, say, runningC
   function withinRate(socket: WidgetSocket): boolean {
     const at = monotonicMs()
     const recent = (socket.data.uploadTimes ?? []).filter((time) => at - time < 60_000)
-    if (recent.length >= uploadsPerMinute) {
-      socket.data.uploadTimes = recent
-      return false
-    }
-    recent.push(at)
     socket.data.uploadTimes = recent
+    if (recent.length >= uploadsPerMinute) return false
+    recent.push(at)
     return true
   }
 
