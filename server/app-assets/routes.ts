@@ -3,8 +3,7 @@ import appScriptPath from '../../dist/app/app.js' with { type: 'file' }
 import appStylesPath from '../../dist/app/app.css' with { type: 'file' }
 import appChunkFiles from '../../dist/app/chunks.js'
 import { ApiError } from '../http/api-error.ts'
-import { chooseEncoding } from '../widget-assets/accept-encoding.ts'
-import { isFresh, prepareAsset, type WidgetAsset } from '../widget-assets/widget-asset.ts'
+import { assetResponse, prepareAsset, type WidgetAsset } from '../widget-assets/widget-asset.ts'
 import { appPage } from './app-page.ts'
 
 export interface AppAssetOptions {
@@ -21,8 +20,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
 /**
  * The desk app: GET /app and GET /app/* answer its HTML page (revalidated on every load, so
  * a new binary's app is picked up at once); GET /app/assets/app-{hash}.js and .css its files,
- * compressed once at start, cached for a year and revalidated by ETag. The page's CSP and
- * other security headers are added as the answers leave, by http/security-headers.ts.
+ * each coding compressed once when first asked for, cached for a year and revalidated by
+ * ETag. The page's CSP and other security headers are added as the answers leave, by
+ * http/security-headers.ts.
  */
 export function appAssetRoutes({ scriptFile = appScriptPath, stylesFile = appStylesPath, chunkFiles = appChunkFiles }: AppAssetOptions = {}) {
   const script = prepareAsset(scriptFile)
@@ -36,15 +36,8 @@ export function appAssetRoutes({ scriptFile = appScriptPath, stylesFile = appSty
   const html = appPage(`/app/assets/app-${script.hash}.js`, `/app/assets/app-${styles.hash}.css`)
   const page = prepareAsset(new TextEncoder().encode(html))
 
-  const serve = (request: Request, asset: WidgetAsset, type: string, cacheControl: string) => {
-    const coding = chooseEncoding(request.headers.get('accept-encoding'))
-    const variant = asset[coding]
-    const headers: Record<string, string> = { 'cache-control': cacheControl, vary: 'Accept-Encoding', etag: variant.etag }
-    if (isFresh(asset, request.headers.get('if-none-match'))) return new Response(null, { status: 304, headers })
-    headers['content-type'] = type
-    if (coding !== 'identity') headers['content-encoding'] = coding
-    return new Response(variant.body, { headers })
-  }
+  const serve = (request: Request, asset: WidgetAsset, type: string, cacheControl: string) =>
+    assetResponse(request, asset, type, { 'cache-control': cacheControl })
   const answerPage = ({ request }: { request: Request }) => serve(request, page, 'text/html; charset=utf-8', 'no-cache')
   const pageDetail = { tags: ['Desk'], security: [] }
 

@@ -5,7 +5,7 @@ import type { EventBus } from '../support/events.ts'
 import { newId } from '../support/new-id.ts'
 import type { CreateFlow, Flow, FlowListItem, FlowType, PublishResult, UpdateFlow, ValidationResult } from './model.ts'
 import type { FlowVersion, FlowVersionList } from './version-model.ts'
-import { type ConversationSnapshot, type FlowSnapshot, toSnapshot } from './snapshots.ts'
+import { type FlowSnapshot, toSnapshot } from './snapshots.ts'
 import type { FlowRow, FlowStore } from './store.ts'
 import type { ChatbotReferences } from './validate/conversation.ts'
 import { validateFlow } from './validate/validate-flow.ts'
@@ -152,19 +152,13 @@ export function flowService({ store, now, events, mcpIntegrationIds }: FlowServi
     },
 
     /**
-     * Where a new conversation of the chatbot starts: its entry flow when that is set and
-     * published, else its most recently published conversation flow, else nowhere (null).
+     * Which version a new conversation of the chatbot starts on: its entry flow's when that is
+     * set and published, else its most recently published conversation flow's, else none
+     * (null). Without the definition: a running server has it in memory (flow-snapshots.ts).
      */
-    /** Which version entrySnapshot would give, without reading the definition. */
     entryVersion(chatbotId: string): { flowId: string; version: number } | null {
       const row = store.entryVersion(chatbotId)
       return row ? { flowId: row.flow_id, version: row.version } : null
-    },
-
-    entrySnapshot(chatbotId: string): ConversationSnapshot | null {
-      const stored = store.entryFlowSnapshot(chatbotId) ?? store.latestConversationSnapshot(chatbotId)
-      const snapshot = stored ? toSnapshot(stored) : null
-      return snapshot?.type === 'conversation' ? snapshot : null
     },
   }
 }

@@ -82,28 +82,16 @@ export function flowStore(db: Database) {
   const versionSnapshot = db.query<StoredSnapshot, [string, number]>(
     `SELECT ${SNAPSHOT_COLUMNS} FROM flows f JOIN flow_versions v ON v.flow_id = f.id WHERE f.id = ? AND v.version = ?`,
   )
-  const entryFlowSnapshot = db.query<StoredSnapshot, [string]>(
-    `SELECT ${SNAPSHOT_COLUMNS} FROM chatbots c
-     JOIN flows f ON f.id = c.entry_flow_id AND f.chatbot_id = c.id AND f.type = 'conversation'
-     JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
-     WHERE c.id = ?`,
-  )
-  // A new row's rowid is one more than the largest in the table, so the live version with the
-  // largest rowid is the one published last, whatever the clock said.
-  const latestConversationSnapshot = db.query<StoredSnapshot, [string]>(
-    `SELECT ${SNAPSHOT_COLUMNS} FROM flows f
-     JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
-     WHERE f.chatbot_id = ? AND f.type = 'conversation'
-     ORDER BY v.rowid DESC LIMIT 1`,
-  )
-
-  // The same two choices without the definition: a running server has the snapshot in memory.
+  // Where a new conversation starts: the entry flow's live version, else (below) the live
+  // conversation version published last. Without the definition: a running server has it in memory.
   const entryFlowVersion = db.query<{ flow_id: string; version: number }, [string]>(
     `SELECT f.id AS flow_id, v.version FROM chatbots c
      JOIN flows f ON f.id = c.entry_flow_id AND f.chatbot_id = c.id AND f.type = 'conversation'
      JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
      WHERE c.id = ?`,
   )
+  // A new row's rowid is one more than the largest in the table, so the live version with the
+  // largest rowid is the one published last, whatever the clock said.
   const latestConversationVersion = db.query<{ flow_id: string; version: number }, [string]>(
     `SELECT f.id AS flow_id, v.version FROM flows f
      JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
@@ -145,8 +133,6 @@ export function flowStore(db: Database) {
       summaries.all(chatbotId).map((row) => ({ id: row.id, type: row.type, published: row.published === 1 })),
     liveSnapshot: (id: string) => liveSnapshot.get(id),
     versionSnapshot: (id: string, version: number) => versionSnapshot.get(id, version),
-    entryFlowSnapshot: (chatbotId: string) => entryFlowSnapshot.get(chatbotId),
-    latestConversationSnapshot: (chatbotId: string) => latestConversationSnapshot.get(chatbotId),
     entryVersion: (chatbotId: string) => entryFlowVersion.get(chatbotId) ?? latestConversationVersion.get(chatbotId),
   }
 }

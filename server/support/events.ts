@@ -17,8 +17,11 @@ export interface DomainEvents {
   'conversation.messages': { conversation: ConversationRef; messages: ChatMessage[] }
   /** A conversation's status changed (handoff, closed, back to the bot). */
   'conversation.status': { conversation: ConversationRef; status: ConversationStatus }
-  /** A person (`agent`) is typing in a conversation, or the bot is working on an answer (an LLM run, tools included); or stopped. */
-  /** `person`: who of the desk is typing, when a person is (not an API caller). */
+  /**
+   * A person (`agent`) is typing in a conversation, or the bot is working on an answer (an LLM
+   * run, tools included); or stopped. `person`: who of the desk is typing, when a person is
+   * (not an API caller).
+   */
   'conversation.typing': { conversation: ConversationRef; active: boolean; from: 'agent' | 'bot'; person?: { id: string; display_name: string } | null }
   /**
    * The bot's answer while it is being written (an LLM agent state), before it is stored:

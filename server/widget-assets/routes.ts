@@ -2,9 +2,8 @@ import { Elysia } from 'elysia'
 import chatStylesheetPath from '../../dist/widget/widget-chat.css' with { type: 'file' }
 import chatScriptPath from '../../dist/widget/widget-chat.js' with { type: 'file' }
 import widgetPath from '../../dist/widget/widget.js' with { type: 'file' }
-import { chooseEncoding } from './accept-encoding.ts'
 import { demoPage } from './demo-page.ts'
-import { isFresh, prepareAsset, type WidgetAsset } from './widget-asset.ts'
+import { assetResponse, prepareAsset, type WidgetAsset } from './widget-asset.ts'
 
 export interface WidgetAssetOptions {
   /** The demo chatbot's widget key, or null when there is no demo web integration. */
@@ -68,20 +67,11 @@ export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widge
 
 const COMMON_HEADERS = {
   'cache-control': 'public, max-age=300',
-  vary: 'Accept-Encoding',
   'access-control-allow-origin': '*',
   'cross-origin-resource-policy': 'cross-origin',
 }
 
-/** Answers a request for one of the widget's files: the coding it accepts, its ETag, 304 when the copy it has is current. */
+/** Answers a request for one of the widget's files: any site may load it, cached five minutes. */
 function servedAsset(asset: WidgetAsset, contentType: string) {
-  return (request: Request): Response => {
-    const coding = chooseEncoding(request.headers.get('accept-encoding'))
-    const variant = asset[coding]
-    const headers: Record<string, string> = { ...COMMON_HEADERS, etag: variant.etag }
-    if (isFresh(asset, request.headers.get('if-none-match'))) return new Response(null, { status: 304, headers })
-    headers['content-type'] = contentType
-    if (coding !== 'identity') headers['content-encoding'] = coding
-    return new Response(variant.body, { headers })
-  }
+  return (request: Request): Response => assetResponse(request, asset, contentType, COMMON_HEADERS)
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { brotliCompressSync, constants } from 'node:zlib'
-import type { ContentCoding } from './accept-encoding.ts'
+import { type ContentCoding, chooseEncoding } from './accept-encoding.ts'
 
 export interface Variant {
   body: Uint8Array<ArrayBuffer>
@@ -66,4 +66,18 @@ export function isFresh(asset: WidgetAsset, ifNoneMatch: string | null): boolean
   const tags = ifNoneMatch.split(',').map((tag) => tag.trim().replace(/^W\//, ''))
   const current = (['identity', 'gzip', 'br'] as const).map((coding) => etagOf(asset.hash, coding))
   return tags.some((tag) => tag === '*' || current.includes(tag))
+}
+
+/**
+ * The answer to a GET of an asset: in the coding the client accepts, with its ETag, or 304
+ * when the client's copy is current. `headers` (its caching) go on both.
+ */
+export function assetResponse(request: Request, asset: WidgetAsset, contentType: string, headers: Record<string, string>): Response {
+  const coding = chooseEncoding(request.headers.get('accept-encoding'))
+  const variant = asset[coding]
+  const common: Record<string, string> = { ...headers, vary: 'Accept-Encoding', etag: variant.etag }
+  if (isFresh(asset, request.headers.get('if-none-match'))) return new Response(null, { status: 304, headers: common })
+  const answered: Record<string, string> = { ...common, 'content-type': contentType }
+  if (coding !== 'identity') answered['content-encoding'] = coding
+  return new Response(variant.body, { headers: answered })
 }

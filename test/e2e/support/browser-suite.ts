@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { launchBrowser } from './browser.ts'
-import { type HostPages, startHostPages } from './host-pages.ts'
+import { embedPage, type HostPages, startHostPages } from './host-pages.ts'
 import { type ParleyServer, startParley } from './parley-server.ts'
 import { setUpWebChat, type WebChat } from '../../support/web-chat.ts'
-import { embedPage } from './host-pages.ts'
 import { WidgetPage } from './widget-page.ts'
 
 export interface BrowserSuite {
