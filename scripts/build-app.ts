@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 /**
- * Builds the desk (and later the console) app served at /app into two minified files,
- * dist/app/app.js (an ES module: Solid, the router and the app) and dist/app/app.css. The
- * server embeds both, names them by their content hash and writes the HTML page itself, so
+ * Builds the app served at /app (the desk and the console) into minified files: dist/app/app.js
+ * (an ES module: Solid, the router and the app), dist/app/app.css and the lazily loaded chunks. The
+ * server embeds them, names them by their content hash and writes the HTML page itself, so
  * no inline script or style is needed and the page's CSP stays strict.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -46,20 +46,17 @@ export async function buildApp(): Promise<{ bytes: number; gzipped: number }> {
     lib: { entry: `${root}app/src/main.tsx`, formats: ['es'], fileName: () => 'app.js', cssFileName: 'app' },
     output: { chunkFileNames: 'chunks/[name]-[hash].js', manualChunks: coreChunk } as Rollup.OutputOptions,
   })
-  const chunks = writeChunkIndex(result)
-  const files = [await Bun.file(APP_SCRIPT).arrayBuffer(), await Bun.file(APP_STYLES).arrayBuffer(), ...(await Promise.all(chunks.map((name) => Bun.file(`${APP_CHUNKS}/${name}`).arrayBuffer())))]
-  return {
-    bytes: files.reduce((sum, file) => sum + file.byteLength, 0),
-    // What a browser downloads: each file gzipped on its own.
-    gzipped: files.reduce((sum, file) => sum + Bun.gzipSync(file, { level: 9 }).length, 0),
-  }
+  writeChunkIndex(result)
+  // The chunk folder now holds only this build's chunks, so the app's files are exactly these.
+  const files = appFileSizes()
+  return { bytes: files.reduce((sum, file) => sum + file.bytes, 0), gzipped: files.reduce((sum, file) => sum + file.gzipped, 0) }
 }
 
 /**
  * Names this build's chunks in dist/app/chunks.js (each imported `with { type: 'file' }`, so
  * the compiled binary embeds it) and removes chunks of earlier builds.
  */
-function writeChunkIndex(result: Awaited<ReturnType<typeof build>>): string[] {
+function writeChunkIndex(result: Awaited<ReturnType<typeof build>>): void {
   mkdirSync(APP_CHUNKS, { recursive: true })
   const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[]
   const names = outputs.flatMap((output) => output.output.filter((file) => file.type === 'chunk' && file.fileName.startsWith('chunks/')).map((file) => file.fileName.slice('chunks/'.length)))
@@ -67,7 +64,6 @@ function writeChunkIndex(result: Awaited<ReturnType<typeof build>>): string[] {
   const lines = names.map((name, index) => `import chunk${index} from './chunks/${name}' with { type: 'file' }`)
   const entries = names.map((name, index) => `  ${JSON.stringify(name)}: chunk${index},`)
   writeFileSync(APP_CHUNK_INDEX, `// Written by scripts/build-app.ts: this build's lazily loaded chunks, by file name.\n${lines.join('\n')}\n\nexport default {\n${entries.join('\n')}\n}\n`)
-  return names
 }
 
 /** Each file of the app as a browser downloads it, gzipped on its own: what each route costs. */

@@ -12,6 +12,44 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/**
+ * The error line of a screen's actions: `act` clears it, runs the work and, when the work
+ * fails, shows why. It answers whether the work succeeded (a refused change can leave the
+ * form as typed); `setError` is there for a reason found before any request.
+ */
+export function createAction() {
+  const [error, setError] = createSignal('')
+  const act = async (work: () => Promise<unknown>): Promise<boolean> => {
+    setError('')
+    try {
+      await work()
+      return true
+    } catch (failure) {
+      setError(errorText(failure))
+      return false
+    }
+  }
+  return { error, setError, act }
+}
+
+/** A secret shown this once, with Copy and Done; `mark` names the data attribute that finds it. */
+export function ShownOnce(props: { value: string; mark: string; onDone: () => void; children?: JSX.Element }) {
+  return (
+    <>
+      <p class="secret" {...{ [`data-${props.mark}`]: '' }}>
+        {props.value}
+      </p>
+      {props.children}
+      <div class="actions">
+        <CopyButton text={() => props.value} />
+        <button type="button" onClick={() => props.onDone()}>
+          Done
+        </button>
+      </div>
+    </>
+  )
+}
+
 export function ErrorLine(props: { error: string }) {
   return (
     <Show when={props.error}>

@@ -45,20 +45,20 @@ describe('the flow diagram', () => {
 describe('JSON pointers in the text', () => {
   const text = '{\n  "states": {\n    "hello": {\n      "on": [{ "to": "nowhere" }]\n    }\n  },\n  "a/b": 1\n}'
 
+  /** The text a pointer marks. */
+  const marked = (pointer: string) => {
+    const span = spanOf(jsonPositions(text), pointer, text)
+    return text.slice(span?.from, span?.to)
+  }
+
   test('a plain value is marked itself; an object member by its key', () => {
-    const positions = jsonPositions(text)
-    const to = spanOf(positions, '/states/hello/on/0/to', text)
-    expect(text.slice(to?.from, to?.to)).toBe('"nowhere"')
-    const hello = spanOf(positions, '/states/hello', text)
-    expect(text.slice(hello?.from, hello?.to)).toBe('"hello"')
+    expect(marked('/states/hello/on/0/to')).toBe('"nowhere"')
+    expect(marked('/states/hello')).toBe('"hello"')
   })
 
   test('escaped tokens and missing pointers fall back to the nearest known parent', () => {
-    const positions = jsonPositions(text)
-    const slash = spanOf(positions, '/a~1b', text)
-    expect(text.slice(slash?.from, slash?.to)).toBe('1')
-    const missing = spanOf(positions, '/states/hello/on/0/button', text)
-    expect(text.slice(missing?.from, missing?.to)).toBe('{ "to": "nowhere" }')
+    expect(marked('/a~1b')).toBe('1')
+    expect(marked('/states/hello/on/0/button')).toBe('{ "to": "nowhere" }')
   })
 
   test('a text mid-edit keeps what was read before the mistake', () => {

@@ -2,25 +2,21 @@ import { A } from '@solidjs/router'
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { type Chatbot, consoleApi } from '../console-api.ts'
 import { ConfirmFor } from '../ConfirmFor.tsx'
-import { ErrorLine, errorText, when } from '../parts.tsx'
+import { createAction, ErrorLine, when } from '../parts.tsx'
 
 /** The chatbots: list, create, rename, delete (after saying what goes with it). */
 export default function ChatbotsScreen() {
   const [bots, { refetch }] = createResource(() => consoleApi.chatbots())
   const [name, setName] = createSignal('')
-  const [error, setError] = createSignal('')
   const [renaming, setRenaming] = createSignal<{ id: string; name: string } | null>(null)
   const [deleting, setDeleting] = createSignal<Chatbot | null>(null)
 
-  const run = async (work: () => Promise<unknown>) => {
-    setError('')
-    try {
+  const { error, act } = createAction()
+  const run = (work: () => Promise<unknown>) =>
+    act(async () => {
       await work()
       await refetch()
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
+    })
   const create = (event: SubmitEvent) => {
     event.preventDefault()
     void run(async () => {

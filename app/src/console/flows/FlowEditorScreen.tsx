@@ -5,7 +5,7 @@ import { useParams } from '@solidjs/router'
 import { basicSetup, EditorView } from 'codemirror'
 import { createResource, createSignal, For, onCleanup, onMount, Show } from 'solid-js'
 import { consoleApi, type Flow, type Issue } from '../console-api.ts'
-import { BotTabs, ErrorLine, errorText, when } from '../parts.tsx'
+import { BotTabs, createAction, ErrorLine, errorText, when } from '../parts.tsx'
 import { FlowDiagram } from './FlowDiagram.tsx'
 import { jsonPositions, spanOf } from './json-positions.ts'
 import { TestChat } from './TestChat.tsx'
@@ -24,7 +24,7 @@ export default function FlowEditorScreen() {
   const [draft, setDraft] = createSignal<unknown>(null)
   const [issues, setIssues] = createSignal<{ errors: Issue[]; warnings: Issue[] }>({ errors: [], warnings: [] })
   const [state, setState] = createSignal<'saved' | 'saving' | 'unsaved' | 'invalid json'>('saved')
-  const [error, setError] = createSignal('')
+  const { error, setError, act } = createAction()
   const [notice, setNotice] = createSignal('')
   let host!: HTMLDivElement
   let view: EditorView | undefined
@@ -117,17 +117,14 @@ export default function FlowEditorScreen() {
     view.focus()
   }
 
-  const publish = async () => {
-    setError('')
+  const publish = () => {
     setNotice('')
-    try {
+    return act(async () => {
       await check()
       const result = await consoleApi.publishFlow(params.botId, params.flowId)
       setFlow(await consoleApi.flow(params.botId, params.flowId))
       setNotice(`Published at ${when(result.published_at)}: new conversations start in version ${flow()?.published_version}.`)
-    } catch (failure) {
-      setError(errorText(failure))
-    }
+    })
   }
 
   return (

@@ -2,7 +2,7 @@ import { A, useParams } from '@solidjs/router'
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { consoleApi, type FlowItem } from '../console-api.ts'
 import { ConfirmFor } from '../ConfirmFor.tsx'
-import { BotTabs, ErrorLine, errorText, when } from '../parts.tsx'
+import { BotTabs, createAction, ErrorLine, when } from '../parts.tsx'
 
 const STARTER = { version: 1, start: 'welcome', states: { welcome: { say: [{ text: 'Hello! How can I help?' }], on: [{ to: 'welcome' }] } } }
 
@@ -14,16 +14,12 @@ export default function FlowsScreen() {
   const [name, setName] = createSignal('')
   const [type, setType] = createSignal<'conversation' | 'meta'>('conversation')
   const [deleting, setDeleting] = createSignal<FlowItem | null>(null)
-  const [error, setError] = createSignal('')
-  const run = async (work: () => Promise<unknown>) => {
-    setError('')
-    try {
+  const { error, act } = createAction()
+  const run = (work: () => Promise<unknown>) =>
+    act(async () => {
       await work()
       await refetch()
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
+    })
   return (
     <>
       <BotTabs botId={params.botId} name={bot()?.name} />

@@ -1,6 +1,6 @@
 import { createSignal, For, Show } from 'solid-js'
 import { consoleApi } from '../console-api.ts'
-import { ErrorLine, errorText } from '../parts.tsx'
+import { createAction, ErrorLine } from '../parts.tsx'
 
 type Line = { who: 'bot' | 'me' | 'event'; text: string; buttons?: { id: string; title: string }[] }
 
@@ -9,19 +9,15 @@ export function TestChat(props: { botId: string; flowId: string; definition: () 
   const [lines, setLines] = createSignal<Line[]>([])
   const [state, setState] = createSignal<unknown>(null)
   const [text, setText] = createSignal('')
-  const [error, setError] = createSignal('')
-  const send = async (input: Record<string, unknown>, shown?: string) => {
-    setError('')
-    try {
+  const { error, act } = createAction()
+  const send = (input: Record<string, unknown>, shown?: string) =>
+    act(async () => {
       const result = await consoleApi.testRun(props.botId, props.flowId, { flow: props.definition(), state: input.kind === 'start' ? null : state(), input })
       setState(result.state)
       const said: Line[] = result.messages.map((message) => ({ who: 'bot', text: message.text ?? `[${message.kind}]`, buttons: message.buttons }))
       const events: Line[] = result.events.filter((event) => event.type !== 'captured').map((event) => ({ who: 'event', text: event.type === 'agent_run' ? 'an LLM agent would answer here (not run in tests)' : event.type }))
       setLines([...(input.kind === 'start' ? [] : lines()), ...(shown ? [{ who: 'me' as const, text: shown }] : []), ...said, ...events])
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
+    })
   return (
     <section class="card test-chat">
       <div class="actions">

@@ -1,6 +1,6 @@
 import { createResource, createSignal, For, onCleanup, Show } from 'solid-js'
 import { consoleApi } from '../console-api.ts'
-import { ErrorLine, errorText, when } from '../parts.tsx'
+import { createAction, ErrorLine, when } from '../parts.tsx'
 
 /**
  * The published versions: any two compared side by side (the working copy counts as one),
@@ -13,7 +13,7 @@ export function Versions(props: { botId: string; flowId: string; current: () => 
   )
   const [left, setLeft] = createSignal('')
   const [right, setRight] = createSignal('working')
-  const [error, setError] = createSignal('')
+  const { error, act } = createAction()
   let host!: HTMLDivElement
   let merge: { destroy(): void } | undefined
   let shadow: ShadowRoot | undefined
@@ -22,9 +22,8 @@ export function Versions(props: { botId: string; flowId: string; current: () => 
   const textOf = async (which: string) =>
     which === 'working' ? props.current() : JSON.stringify((await consoleApi.version(props.botId, props.flowId, Number(which))).flow, null, 2)
 
-  const compare = async () => {
-    setError('')
-    try {
+  const compare = () =>
+    act(async () => {
       const [{ MergeView }, { EditorView }, { EditorState }, { json }] = await Promise.all([import('@codemirror/merge'), import('@codemirror/view'), import('@codemirror/state'), import('@codemirror/lang-json')])
       const [a, b] = await Promise.all([textOf(left() || String(versions()?.items[0]?.version ?? 1)), textOf(right())])
       merge?.destroy()
@@ -32,18 +31,11 @@ export function Versions(props: { botId: string; flowId: string; current: () => 
       // In a shadow root, for the same reason as the editor: the CSP refuses <style> in the page.
       shadow ??= host.attachShadow({ mode: 'open' })
       merge = new MergeView({ a: { doc: a, extensions: readOnly }, b: { doc: b, extensions: readOnly }, parent: shadow, root: shadow, collapseUnchanged: { margin: 2 } })
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
-  const restore = async (version: number) => {
-    setError('')
-    try {
+    })
+  const restore = (version: number) =>
+    act(async () => {
       props.onRestore((await consoleApi.version(props.botId, props.flowId, version)).flow)
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
+    })
 
   return (
     <section class="card versions">

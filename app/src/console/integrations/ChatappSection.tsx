@@ -1,6 +1,6 @@
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { type ChatappHandshake, type ChatappIntegration, consoleApi } from '../console-api.ts'
-import { CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
+import { CopyButton, createAction, ErrorLine, when } from '../parts.tsx'
 
 /**
  * The messaging-app channel: its tokens (write-only, shown masked), the callback URL to paste
@@ -9,18 +9,7 @@ import { CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
  */
 export function ChatappSection(props: { botId: string }) {
   const [integration, { refetch, mutate }] = createResource(() => props.botId, (id) => consoleApi.channelIfAny(id, 'chatapp', consoleApi.chatapp))
-  const [error, setError] = createSignal('')
-  /** Runs a change; whether it worked (a refused one leaves the form as typed). */
-  const act = async (work: () => Promise<void>): Promise<boolean> => {
-    setError('')
-    try {
-      await work()
-      return true
-    } catch (failure) {
-      setError(errorText(failure))
-      return false
-    }
-  }
+  const { error, act } = createAction()
   return (
     <section class="card chatapp">
       <h2>Messaging app channel</h2>

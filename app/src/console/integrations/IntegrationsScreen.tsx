@@ -1,7 +1,7 @@
 import { useParams } from '@solidjs/router'
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { type Chatbot, consoleApi, type McpIntegration, type McpTest, type McpTool } from '../console-api.ts'
-import { BotTabs, CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
+import { BotTabs, createAction, ErrorLine, ShownOnce, when } from '../parts.tsx'
 import { ChatappSection } from './ChatappSection.tsx'
 import { McpAuthorization } from './McpAuthorization.tsx'
 
@@ -29,15 +29,7 @@ function RestApiSection(props: { botId: string }) {
   )
   const [url, setUrl] = createSignal('')
   const [secret, setSecret] = createSignal('')
-  const [error, setError] = createSignal('')
-  const act = async (work: () => Promise<void>) => {
-    setError('')
-    try {
-      await work()
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
+  const { error, act } = createAction()
   const create = (event: SubmitEvent) => {
     event.preventDefault()
     void act(async () => {
@@ -103,15 +95,7 @@ function RestApiSection(props: { botId: string }) {
               <Show when={secret()}>
                 <div>
                   <p>The signing secret, shown this once: put it in the receiver now. The old one stops at once.</p>
-                  <p class="secret" data-signing-secret>
-                    {secret()}
-                  </p>
-                  <div class="actions">
-                    <CopyButton text={secret} />
-                    <button type="button" onClick={() => setSecret('')}>
-                      Done
-                    </button>
-                  </div>
+                  <ShownOnce value={secret()} mark="signing-secret" onDone={() => setSecret('')} />
                 </div>
               </Show>
               <div class="actions">
@@ -164,27 +148,24 @@ function McpSection(props: { botId: string }) {
   const [url, setUrl] = createSignal('')
   const [auth, setAuth] = createSignal<'none' | 'oauth' | 'bearer'>('none')
   const [token, setToken] = createSignal('')
-  const [error, setError] = createSignal('')
-  const add = async (event: SubmitEvent) => {
+  const { error, act } = createAction()
+  const add = (event: SubmitEvent) => {
     event.preventDefault()
-    setError('')
     const body: Record<string, unknown> = { name: name().trim(), url: url().trim() }
     if (auth() === 'oauth') body.auth = { type: 'oauth' }
     if (auth() === 'bearer') body.auth = { type: 'bearer', token: token() }
-    try {
+    void act(async () => {
       await consoleApi.createMcp(props.botId, body)
       setName('')
       setUrl('')
       setToken('')
       await refetch()
-    } catch (failure) {
-      setError(errorText(failure))
-    }
+    })
   }
   return (
     <section class="card mcp">
       <h2>MCP tool servers</h2>
-      <form class="inline-form" onSubmit={(e) => void add(e)}>
+      <form class="inline-form" onSubmit={add}>
         <label>
           Name
           <input name="mcp_name" value={name()} onInput={(e) => setName(e.currentTarget.value)} required placeholder="orders" />
@@ -220,49 +201,44 @@ function McpSection(props: { botId: string }) {
 function McpServer(props: { botId: string; server: McpIntegration }) {
   const [test, setTest] = createSignal<McpTest | null>(null)
   const [tools, setTools] = createSignal<McpTool[]>([])
-  const [error, setError] = createSignal('')
+  const { error, setError, act } = createAction()
   const [trying, setTrying] = createSignal<string | null>(null)
   const [args, setArgs] = createSignal('{}')
   const [result, setResult] = createSignal('')
-  const run = async () => {
-    setError('')
-    try {
+  const run = () =>
+    act(async () => {
       const answer = await consoleApi.testMcp(props.botId, props.server.id)
       setTest(answer)
       if (answer.ok) setTools(answer.tools)
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
+    })
   // The allow list as last saved: the server's answer, not the list reloaded (which would redraw this server).
   const [allowed, setAllowed] = createSignal(props.server.config.tools.allow)
   const toggle = async (tool: string, on: boolean) => {
     const names = tools().map((t) => t.name)
     const current = allowed() ?? names
     const next = on ? [...new Set([...current, tool])] : current.filter((n) => n !== tool)
-    setError('')
-    try {
+    await act(async () => {
       const updated = await consoleApi.updateMcp(props.botId, props.server.id, { tools: { allow: next } })
       setAllowed(updated.config.tools.allow)
       const listed = await consoleApi.mcpTools(props.botId, props.server.id)
       setTools(listed.tools)
-    } catch (failure) {
-      setError(errorText(failure))
-    }
+    })
   }
-  const call = async (event: SubmitEvent) => {
+  const call = (event: SubmitEvent) => {
     event.preventDefault()
     const tool = trying()
     if (!tool) return
-    setError('')
     setResult('')
+    let parsed: unknown
     try {
-      const parsed = JSON.parse(args()) as unknown
+      parsed = JSON.parse(args())
+    } catch (failure) {
+      return setError(`the arguments are not JSON: ${(failure as SyntaxError).message}`)
+    }
+    void act(async () => {
       const answer = await consoleApi.callTool(props.botId, props.server.id, tool, parsed)
       setResult(JSON.stringify(answer.content, null, 2) + (answer.is_error ? '\n(the tool reported an error)' : ''))
-    } catch (failure) {
-      setError(failure instanceof SyntaxError ? `the arguments are not JSON: ${failure.message}` : errorText(failure))
-    }
+    })
   }
   return (
     <div class="card mcp-server" data-mcp={props.server.name}>
@@ -311,7 +287,7 @@ function McpServer(props: { botId: string; server: McpIntegration }) {
         <p class="muted">Ticked tools are offered to the chatbot's agent states; the others never are.</p>
       </Show>
       <Show when={trying()}>
-        <form class="grid-stack" onSubmit={(e) => void call(e)}>
+        <form class="grid-stack" onSubmit={call}>
           <label class="field">
             Arguments for {trying()} (JSON)
             <textarea name="tool_arguments" rows={3} value={args()} onInput={(e) => setArgs(e.currentTarget.value)} />
@@ -337,38 +313,31 @@ function LlmSection(props: { bot: Chatbot; onSaved: (bot: Chatbot) => void }) {
   const [model, setModel] = createSignal(props.bot.llm?.model ?? '')
   const [temperature, setTemperature] = createSignal(props.bot.llm?.temperature?.toString() ?? '')
   const [apiKey, setApiKey] = createSignal('')
-  const [error, setError] = createSignal('')
+  const { error, act } = createAction()
   const [saved, setSaved] = createSignal(false)
-  const save = async (event: SubmitEvent) => {
+  const save = (event: SubmitEvent) => {
     event.preventDefault()
-    setError('')
     setSaved(false)
     const llm: Record<string, unknown> = { base_url: baseUrl().trim(), model: model().trim() }
     if (temperature().trim() !== '') llm.temperature = Number(temperature())
     if (apiKey().trim() !== '') llm.api_key = apiKey().trim()
-    try {
+    void act(async () => {
       props.onSaved(await consoleApi.updateChatbot(props.bot.id, { llm: llm as never }))
       setApiKey('')
       setSaved(true)
-    } catch (failure) {
-      setError(errorText(failure))
-    }
+    })
   }
-  const remove = async () => {
-    setError('')
-    try {
+  const remove = () =>
+    act(async () => {
       props.onSaved(await consoleApi.updateChatbot(props.bot.id, { llm: null }))
       setBaseUrl('')
       setModel('')
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
+    })
   return (
     <section class="card llm">
       <h2>LLM for agent states</h2>
       <p class="muted">Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, OpenRouter…).</p>
-      <form class="grid-stack" onSubmit={(e) => void save(e)}>
+      <form class="grid-stack" onSubmit={save}>
         <label class="field">
           Base URL
           <input name="llm_base_url" value={baseUrl()} onInput={(e) => setBaseUrl(e.currentTarget.value)} placeholder="https://api.openai.com/v1" required />

@@ -1,7 +1,7 @@
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { type ApiKey, consoleApi } from '../console-api.ts'
 import { ConfirmFor } from '../ConfirmFor.tsx'
-import { CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
+import { createAction, ErrorLine, ShownOnce, when } from '../parts.tsx'
 
 /** API keys: made and shown once, revoked, with when each was last used. */
 export default function KeysScreen() {
@@ -9,35 +9,28 @@ export default function KeysScreen() {
   const [name, setName] = createSignal('')
   const [made, setMade] = createSignal<{ name: string; key: string } | null>(null)
   const [revoking, setRevoking] = createSignal<ApiKey | null>(null)
-  const [error, setError] = createSignal('')
+  const { error, act } = createAction()
 
-  const create = async (event: SubmitEvent) => {
+  const create = (event: SubmitEvent) => {
     event.preventDefault()
-    setError('')
-    try {
+    void act(async () => {
       const created = await consoleApi.createKey(name().trim())
       setMade({ name: created.name, key: created.key })
       setName('')
       await refetch()
-    } catch (failure) {
-      setError(errorText(failure))
-    }
+    })
   }
-  const revoke = async (key: ApiKey) => {
-    setError('')
-    try {
+  const revoke = (key: ApiKey) =>
+    act(async () => {
       await consoleApi.revokeKey(key.prefix)
       await refetch()
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
+    })
 
   return (
     <>
       <h1>API keys</h1>
       <p class="muted">A key opens the whole developer API of this workspace. Parley keeps only a hash: a key is shown once, when it is made.</p>
-      <form class="inline-form card" onSubmit={(e) => void create(e)}>
+      <form class="inline-form card" onSubmit={create}>
         <label>
           New key
           <input name="key-name" value={name()} onInput={(e) => setName(e.currentTarget.value)} maxLength={100} required placeholder="Back office" />
@@ -51,16 +44,9 @@ export default function KeysScreen() {
         {(key) => (
           <section class="card" aria-live="polite">
             <h2>Key “{key().name}”: copy it now</h2>
-            <p class="secret" data-new-key>
-              {key().key}
-            </p>
-            <p class="muted">It will not be shown again.</p>
-            <div class="actions">
-              <CopyButton text={() => key().key} />
-              <button type="button" onClick={() => setMade(null)}>
-                Done
-              </button>
-            </div>
+            <ShownOnce value={key().key} mark="new-key" onDone={() => setMade(null)}>
+              <p class="muted">It will not be shown again.</p>
+            </ShownOnce>
           </section>
         )}
       </Show>

@@ -3,7 +3,7 @@ import { me } from '../../session.ts'
 import type { User } from '../../types.ts'
 import { consoleApi, type OneTimeLink } from '../console-api.ts'
 import { ConfirmFor } from '../ConfirmFor.tsx'
-import { CopyButton, ErrorLine, errorText, when } from '../parts.tsx'
+import { createAction, ErrorLine, ShownOnce, when } from '../parts.tsx'
 
 type Role = User['role']
 
@@ -22,14 +22,11 @@ export default function PeopleScreen() {
   const [role, setRole] = createSignal<Role>('agent')
   const [link, setLink] = createSignal<{ who: string; link: OneTimeLink } | null>(null)
   const [removing, setRemoving] = createSignal<User | null>(null)
-  const [error, setError] = createSignal('')
+  const action = createAction()
+  const error = action.error
+  /** Runs a change, then reloads the list whether or not it worked. */
   const act = async (work: () => Promise<void>) => {
-    setError('')
-    try {
-      await work()
-    } catch (failure) {
-      setError(errorText(failure))
-    }
+    await action.act(work)
     await refetch()
   }
   const invite = (event: SubmitEvent) => {
@@ -79,16 +76,9 @@ export default function PeopleScreen() {
             <h2>
               {made().link.purpose === 'reset' ? 'Password reset link' : 'Invite link'} for {made().who}: copy it now
             </h2>
-            <p class="secret" data-invite-link>
-              {made().link.url}
-            </p>
-            <p class="muted">It works once, until {when(made().link.expires_at)}, and will not be shown again. A new link replaces it.</p>
-            <div class="actions">
-              <CopyButton text={() => made().link.url} />
-              <button type="button" onClick={() => setLink(null)}>
-                Done
-              </button>
-            </div>
+            <ShownOnce value={made().link.url} mark="invite-link" onDone={() => setLink(null)}>
+              <p class="muted">It works once, until {when(made().link.expires_at)}, and will not be shown again. A new link replaces it.</p>
+            </ShownOnce>
           </section>
         )}
       </Show>

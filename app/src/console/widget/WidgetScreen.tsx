@@ -1,7 +1,7 @@
 import { useParams } from '@solidjs/router'
 import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show } from 'solid-js'
 import { consoleApi, type WebIntegration } from '../console-api.ts'
-import { BotTabs, CopyButton, ErrorLine, errorText } from '../parts.tsx'
+import { BotTabs, CopyButton, createAction, ErrorLine } from '../parts.tsx'
 import { checkField, embedSnippet, type FieldSpec, type FormValues, formValues, identitySnippet, patchOf, shownFields, widgetConfigOf } from './widget-form.ts'
 
 const FRAMES = { desktop: { width: 900, height: 640 }, phone: { width: 375, height: 667 } } as const
@@ -17,7 +17,7 @@ export default function WidgetScreen() {
   const [web, { mutate, refetch }] = createResource(() => params.botId, (id) => consoleApi.channelIfAny(id, 'web', consoleApi.web))
   const [values, setValues] = createSignal<FormValues>({})
   const [saved, setSaved] = createSignal('')
-  const [error, setError] = createSignal('')
+  const { error, act } = createAction()
   const [frame, setFrame] = createSignal<keyof typeof FRAMES>('desktop')
   createEffect(
     on(web, (integration) => {
@@ -50,28 +50,20 @@ export default function WidgetScreen() {
   })
   onCleanup(() => clearTimeout(timer))
 
-  const save = async (event: SubmitEvent) => {
+  const save = (event: SubmitEvent) => {
     event.preventDefault()
     const body = patch()
     if (!body) return
-    setError('')
-    try {
-      const updated = await consoleApi.updateWeb(params.botId, body)
-      mutate(updated)
+    void act(async () => {
+      mutate(await consoleApi.updateWeb(params.botId, body))
       setSaved('Saved: every site with the widget shows these settings from its next page load.')
-    } catch (failure) {
-      setError(errorText(failure))
-    }
+    })
   }
-  const create = async () => {
-    setError('')
-    try {
+  const create = () =>
+    act(async () => {
       await consoleApi.createWeb(params.botId, { name: 'Website' })
       await refetch()
-    } catch (failure) {
-      setError(errorText(failure))
-    }
-  }
+    })
 
   return (
     <>
@@ -92,7 +84,7 @@ export default function WidgetScreen() {
         >
           {(integration) => (
             <div class="grid-2 widget-screen">
-              <form class="card widget-form" onSubmit={(e) => void save(e)} novalidate>
+              <form class="card widget-form" onSubmit={save} novalidate>
                 <h2>Settings</h2>
                 <For each={fields()}>{(spec) => <Field spec={spec} value={values()[spec.key] ?? ''} problem={problems()[spec.key] ?? null} onInput={(text) => set(spec.key, text)} stored={integration()} />}</For>
                 <div class="actions">
