@@ -65,6 +65,14 @@ export function deskService({ store, lists, conversations, contacts, messages, l
     return user ? { id: user.id, display_name: user.display_name } : null
   }
 
+  /** An agent message sent as the caller (signed with a person's name), and read by that person. */
+  function sendAs(caller: Caller, conversationId: string, send: (author: string | undefined) => Message): Message {
+    const person = actor(caller)
+    const message = send(person?.display_name)
+    if (person) batch.run(() => store.markRead(person.id, conversationId, message.id))
+    return message
+  }
+
   function requirePerson(caller: Caller, what: string): string {
     if (!caller.person) throw new ApiError(400, 'session_required', `${what} is for a signed-in person: send the session cookie, not an API key`)
     return caller.person.id
@@ -181,10 +189,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
           )
         }
       }
-      const person = actor(caller)
-      const message = lifecycle.agentSays(stored(conversationId), body.text, person?.display_name)
-      if (person) batch.run(() => store.markRead(person.id, conversationId, message.id))
-      return message
+      return sendAs(caller, conversationId, (author) => lifecycle.agentSays(stored(conversationId), body.text, author))
     },
 
     /**
@@ -203,10 +208,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
         filename: file.filename,
         bytes: file.bytes,
       })
-      const person = actor(caller)
-      const message = lifecycle.agentSendsMedia(conversation, content, person?.display_name)
-      if (person) batch.run(() => store.markRead(person.id, conversationId, message.id))
-      return message
+      return sendAs(caller, conversationId, (author) => lifecycle.agentSendsMedia(conversation, content, author))
     },
 
     /** Take over, hand back or close, recorded on the timeline with who did it. */
