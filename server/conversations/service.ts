@@ -149,6 +149,16 @@ export function conversationService(deps: ConversationServiceDeps) {
    * Writes a worked-out turn as one unit of the batch (a new conversation's row and the
    * channels' own rows included) and announces it once the batch is committed.
    */
+  /** An agent's message, signed with their name and picture when given: the bot stops answering (status handoff). */
+  function agentSends(conversation: StoredConversation, content: Content, author?: string, authorAvatarUrl?: string): Message {
+    const turn = startTurn(conversation)
+    const said = message(turn, 'agent', content, { ...(author ? { author } : {}), ...(authorAvatarUrl ? { author_avatar_url: authorAvatarUrl } : {}) })
+    turn.messages.push(said)
+    turn.status = 'handoff'
+    write(turn)
+    return said
+  }
+
   function write(turn: Turn, isNew = false, alsoWrite?: () => void): void {
     const { conversation } = turn
     const before = isNew ? null : conversation.status
@@ -270,24 +280,12 @@ export function conversationService(deps: ConversationServiceDeps) {
     },
 
     /** A person writes: stored and delivered; the bot stops answering (status handoff). */
-    agentSays(conversation: StoredConversation, text: string, author?: string, authorAvatarUrl?: string): Message {
-      const turn = startTurn(conversation)
-      const said = message(turn, 'agent', { kind: 'text', text }, { ...(author ? { author } : {}), ...(authorAvatarUrl ? { author_avatar_url: authorAvatarUrl } : {}) })
-      turn.messages.push(said)
-      turn.status = 'handoff'
-      write(turn)
-      return said
-    },
+    agentSays: (conversation: StoredConversation, text: string, author?: string, authorAvatarUrl?: string): Message =>
+      agentSends(conversation, { kind: 'text', text }, author, authorAvatarUrl),
 
     /** A person sends a file (an attachment's `media` content): as agentSays, stored and delivered on every channel. */
-    agentSendsMedia(conversation: StoredConversation, content: Extract<Content, { kind: 'media' }>, author?: string, authorAvatarUrl?: string): Message {
-      const turn = startTurn(conversation)
-      const said = message(turn, 'agent', content, { ...(author ? { author } : {}), ...(authorAvatarUrl ? { author_avatar_url: authorAvatarUrl } : {}) })
-      turn.messages.push(said)
-      turn.status = 'handoff'
-      write(turn)
-      return said
-    },
+    agentSendsMedia: (conversation: StoredConversation, content: Extract<Content, { kind: 'media' }>, author?: string, authorAvatarUrl?: string): Message =>
+      agentSends(conversation, content, author, authorAvatarUrl),
 
     /**
      * Take over (handoff), close, or hand back to the bot. A person taking over leaves the

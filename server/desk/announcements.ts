@@ -1,9 +1,10 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { Clock } from '../support/clock.ts'
 import type { ConversationRef, EventBus } from '../support/events.ts'
+import { deskEvent } from './desk-event.ts'
 import type { DeskFeed } from './feed.ts'
 import type { PassingEvent } from './feed-events.ts'
-import type { DeskStore, EventRow } from './store.ts'
+import type { DeskStore } from './store.ts'
 
 interface Deps {
   events: EventBus
@@ -31,13 +32,6 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
     }
     return workspaceId ?? null
   }
-  const toEvent = (row: EventRow) => ({
-    id: row.id,
-    kind: row.kind as 'handed_off',
-    at: row.at,
-    actor: row.actor_id ? { id: row.actor_id, display_name: row.actor_name ?? '' } : null,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-  })
 
   const off = [
     events.on('chatbot.removed', ({ chatbotId }) => void workspaces.delete(chatbotId)),
@@ -68,7 +62,7 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
         assignee_id: thread?.assignee_id ?? null,
       })
       const last = store.events(conversation.id).at(-1)
-      if (last) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: toEvent(last) })
+      if (last) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: deskEvent(last) })
     }),
     events.on('conversation.typing', ({ conversation, active, from, person }) => {
       const workspaceId = workspaceOf(conversation)

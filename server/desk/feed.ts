@@ -63,9 +63,9 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
     catchUp(workspaceId: string, since: number): CatchUp {
       latest(workspaceId)
       const { low } = store.bounds(workspaceId)
-      const high = low === null ? null : (committed.get(workspaceId) ?? 0)
-      if (high === null) return since === 0 ? { entries: [] } : { reload: true }
-      if (since > high || (low !== null && since < low - 1)) return { reload: true }
+      if (low === null) return since === 0 ? { entries: [] } : { reload: true }
+      const high = committed.get(workspaceId) ?? 0
+      if (since > high || since < low - 1) return { reload: true }
       const rows = store.after(workspaceId, since, CATCH_UP_LIMIT + 1).filter((row) => row.seq <= high)
       if (rows.length > CATCH_UP_LIMIT) return { reload: true }
       return { entries: rows.map((row) => JSON.parse(row.event) as FeedEntry) }

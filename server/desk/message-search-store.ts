@@ -21,7 +21,6 @@ export function messageSearchStore(db: Database) {
        WHERE m.rowid > ?1 AND m.rowid <= ?2 AND m.role IN ('visitor', 'agent') AND ${SEARCH_TEXT} IS NOT NULL`,
   )
   const advance = db.query<unknown, [number]>('UPDATE desk_message_search_cursor SET last_rowid = ? WHERE id = 1')
-  const newest = db.query<{ rowid: number | null }, []>('SELECT max(rowid) AS rowid FROM messages')
 
   const indexNext = db.transaction((limit: number) => {
     const from = cursor.get()?.last_rowid ?? 0
@@ -39,7 +38,5 @@ export function messageSearchStore(db: Database) {
      * while the connection is inside someone else's transaction (an open write batch).
      */
     indexNext: (limit: number): number | null => (db.inTransaction ? null : indexNext.immediate(limit)),
-    /** Whether messages are stored that the index has not looked at yet. */
-    behind: () => (newest.get()?.rowid ?? 0) > (cursor.get()?.last_rowid ?? 0),
   }
 }

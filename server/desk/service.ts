@@ -11,6 +11,7 @@ import type { Caller } from '../people/session-auth.ts'
 import type { Clock } from '../support/clock.ts'
 import type { EventBus } from '../support/events.ts'
 import { newId } from '../support/new-id.ts'
+import { deskEvent } from './desk-event.ts'
 import type { DeskFeed } from './feed.ts'
 import { decodeCursor, encodeCursor } from './list-cursor.ts'
 import type { ListRow, ListStore } from './list-store.ts'
@@ -64,12 +65,21 @@ export function deskService({ store, lists, conversations, contacts, messages, l
     return user ? { id: user.id, display_name: user.display_name } : null
   }
 
+  /** An agent message sent as the caller (signed with a person's name), and read by that person. */
+  function sendAs(caller: Caller, conversationId: string, send: (author: string | undefined) => Message): Message {
+    const person = actor(caller)
+    const message = send(person?.display_name)
+    if (person) batch.run(() => store.markRead(person.id, conversationId, message.id))
+    return message
+  }
+
   function requirePerson(caller: Caller, what: string): string {
     if (!caller.person) throw new ApiError(400, 'session_required', `${what} is for a signed-in person: send the session cookie, not an API key`)
     return caller.person.id
   }
 
-  function toRow(row: ListRow, at: number): DeskConversation {
+  /** A list row as the caller sees it: read marks are a person's, so for an API key nothing is unread. */
+  function toRow(caller: Caller, row: ListRow, at: number): DeskConversation {
     const details = JSON.parse(row.details) as Record<string, unknown>
     const text = (key: string) => (typeof details[key] === 'string' || typeof details[key] === 'number' ? String(details[key]) : null)
     const external = row.external_id
@@ -96,17 +106,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
       last_message: row.last_id
         ? { id: row.last_id, role: row.last_role ?? '', preview: preview(row.last_content), created_at: row.last_at ?? row.last_message_at }
         : null,
-      unread: row.last_visitor_id !== null && (row.read_id === null || row.last_visitor_id > row.read_id),
-    }
-  }
-
-  function toEvent(row: EventRow): DeskEvent {
-    return {
-      id: row.id,
-      kind: row.kind as DeskEvent['kind'],
-      at: row.at,
-      actor: row.actor_id ? { id: row.actor_id, display_name: row.actor_name ?? '' } : null,
-      data: JSON.parse(row.data) as Record<string, unknown>,
+      unread: Boolean(caller.person) && row.last_visitor_id !== null && (row.read_id === null || row.last_visitor_id > row.read_id),
     }
   }
 
@@ -145,11 +145,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
       const page = rows.slice(0, limit)
       const at = Date.parse(now())
       const lastRow = page.at(-1)
-      const items = page.map((row) => {
-        const shaped = toRow(row, at)
-        if (!caller.person) shaped.unread = false
-        return shaped
-      })
+      const items = page.map((row) => toRow(caller, row, at))
       return {
         items,
         next_cursor: rows.length > limit && lastRow ? encodeCursor(view, { seq: lastRow.seq, handoffAt: lastRow.handoff_at ?? undefined }) : null,
@@ -165,7 +161,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
       const within = (at: string) => at >= from && (until === null || at <= until)
       const items: TimelineItem[] = [
         ...page.messages.map((message) => ({ type: 'message' as const, at: message.created_at, message })),
-        ...store.events(conversationId).filter((row) => within(row.at)).map((row) => ({ type: 'event' as const, at: row.at, event: toEvent(row) })),
+        ...store.events(conversationId).filter((row) => within(row.at)).map((row) => ({ type: 'event' as const, at: row.at, event: deskEvent(row) })),
         ...store.notes(conversationId).filter((row) => within(row.created_at)).map((row) => ({ type: 'note' as const, at: row.created_at, note: toNote(row) })),
       ]
       // Stable: at one instant a message comes before the event it caused.
@@ -193,10 +189,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
           )
         }
       }
-      const person = actor(caller)
-      const message = lifecycle.agentSays(stored(conversationId), body.text, person?.display_name)
-      if (person) batch.run(() => store.markRead(person.id, conversationId, message.id))
-      return message
+      return sendAs(caller, conversationId, (author) => lifecycle.agentSays(stored(conversationId), body.text, author))
     },
 
     /**
@@ -215,10 +208,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
         filename: file.filename,
         bytes: file.bytes,
       })
-      const person = actor(caller)
-      const message = lifecycle.agentSendsMedia(conversation, content, person?.display_name)
-      if (person) batch.run(() => store.markRead(person.id, conversationId, message.id))
-      return message
+      return sendAs(caller, conversationId, (author) => lifecycle.agentSendsMedia(conversation, content, author))
     },
 
     /** Take over, hand back or close, recorded on the timeline with who did it. */
@@ -241,9 +231,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
       thread(caller, conversationId)
       const found = lists.list({ view: 'open', workspaceId: caller.workspaceId, personId: caller.person?.id ?? null, conversationId, limit: 1 })[0]
       if (!found) throw notFound('conversation')
-      const shaped = toRow(found, Date.parse(now()))
-      if (!caller.person) shaped.unread = false
-      return shaped
+      return toRow(caller, found, Date.parse(now()))
     },
 
     assign(caller: Caller, conversationId: string, assigneeId: string | null): DeskConversation {
@@ -271,7 +259,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
           id = store.insertEvent(event)
         })
         announceThread(caller.workspaceId, row, 'assigned', row.status, assignee?.id ?? null)
-        feed.publish(caller.workspaceId, { type: 'timeline', conversation_id: conversationId, event: toEvent({ ...event, id }) })
+        feed.publish(caller.workspaceId, { type: 'timeline', conversation_id: conversationId, event: deskEvent({ ...event, id }) })
       }
       return this.one(caller, conversationId)
     },
@@ -294,7 +282,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
 
     events(caller: Caller, conversationId: string): DeskEvent[] {
       thread(caller, conversationId)
-      return store.events(conversationId).map(toEvent)
+      return store.events(conversationId).map(deskEvent)
     },
 
     markRead(caller: Caller, conversationId: string, messageId: string): void {

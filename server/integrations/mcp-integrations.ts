@@ -1,3 +1,4 @@
+import { RowCache } from '../db/row-cache.ts'
 import { ApiError, notFound } from '../http/api-error.ts'
 import type { Page, PageOf } from '../http/common-model.ts'
 import type { Clock } from '../support/clock.ts'
@@ -29,37 +30,26 @@ const CACHED_ROWS = 1000
 /** The mcp integrations of a chatbot: many per chatbot, each addressed by its id. */
 export function mcpIntegrations({ store, now, events, kind, requireChatbot }: McpIntegrationsDeps) {
   /**
-   * Rows read by id, under the workspace and chatbot they were found in. Every tool call reads
-   * its integration, and the scoped read (a join to check the workspace, then the chatbot) was
-   * a tenth of Parley's time per call. A row leaves the cache whenever it could change: an
-   * update or delete here, and the events of the generic routes and of a chatbot's deletion
-   * (they run synchronously, after the change is committed).
+   * Rows read by id; a hit counts only under the workspace and chatbot it belongs to (neither
+   * ever changes). Every tool call reads its integration, and the scoped read (a join to check
+   * the workspace, then the chatbot) was a tenth of Parley's time per call. A row leaves the
+   * cache whenever it could change: an update or delete here, and the events of the generic
+   * routes; a chatbot's deletion (rare) empties it. The events run synchronously, after the
+   * change is committed.
    */
-  const cached = new Map<string, IntegrationRow>()
-  const cacheKey = (workspaceId: string, chatbotId: string, id: string) => `${workspaceId}/${chatbotId}/${id}`
-  const forget = (id: string) => {
-    for (const [key, row] of cached) if (row.id === id) cached.delete(key)
-  }
-  events.on('integration.changed', ({ integrationId }) => forget(integrationId))
-  events.on('integration.removed', ({ integrationId }) => forget(integrationId))
-  events.on('chatbot.removed', ({ chatbotId }) => {
-    for (const [key, row] of cached) if (row.chatbot_id === chatbotId) cached.delete(key)
-  })
+  const cached = new RowCache<IntegrationRow>(CACHED_ROWS)
+  events.on('integration.changed', ({ integrationId }) => cached.delete(integrationId))
+  events.on('integration.removed', ({ integrationId }) => cached.delete(integrationId))
+  events.on('chatbot.removed', () => cached.clear())
 
   /** The row, scoped to the workspace and chatbot, or 404 (also for an integration of another type). */
   function row(workspaceId: string, chatbotId: string, id: string): IntegrationRow {
-    const key = cacheKey(workspaceId, chatbotId, id)
-    const hit = cached.get(key)
-    if (hit) {
-      cached.delete(key)
-      cached.set(key, hit)
-      return hit
-    }
+    const hit = cached.get(id)
+    if (hit && hit.workspace_id === workspaceId && hit.chatbot_id === chatbotId) return hit
     requireChatbot(workspaceId, chatbotId)
     const found = store.get(workspaceId, chatbotId, id)
     if (!found || found.type !== 'mcp') throw notFound('mcp integration')
-    cached.set(key, found)
-    if (cached.size > CACHED_ROWS) cached.delete(cached.keys().next().value as string)
+    cached.set(id, found)
     return found
   }
 
@@ -115,7 +105,7 @@ export function mcpIntegrations({ store, now, events, kind, requireChatbot }: Mc
         return kind.render(current)
       }
       next.updated_at = now()
-      forget(id)
+      cached.delete(id)
       if (store.update(next) === 'name_taken') throw nameTaken(next.name)
       events.emit('integration.changed', { workspaceId, chatbotId, integrationId: id, type: 'mcp', isActive: next.is_active })
       return kind.render(next)
@@ -123,7 +113,7 @@ export function mcpIntegrations({ store, now, events, kind, requireChatbot }: Mc
 
     remove(workspaceId: string, chatbotId: string, id: string): void {
       row(workspaceId, chatbotId, id)
-      forget(id)
+      cached.delete(id)
       if (!store.remove(workspaceId, chatbotId, id)) throw notFound('mcp integration')
       events.emit('integration.removed', { workspaceId, chatbotId, integrationId: id, type: 'mcp' })
     },

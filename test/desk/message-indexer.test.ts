@@ -52,6 +52,18 @@ function startIndexer(db: Database, tuning: MessageIndexerTuning = {}) {
   return { indexer, announce, batches: () => batches }
 }
 
+/** Conversations C1 and C2, the visitor saying `first` in one and `second` in the other, indexed. */
+async function twoConversationsIndexed(db: Database, first: string, second: string) {
+  const started = startIndexer(db)
+  conversation(db, 'C1', 1)
+  conversation(db, 'C2', 2)
+  says(db, 'C1', 'visitor', first)
+  says(db, 'C2', 'visitor', second)
+  started.announce('C2')
+  await started.indexer.caughtUp()
+  return started
+}
+
 describe('the desk search indexer', () => {
   test("a chat turn's messages are not indexed in its transaction; what visitors and agents wrote is found once the indexer ran", async () => {
     const db = seededDatabase()
@@ -107,13 +119,7 @@ describe('the desk search indexer', () => {
 
   test("a deleted conversation's messages leave the search, indexed or not yet", async () => {
     const db = seededDatabase()
-    const { indexer, announce } = startIndexer(db)
-    conversation(db, 'C1', 1)
-    conversation(db, 'C2', 2)
-    says(db, 'C1', 'visitor', 'keep this marmalade')
-    says(db, 'C2', 'visitor', 'delete this marmalade')
-    announce('C2')
-    await indexer.caughtUp()
+    const { indexer, announce } = await twoConversationsIndexed(db, 'keep this marmalade', 'delete this marmalade')
     expect(found(db, 'marmalade')).toEqual(['C2', 'C1'])
     db.exec("DELETE FROM conversations WHERE id = 'C2'")
     expect(found(db, 'marmalade')).toEqual(['C1'])
@@ -129,13 +135,7 @@ describe('the desk search indexer', () => {
 
   test("a new message that takes a deleted message's rowid is still indexed", async () => {
     const db = seededDatabase()
-    const { indexer, announce } = startIndexer(db)
-    conversation(db, 'C1', 1)
-    conversation(db, 'C2', 2)
-    says(db, 'C1', 'visitor', 'first apricot')
-    says(db, 'C2', 'visitor', 'newest apricot')
-    announce('C2')
-    await indexer.caughtUp()
+    const { indexer, announce } = await twoConversationsIndexed(db, 'first apricot', 'newest apricot')
     const newest = (db.query('SELECT max(rowid) AS rowid FROM messages').get() as { rowid: number }).rowid
     db.exec("DELETE FROM conversations WHERE id = 'C2'")
     conversation(db, 'C3', 3)

@@ -12,7 +12,7 @@ import type { Clock } from '../../support/clock.ts'
 import type { Logger } from '../../support/logger.ts'
 import { normalizePhoneNumber } from '../../support/phone-number.ts'
 import type { ChatappStore } from './chatapp-store.ts'
-import { type InboundMedia, readInboundMessage } from './inbound-content.ts'
+import { type InboundContent, type InboundMedia, readInboundMessage } from './inbound-content.ts'
 import type { MediaDownloader } from './media-download.ts'
 import type { MetaFlowView } from './meta-flow-message.ts'
 import { readFlowToken } from './meta-flow-message.ts'
@@ -55,8 +55,9 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
       summary.messages.duplicates++
       return
     }
-    const media = readInboundMessage(event.message).media
-    if (!media || !phoneOf(event.message.from)) return storeMessage(integration, event, summary, null)
+    const read = readInboundMessage(event.message)
+    const { media } = read
+    if (!media || !phoneOf(event.message.from)) return storeMessage(integration, event, read, summary, null)
     const fetching = downloadMedia(media.id, integration.accessToken).then((downloaded) => {
       // A retry may have stored it meanwhile (it waited for nothing if it came first).
       if (store.findInbound(integration.integrationId, event.message.id)) {
@@ -64,7 +65,7 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
         return
       }
       if (!downloaded.ok) logger.warn('chatapp media kept as text: not downloaded', { integration_id: integration.integrationId, wamid: event.message.id, reason: downloaded.reason })
-      storeMessage(integration, event, summary, downloaded.ok ? { media, bytes: downloaded.bytes } : null)
+      storeMessage(integration, event, read, summary, downloaded.ok ? { media, bytes: downloaded.bytes } : null)
     })
     inFlight.set(key, fetching)
     try {
@@ -99,7 +100,8 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
     }
   }
 
-  function storeMessage(integration: ChatappChannel, event: MessageEvent, summary: WebhookSummary, file: { media: InboundMedia; bytes: Uint8Array } | null): void {
+  /** `read` is the message as readInboundMessage made it; `file`, its media once downloaded. */
+  function storeMessage(integration: ChatappChannel, event: MessageEvent, read: InboundContent, summary: WebhookSummary, file: { media: InboundMedia; bytes: Uint8Array } | null): void {
     const { message } = event
     const phone = phoneOf(message.from)
     if (!phone) return void summary.ignored.push({ path: `${event.path}/from`, reason: 'the sender is not a phone number Parley can answer' })
@@ -108,7 +110,6 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
     if (event.profileName && contact.details[PROFILE_NAME_KEY] !== event.profileName) {
       visitors.mergeDetails(contact.id, { [PROFILE_NAME_KEY]: event.profileName })
     }
-    const read = readInboundMessage(message)
     const formToken = read.formResponse ? readFlowToken(read.formResponse.flow_token) : null
     const answered = read.inReplyTo ? store.sentMessage(integration.integrationId, read.inReplyTo) : undefined
     let content = read.content
