@@ -32,28 +32,36 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
       body: body === undefined ? undefined : JSON.stringify(body),
     })
   } catch {
-    throw new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.')
+    throw unreachable()
   }
   if (response.status === 204) return undefined as T
-  const text = await response.text()
-  let parsed: unknown = null
-  try {
-    parsed = text ? JSON.parse(text) : null
-  } catch {
-    parsed = null
-  }
-  if (!response.ok) {
-    const problem = (parsed ?? {}) as Record<string, unknown>
-    const error = new ApiError(
-      response.status,
-      typeof problem.code === 'string' ? problem.code : 'http_' + response.status,
-      typeof problem.detail === 'string' ? problem.detail : `The server answered ${response.status}.`,
-      problem,
-    )
-    if (response.status === 401 && !path.startsWith('/auth/sign-in') && !path.startsWith('/auth/accept-invite')) onSignedOut()
-    throw error
-  }
+  const parsed = parseJson(await response.text())
+  if (!response.ok) throw refused(response.status, path, parsed)
   return parsed as T
+}
+
+/** What a request that never reached the server throws. */
+export const unreachable = () => new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.')
+
+/** A JSON body, or null when there is none or it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null
+  } catch {
+    return null
+  }
+}
+
+/** The server's refusal (problem details) as an ApiError; a 401 outside sign-in means the session is gone. */
+export function refused(status: number, path: string, parsed: unknown): ApiError {
+  const problem = (parsed ?? {}) as Record<string, unknown>
+  if (status === 401 && !path.startsWith('/auth/sign-in') && !path.startsWith('/auth/accept-invite')) onSignedOut()
+  return new ApiError(
+    status,
+    typeof problem.code === 'string' ? problem.code : 'http_' + status,
+    typeof problem.detail === 'string' ? problem.detail : `The server answered ${status}.`,
+    problem,
+  )
 }
 
 export function query(params: Record<string, string | number | undefined | null>): string {

@@ -1,4 +1,4 @@
-import { API, ApiError, api, query } from '../api.ts'
+import { API, api, parseJson, query, refused, unreachable } from '../api.ts'
 import type { ChatMessage, Chatbot, Context, DeskConversation, Note, Page, SavedReply, TimelineItem, User } from '../types.ts'
 import type { ListFilter } from './views.ts'
 
@@ -68,21 +68,18 @@ export async function savedReplies(): Promise<SavedReply[]> {
 export function attach(id: string, file: File, onProgress: (fraction: number) => void): Promise<ChatMessage> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest()
-    request.open('POST', `${API}${base(id)}/attachments${query({ filename: file.name })}`)
+    const path = `${base(id)}/attachments${query({ filename: file.name })}`
+    request.open('POST', `${API}${path}`)
     request.setRequestHeader('accept', 'application/json')
     request.setRequestHeader('content-type', 'application/octet-stream')
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total)
     }
-    request.onerror = () => reject(new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.'))
+    request.onerror = () => reject(unreachable())
     request.onload = () => {
-      let parsed: Record<string, unknown> = {}
-      try {
-        parsed = request.responseText ? (JSON.parse(request.responseText) as Record<string, unknown>) : {}
-      } catch {}
-      if (request.status === 201) return resolve(parsed as unknown as ChatMessage)
-      const detail = typeof parsed.detail === 'string' ? parsed.detail : `The server answered ${request.status}.`
-      reject(new ApiError(request.status, typeof parsed.code === 'string' ? parsed.code : `http_${request.status}`, detail, parsed))
+      const parsed = parseJson(request.responseText)
+      if (request.status === 201) return resolve(parsed as ChatMessage)
+      reject(refused(request.status, path, parsed))
     }
     request.send(file)
   })
