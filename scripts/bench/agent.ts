@@ -88,8 +88,8 @@ async function humanPaceChat(seconds: number): Promise<ChatResult> {
 }
 
 /** One visitor of the agent chatbot: a socket, hello, a question; the time until the bot's answer. */
-async function askOnce(question: string): Promise<Asked> {
-  const socket = new WebSocket(agentSocket)
+async function askOnce(socketUrl: string, question: string): Promise<Asked> {
+  const socket = new WebSocket(socketUrl)
   await new Promise<void>((resolve, reject) => {
     socket.onopen = () => resolve()
     socket.onerror = () => reject(new Error('connect failed'))
@@ -138,12 +138,19 @@ interface Asked {
   runEndToAnswer: number | null
 }
 
-async function agentLoad(label: string): Promise<Asked[]> {
+/**
+ * CONCURRENCY visitors at a time until CONVERSATIONS have asked. `spreadMs` spaces the first
+ * questions evenly over that time, as visitors who arrive on their own do; with 0 they all ask
+ * in the same millisecond and, the model taking exactly the same time for each, stay in step:
+ * every answer of a round arrives at once and waits behind the others on one thread.
+ */
+async function agentLoad(socketUrl: string, label: string, spreadMs: number): Promise<Asked[]> {
   const results: Asked[] = []
   let started = 0
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (started < CONVERSATIONS) results.push(await askOnce(`${label} question ${started++}`))
+    Array.from({ length: CONCURRENCY }, async (_, visitor) => {
+      await Bun.sleep((visitor / CONCURRENCY) * spreadMs)
+      while (started < CONVERSATIONS) results.push(await askOnce(socketUrl, `${label} question ${started++}`))
     }),
   )
   return results
@@ -171,9 +178,10 @@ function clientLag() {
 
 const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0
 
+const SPREAD_MS = 2 * LATENCY_MS
 console.log(`bench:agent  ${CONVERSATIONS} agent conversations (${CONCURRENCY} at a time; model ${LATENCY_MS} ms per call, 2 calls and 1 MCP tool call per run)`)
 console.log(`             with ${VISITORS} visitors chatting a plain flow at a human pace (${PACE_MS} ms) on the same server`)
-await agentLoad('warm-up').then((warm) => warm.length) // warm-up: connections, caches, JIT
+await agentLoad(agentSocket, 'warm-up', SPREAD_MS) // warm-up: connections, caches, JIT
 const alone = await humanPaceChat(5)
 console.log(`human-pace chat alone:          p50 ${alone.p50.toFixed(2)} ms  p99 ${alone.p99.toFixed(2)} ms  (${alone.messages} messages)`)
 
@@ -184,13 +192,23 @@ const [underLoad, measured] = await Promise.all([
     // Let the chat visitors connect and start first, so the agent load overlaps their chatting.
     await Bun.sleep(1500)
     const lag = clientLag()
-    const asked = await agentLoad('measured')
+    const asked = await agentLoad(agentSocket, 'measured', SPREAD_MS)
     return { asked, clientLag: lag.stop() }
   })(),
 ])
 const runs = measured.asked
 const wall = (performance.now() - wallStarted) / 1000
 console.log(`human-pace chat under the load: p50 ${underLoad.p50.toFixed(2)} ms  p99 ${underLoad.p99.toFixed(2)} ms  (${underLoad.messages} messages)`)
+const burst = await agentLoad(agentSocket, 'burst', 0)
+
+// The baseline, on the same machine with the same model and tool, Parley idle meanwhile.
+const bare = await startServer([process.execPath, 'scripts/bench/bare-agent-server.ts', `http://127.0.0.1:${modelPort}/v1`, `http://127.0.0.1:${toolsPort}/mcp`], {}, /listening (\d+)/)
+process.on('exit', () => bare.proc.kill())
+const bareSocket = `ws://127.0.0.1:${bare.port}/`
+await agentLoad(bareSocket, 'bare warm-up', SPREAD_MS)
+const bareRuns = await agentLoad(bareSocket, 'bare measured', SPREAD_MS)
+const bareBurst = await agentLoad(bareSocket, 'bare burst', 0)
+bare.proc.kill()
 
 // The model's and the tool's own time per run, as their servers measured it (a request's
 // arrival to its answer). Parley's trace records the same calls as Parley's HTTP client saw
@@ -198,37 +216,47 @@ console.log(`human-pace chat under the load: p50 ${underLoad.p50.toFixed(2)} ms 
 // reading and parsing the stream, its event loop's lag): that part is Parley's time too.
 const ownTimes = async (port: number) => (await (await fetch(`http://127.0.0.1:${port}/own-times`)).json()) as Record<string, number>
 const [modelOwn, toolOwn] = await Promise.all([ownTimes(modelPort), ownTimes(toolsPort)])
-const added: number[] = []
+let unmatched = 0
+/** Each run's wait less the model's and the tool's own time, sorted. */
+function addedTimes(asked: Asked[]): number[] {
+  return asked
+    .map(({ question, waitedMs }) => {
+      if (modelOwn[question] === undefined || toolOwn[question] === undefined) unmatched++
+      return waitedMs - (modelOwn[question] ?? 0) - (toolOwn[question] ?? 0)
+    })
+    .sort((a, b) => a - b)
+}
+const added = addedTimes(runs)
 const addedByTrace: number[] = []
 const inRunner: number[] = []
 const beforeRun: number[] = []
-let unmatched = 0
-for (const { question, conversationId, waitedMs } of runs) {
+for (const { conversationId, waitedMs } of runs) {
   const trace = await api('GET', `/chatbots/${agentBot.id}/conversations/${conversationId}/trace?limit=200`)
   const entries = trace.items as { kind: string; detail: { latency_ms: number; duration_ms: number; waited_ms: number } }[]
   const outside = entries.filter((entry) => entry.kind === 'model' || entry.kind === 'tool').reduce((sum, entry) => sum + entry.detail.latency_ms, 0)
   const end = entries.findLast((entry) => entry.kind === 'run')
-  const own = modelOwn[question]
-  if (own === undefined || toolOwn[question] === undefined) unmatched++
-  added.push(waitedMs - (own ?? 0) - (toolOwn[question] ?? 0))
   addedByTrace.push(waitedMs - outside)
   if (end) inRunner.push(end.detail.duration_ms - outside)
   if (end) beforeRun.push(end.detail.waited_ms)
 }
-for (const values of [added, addedByTrace, inRunner, beforeRun]) values.sort((a, b) => a - b)
+for (const values of [addedByTrace, inRunner, beforeRun]) values.sort((a, b) => a - b)
 const p50 = at(added, 0.5)
 const lag = measured.clientLag
-console.log(`agent runs: ${runs.length} answered in ${wall.toFixed(1)} s`)
+const figures = (sorted: number[]) => `p50 ${at(sorted, 0.5).toFixed(2)} ms, p99 ${at(sorted, 0.99).toFixed(2)} ms`
+const addedBare = addedTimes(bareRuns)
+console.log(`agent runs: ${runs.length} answered in ${wall.toFixed(1)} s, the visitors' first questions spread over ${SPREAD_MS} ms`)
 console.log(`Parley's added time per run (visitor's wait - the model's and the tool's own time): p50 ${p50.toFixed(2)} ms (target <= 5 ms) ${p50 <= 5 ? 'MET' : 'NOT MET'}, p99 ${at(added, 0.99).toFixed(2)} ms`)
-if (unmatched) console.log(`  (${unmatched} runs without the model's or the tool's own time: counted as 0, the figure above is then too high)`)
-console.log(`  the same less the calls' time as Parley's trace records them (Parley's HTTP client included): p50 ${at(addedByTrace, 0.5).toFixed(2)} ms, p99 ${at(addedByTrace, 0.99).toFixed(2)} ms`)
-console.log(`  inside the runner (run duration - the calls as traced): p50 ${at(inRunner, 0.5).toFixed(2)} ms, p99 ${at(inRunner, 0.99).toFixed(2)} ms`)
+console.log(`  the bare baseline's, same load (sockets, wake-ups and the two clients only): ${figures(addedBare)}; Parley's less the baseline's: p50 ${(p50 - at(addedBare, 0.5)).toFixed(2)} ms`)
+if (unmatched) console.log(`  (${unmatched} runs without the model's or the tool's own time: counted as 0, the figures are then too high)`)
+console.log(`  the same less the calls' time as Parley's trace records them (Parley's HTTP client included): ${figures(addedByTrace)}`)
+console.log(`  inside the runner (run duration - the calls as traced): ${figures(inRunner)}`)
 const sortedOf = (values: (number | null)[]) => values.filter((value): value is number => value !== null).sort((a, b) => a - b)
 const toStart = sortedOf(runs.map((run) => run.toRunStart))
 const toAnswer = sortedOf(runs.map((run) => run.runEndToAnswer))
-console.log(`  seen by the visitor: message sent -> bot typing p50 ${at(toStart, 0.5).toFixed(2)} ms, p99 ${at(toStart, 0.99).toFixed(2)} ms; typing off -> answer p50 ${at(toAnswer, 0.5).toFixed(2)} ms, p99 ${at(toAnswer, 0.99).toFixed(2)} ms`)
+console.log(`  seen by the visitor: message sent -> bot typing ${figures(toStart)}; typing off -> answer ${figures(toAnswer)}`)
 console.log(`  from the visitor's turn (the message's time) to the run's start: p50 ${at(beforeRun, 0.5).toFixed(0)} ms, p99 ${at(beforeRun, 0.99).toFixed(0)} ms`)
-console.log(`  the bench's own event-loop lag meanwhile (in the wait, not Parley's): p50 ${at(lag, 0.5).toFixed(2)} ms, p99 ${at(lag, 0.99).toFixed(2)} ms`)
+console.log(`  the bench's own event-loop lag meanwhile (in the wait, not Parley's): ${figures(lag)}`)
+console.log(`all ${CONCURRENCY} asking in the same millisecond, in step (no chat; no target): Parley's added time ${figures(addedTimes(burst))}; the baseline's ${figures(addedTimes(bareBurst))}`)
 console.log(`human-pace chat p99 under the agent load: ${underLoad.p99.toFixed(2)} ms (target < 50 ms) ${underLoad.p99 < 50 ? 'MET' : 'NOT MET'}; alone ${alone.p99.toFixed(2)} ms, ratio ${(underLoad.p99 / alone.p99).toFixed(2)}`)
 if (underLoad.errors || alone.errors) console.log(`errors: ${alone.errors} alone, ${underLoad.errors} under load`)
 

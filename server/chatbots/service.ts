@@ -61,7 +61,9 @@ export function chatbotService({ store, now, events, flowKind, outbound }: Chatb
         llm: input.llm === undefined ? current.llm : nextLlmSettings(input.llm, current.llm, outbound),
         updated_at: now(),
       }
-      return view(store.update(workspaceId, next) ?? next)
+      const updated = store.update(workspaceId, next) ?? next
+      events.emit('chatbot.changed', { workspaceId, chatbotId: id })
+      return view(updated)
     },
 
     remove(workspaceId: string, id: string): void {

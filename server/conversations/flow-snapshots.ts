@@ -8,6 +8,8 @@ interface FlowVersions {
 }
 
 const CACHE_LIMIT = 500
+/** How long a chatbot's entry version is used without asking the database again. */
+const ENTRY_KEPT_MS = 1000
 
 /**
  * Published versions never change, so running conversations read them from memory instead of
@@ -16,13 +18,36 @@ const CACHE_LIMIT = 500
  */
 export function flowSnapshots(flows: FlowVersions, events: EventBus): FlowSnapshots {
   const cache = new Map<string, FlowSnapshot>()
-  events.on('flow.removed', ({ flowId }) => {
+  /**
+   * Which version each chatbot's new conversations start on, as last read. Every new
+   * conversation asks, and the query (three joined tables) was a twentieth of an agent run's
+   * time. Forgotten at once when it can change here (a publish, a chatbot's entry flow, a
+   * deleted flow or chatbot), and after a second in any case, so that a change this process
+   * did not announce (a rolled-back batch) is not kept.
+   */
+  const entries = new Map<string, { at: { flowId: string; version: number } | null; readAtMs: number }>()
+  const forgetEntry = ({ chatbotId }: { chatbotId: string }) => void entries.delete(chatbotId)
+  events.on('flow.published', forgetEntry)
+  events.on('chatbot.changed', forgetEntry)
+  events.on('chatbot.removed', forgetEntry)
+  events.on('flow.removed', ({ chatbotId, flowId }) => {
+    entries.delete(chatbotId)
     for (const key of cache.keys()) if (key.startsWith(`${flowId}:`)) cache.delete(key)
   })
+  function entryVersion(chatbotId: string): { flowId: string; version: number } | null {
+    // The process's own clock, not the domain clock a test may hold still.
+    const nowMs = performance.now()
+    const kept = entries.get(chatbotId)
+    if (kept && nowMs - kept.readAtMs < ENTRY_KEPT_MS) return kept.at
+    const at = flows.entryVersion(chatbotId)
+    if (entries.size >= CACHE_LIMIT) entries.delete(entries.keys().next().value as string)
+    entries.set(chatbotId, { at, readAtMs: nowMs })
+    return at
+  }
   const snapshots: FlowSnapshots = {
     // Which version is cheap to ask; its definition comes from the same cache as running ones.
     entry(chatbotId) {
-      const at = flows.entryVersion(chatbotId)
+      const at = entryVersion(chatbotId)
       return at ? snapshots.version(at.flowId, at.version) : null
     },
     version(flowId, version) {

@@ -127,6 +127,7 @@ export function flowService({ store, now, events, mcpIntegrationIds }: FlowServi
       }
       const publishedAt = now()
       store.publish(id, row.definition, publishedAt)
+      events.emit('flow.published', { workspaceId, chatbotId, flowId: id })
       return { id, status: 'published', published_at: publishedAt }
     },
 

@@ -1,4 +1,6 @@
+import { RowCache } from '../db/row-cache.ts'
 import type { WidgetConfigValues } from '../protocol/widget-config-defaults.ts'
+import type { EventBus } from '../support/events.ts'
 import type { IntegrationStore } from './store.ts'
 import { completeWidgetConfig, type WebConfig } from './web-integration.ts'
 
@@ -43,27 +45,45 @@ export interface ChatappChannel {
   verifyToken: string | null
 }
 
-/** The lookups other parts of Parley (channels, the flow validator) make by key or id. */
-export function channelLookups(store: IntegrationStore) {
+/** Web channels kept by widget key: one per site, so a few thousand at most in use at once. */
+const CACHED_WEB_CHANNELS = 4096
+
+/**
+ * The lookups other parts of Parley (channels, the flow validator) make by key or id.
+ * Every widget socket and config request starts with its widget key: the web channel found
+ * for it is kept (the read and the widget config's defaults were a sixteenth of an agent
+ * run's time). It is forgotten whenever it could change: the events of every change to an
+ * integration, and a chatbot's deletion (which takes its integrations with it), run
+ * synchronously after the change is written. A key that finds nothing is not kept.
+ */
+export function channelLookups(store: IntegrationStore, events: EventBus) {
+  const webByKey = new RowCache<WebChannel>(CACHED_WEB_CHANNELS)
+  events.on('integration.changed', ({ type }) => type === 'web' && webByKey.clear())
+  events.on('integration.removed', ({ type }) => type === 'web' && webByKey.clear())
+  events.on('chatbot.removed', () => webByKey.clear())
+
+  function readWeb(widgetKey: string): WebChannel | undefined {
+    const row = store.getByPublicKey(widgetKey)
+    if (!row || row.type !== 'web') return undefined
+    const config = row.config as unknown as WebConfig
+    const secret = row.secrets.identity_secret
+    return {
+      integrationId: row.id,
+      chatbotId: row.chatbot_id,
+      workspaceId: row.workspace_id,
+      isActive: row.is_active,
+      name: row.name,
+      allowedDomains: config.allowed_domains,
+      widgetConfig: completeWidgetConfig(config.widget_config),
+      greetingMessage: config.greeting_message,
+      identitySecret: typeof secret === 'string' ? secret : null,
+      defaultCountry: config.default_country,
+    }
+  }
+
   return {
-    findWebByWidgetKey(widgetKey: string): WebChannel | null {
-      const row = store.getByPublicKey(widgetKey)
-      if (!row || row.type !== 'web') return null
-      const config = row.config as unknown as WebConfig
-      const secret = row.secrets.identity_secret
-      return {
-        integrationId: row.id,
-        chatbotId: row.chatbot_id,
-        workspaceId: row.workspace_id,
-        isActive: row.is_active,
-        name: row.name,
-        allowedDomains: config.allowed_domains,
-        widgetConfig: completeWidgetConfig(config.widget_config),
-        greetingMessage: config.greeting_message,
-        identitySecret: typeof secret === 'string' ? secret : null,
-        defaultCountry: config.default_country,
-      }
-    },
+    /** Callers get the kept object itself: they must not change it. */
+    findWebByWidgetKey: (widgetKey: string): WebChannel | null => webByKey.through(widgetKey, () => readWeb(widgetKey)) ?? null,
 
     /** A rest-api integration by id, whatever its workspace (deliveries carry only the id). */
     findRestApiById(integrationId: string): RestApiChannel | null {

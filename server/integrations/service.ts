@@ -175,7 +175,7 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
       }
     },
 
-    ...channelLookups(store),
+    ...channelLookups(store, events),
   }
 }
 

@@ -11,6 +11,10 @@ export interface DomainEvents {
   'integration.removed': { workspaceId: string; chatbotId: string; integrationId: string; type: string }
   /** A PATCH changed an integration; `isActive: false` means its channel must close. */
   'integration.changed': { workspaceId: string; chatbotId: string; integrationId: string; type: string; isActive: boolean }
+  /** A PATCH changed a chatbot (its entry flow, its model settings or its name). */
+  'chatbot.changed': { workspaceId: string; chatbotId: string }
+  /** A flow has a new live version: new conversations may start on it. */
+  'flow.published': { workspaceId: string; chatbotId: string; flowId: string }
   /** A flow is gone; conversations in it get no new bot messages. Its chatbot's entry_flow_id no longer names it. */
   'flow.removed': { workspaceId: string; chatbotId: string; flowId: string }
   /** Messages were stored in a conversation (one turn's worth, in order): channels deliver them. */

@@ -86,6 +86,9 @@ const EMBEDDING: readonly [string, string, (value: bigint) => bigint][] = [
   ['2002::/16', '6to4', (v) => (v >> 80n) & 0xffffffffn],
 ]
 
+/** Hosts and addresses whose verdict a policy keeps (a few model, MCP and webhook hosts in practice). */
+const VERDICTS_KEPT = 1024
+
 const BLOCKED_NAMES = new Set(['localhost', 'metadata.google.internal'])
 
 const blockedRanges = BLOCKED.map(([cidr, label]) => ({ range: parseRange(cidr) as Range, label }))
@@ -119,6 +122,24 @@ export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = def
     return blockedRanges.find(({ range }) => contains(range, ip))?.label ?? null
   }
 
+  /**
+   * Whether a host (or a resolved address) is an IP address, and why it is blocked (null when
+   * it may be reached), kept per text: the allow list is fixed for the policy's life, and
+   * reading and matching an address against every range was a large part of each model and
+   * tool call's own work. Bounded: past the limit it starts over.
+   */
+  const verdicts = new Map<string, { isIp: boolean; reason: string | null }>()
+  function verdictOf(text: string): { isIp: boolean; reason: string | null } {
+    let verdict = verdicts.get(text)
+    if (!verdict) {
+      const ip = parseIp(text)
+      verdict = { isIp: ip !== null, reason: ip ? blockReason(ip) : null }
+      if (verdicts.size >= VERDICTS_KEPT) verdicts.clear()
+      verdicts.set(text, verdict)
+    }
+    return verdict
+  }
+
   function refusal(shown: string, label: string, allowAs: string[]): string {
     const options = allowAs.map((value) => `"${value}"`).join(' or ')
     return `points to ${shown}, ${label}; Parley does not send requests to private or local addresses. An operator can allow it by adding ${options} to ${ALLOW_SETTING}`
@@ -136,11 +157,8 @@ export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = def
     if (url.username || url.password) return { ok: false, reason: 'must not contain a user name or password' }
     const host = hostOf(url)
     if (allowedNames.has(host)) return { ok: true, url }
-    const ip = parseIp(host)
-    if (ip) {
-      const reason = blockReason(ip)
-      return reason ? { ok: false, reason: refusal(host, reason, [host]) } : { ok: true, url }
-    }
+    const verdict = verdictOf(host)
+    if (verdict.isIp) return verdict.reason ? { ok: false, reason: refusal(host, verdict.reason, [host]) } : { ok: true, url }
     if (BLOCKED_NAMES.has(host) || host.endsWith('.localhost')) {
       return { ok: false, reason: refusal(host, 'a local host name', [host]) }
     }
@@ -157,7 +175,7 @@ export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = def
     if (!checked.ok) return checked
     const url = checked.url
     const host = hostOf(url)
-    if (parseIp(host)) return { ok: true, url, addresses: [host] }
+    if (verdictOf(host).isIp) return { ok: true, url, addresses: [host] }
     let addresses: string[]
     try {
       addresses = (await lookup(host)).map((entry) => entry.address)
@@ -167,8 +185,8 @@ export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = def
     if (addresses.length === 0) return { ok: false, reason: `the host ${host} has no address` }
     if (!allowedNames.has(host)) {
       for (const address of addresses) {
-        const ip = parseIp(address)
-        const reason = ip ? blockReason(ip) : 'not an IP address'
+        const verdict = verdictOf(address)
+        const reason = verdict.isIp ? verdict.reason : 'not an IP address'
         if (reason) return { ok: false, reason: refusal(`${host} (${address})`, reason, [host, address]) }
       }
     }

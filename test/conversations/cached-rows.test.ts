@@ -114,4 +114,22 @@ describe('new conversations start where the chatbot points now, their flow read 
     expect(app.services.conversations.get(next.id)!.flow_version).toBe(2)
     expect(app.services.conversations.get(conversation.id)!.flow_version).toBe(1)
   })
+
+  test("a new entry flow chosen by PATCH starts the next conversation, even right after one began on the old", async () => {
+    const { app, bot, contact } = await chattingApp()
+    const other = (
+      await app.call('POST', `/api/dev/v1/chatbots/${bot.id}/flows`, {
+        body: { name: 'Other', type: 'conversation', flow: { version: 1, start: 'hi', states: { hi: { say: [{ text: 'The other flow.' }], end: true } } } },
+      })
+    ).body
+    await app.call('POST', `/api/dev/v1/chatbots/${bot.id}/flows/${other.id}/publish`)
+    const ctx: ChannelContext = { chatbotId: bot.id, channel: 'web', integrationId: null }
+    // The newest published flow is the entry while none is chosen; it is read and kept now.
+    expect(app.services.conversations.open(ctx, contact.id, null).flow_id).toBe(other.id)
+    const first = (await app.call('GET', `/api/dev/v1/chatbots/${bot.id}/flows`)).body.items.find((flow: { id: string }) => flow.id !== other.id).id
+    expect((await app.call('PATCH', `/api/dev/v1/chatbots/${bot.id}`, { body: { entry_flow_id: first } })).status).toBe(200)
+    expect(app.services.conversations.open(ctx, contact.id, null).flow_id).toBe(first)
+    await app.call('DELETE', `/api/dev/v1/chatbots/${bot.id}/flows/${first}`)
+    expect(app.services.conversations.open(ctx, contact.id, null).flow_id).toBe(other.id)
+  })
 })

@@ -66,6 +66,14 @@ describe('lookups for the channels and the flow validator', () => {
     expect(app.services.integrations.findWebByWidgetKey(widget_key)).toBeNull()
   })
 
+  test('findWebByWidgetKey answers null once the chatbot is deleted, its integrations with it', async () => {
+    const doomed = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'Doomed' } })).body.id
+    const { widget_key } = (await app.call('POST', integrationsOf(doomed, '/web'), { body: { name: 'Doomed site' } })).body.config
+    expect(app.services.integrations.findWebByWidgetKey(widget_key)).toMatchObject({ chatbotId: doomed })
+    expect((await app.call('DELETE', `/api/dev/v1/chatbots/${doomed}`)).status).toBe(204)
+    expect(app.services.integrations.findWebByWidgetKey(widget_key)).toBeNull()
+  })
+
   test('findWebByWidgetKey answers null for an unknown key', () => {
     expect(app.services.integrations.findWebByWidgetKey('wk_000000000000000000000000')).toBeNull()
     expect(app.services.integrations.findWebByWidgetKey('')).toBeNull()
