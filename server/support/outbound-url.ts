@@ -125,8 +125,8 @@ export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = def
   /**
    * Whether a host (or a resolved address) is an IP address, and why it is blocked (null when
    * it may be reached), kept per text: the allow list is fixed for the policy's life, and
-   * reading and matching an address against every range was a large part of each model and
-   * tool call's own work. Bounded: past the limit it starts over.
+   * reading and matching an address against every range was about a tenth of the serving
+   * thread's work around each model and tool call (bench:agent's profile). Bounded: past the limit it starts over.
    */
   const verdicts = new Map<string, { isIp: boolean; reason: string | null }>()
   function verdictOf(text: string): { isIp: boolean; reason: string | null } {
