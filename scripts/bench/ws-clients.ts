@@ -5,11 +5,13 @@
  *                                 and keeps them open until stdin closes
  *   chat URL COUNT SECONDS MODE [PACE_MS]
  *                                 COUNT visitors each send a message and wait for the answer,
+ *                                 for SECONDS (0: until stdin closes),
  *                                 again and again; MODE parley (hello, start, then messages)
  *                                 or bare (plain text echo). With PACE_MS, each visitor waits
  *                                 a random 0.5-1.5 x PACE_MS between messages, like a person
  *                                 typing; without, it sends at once (saturation).
- *                                 Prints {messages, errors, rps, p50, p99}.
+ *                                 Prints "chatting SETUP_MS" once every visitor is connected
+ *                                 and started, then {messages, errors, rps, p50, p99}.
  */
 export {}
 
@@ -65,6 +67,7 @@ if (mode === 'chat') {
   const seconds = Number(arg4 ?? 5)
   const protocol = arg5 ?? 'parley'
   const paceMs = Number(arg6 ?? 0)
+  const setupStarted = performance.now()
   const sockets = await Promise.all(Array.from({ length: count }, () => open(url)))
   if (protocol === 'parley') {
     await Promise.all(
@@ -78,10 +81,18 @@ if (mode === 'chat') {
       }),
     )
   }
+  console.log(`chatting ${(performance.now() - setupStarted).toFixed(0)}`)
   const latencies: number[] = []
   let errors = 0
   const started = performance.now()
-  const deadline = started + seconds * 1000
+  let deadline = seconds > 0 ? started + seconds * 1000 : Number.POSITIVE_INFINITY
+  if (seconds === 0) {
+    void (async () => {
+      const stdin = Bun.stdin.stream().getReader()
+      while (!(await stdin.read()).done);
+      deadline = performance.now()
+    })()
+  }
   let sequence = 0
   await Promise.all(
     sockets.map(async (socket, index) => {
