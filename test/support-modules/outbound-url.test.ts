@@ -245,6 +245,27 @@ describe('outbound URLs: resolving before connecting', () => {
     expect((await policy.resolveAndCheck('ftp://public.example/')).ok).toBe(false)
   })
 
+  test('a name that passed once is looked up and checked again: a later private answer is refused', async () => {
+    let answer = ['93.184.215.14']
+    const changingDns: Lookup = async () => answer.map((address) => ({ address }))
+    const changing = outboundUrlPolicy([], changingDns)
+    expect(await changing.resolveAndCheck('https://flip.example/')).toMatchObject({ ok: true, addresses: ['93.184.215.14'] })
+    answer = ['169.254.169.254']
+    expect(await changing.resolveAndCheck('https://flip.example/')).toEqual({
+      ok: false,
+      reason: expect.stringContaining('points to flip.example (169.254.169.254)'),
+    })
+    answer = ['93.184.215.14']
+    expect((await changing.resolveAndCheck('https://flip.example/')).ok).toBe(true)
+  })
+
+  test('verdicts past the kept number are worked out again, not lost', async () => {
+    const many = outboundUrlPolicy([])
+    for (let index = 0; index < 1100; index++) expect(many.checkOutboundUrl(`http://8.8.${index >> 8}.${index & 255}/`).ok).toBe(true)
+    expect(many.checkOutboundUrl('http://10.0.0.1/').ok).toBe(false)
+    expect(many.checkOutboundUrl('http://8.8.0.0/').ok).toBe(true)
+  })
+
   test('an IP literal is not looked up', async () => {
     expect(await policy.resolveAndCheck('http://8.8.8.8/')).toMatchObject({ ok: true, addresses: ['8.8.8.8'] })
   })
