@@ -228,6 +228,13 @@ const bareSocket = `ws://127.0.0.1:${bare.port}/`
 await agentLoad(bareSocket, 'bare warm-up', SPREAD_MS)
 const bareRuns = await agentLoad(bareSocket, 'bare measured', SPREAD_MS)
 const bareBurst = await agentLoad(bareSocket, 'bare burst', 0)
+// The baseline again while the same chat goes on with Parley: the machine as busy as in
+// Parley's measured phase, but no serving thread of Parley's in the runs' path.
+const chatBeside = humanPaceChat(0)
+await chatBeside.chatting
+const bareBesideChat = await agentLoad(bareSocket, 'bare beside the chat', SPREAD_MS)
+chatBeside.stop()
+await chatBeside.result
 bare.proc.kill()
 
 // The model's and the tool's own time per run, as their servers measured it (a request's
@@ -267,6 +274,7 @@ const addedBare = addedTimes(bareRuns)
 console.log(`agent runs: ${runs.length} answered in ${wall.toFixed(1)} s, the visitors' first questions spread over ${SPREAD_MS} ms, started once the chat visitors were connected (${chatSetupMs} ms)`)
 console.log(`Parley's added time per run (visitor's wait - the model's and the tool's own time): p50 ${p50.toFixed(2)} ms (target <= 5 ms) ${p50 <= 5 ? 'MET' : 'NOT MET'}, p99 ${at(added, 0.99).toFixed(2)} ms`)
 console.log(`  the bare baseline's, the same agent load without the chat (sockets, wake-ups and the two clients only): ${figures(addedBare)}; Parley's less the baseline's: p50 ${(p50 - at(addedBare, 0.5)).toFixed(2)} ms`)
+console.log(`  the bare baseline's while the same chat goes on with Parley (the machine as busy, Parley's thread not in the runs' path): ${figures(addedTimes(bareBesideChat))}`)
 if (unmatched) console.log(`  (${unmatched} runs without the model's or the tool's own time: counted as 0, the figures are then too high)`)
 console.log(`  the same less the calls' time as Parley's trace records them (Parley's HTTP client included): ${figures(addedByTrace)}`)
 console.log(`  inside the runner (run duration - the calls as traced): ${figures(inRunner)}`)
