@@ -1,4 +1,5 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
+import type { RatingRefusal } from '../protocol/rating-refusals.ts'
 import type { ConversationRating, RatingScale } from '../protocol/widget-protocol.ts'
 import type { Clock } from '../support/clock.ts'
 import type { ConversationStore } from './conversation-store.ts'
@@ -14,7 +15,6 @@ export interface RatingInput {
   comment?: string
 }
 
-export type RatingRefusal = 'rating_off' | 'unknown_conversation' | 'conversation_not_closed' | 'already_rated' | 'invalid_rating'
 export type RatingOutcome = { ok: true; rating: ConversationRating } | { ok: false; code: RatingRefusal; message: string }
 
 /** Longest comment kept; the protocol refuses longer ones before they get here. */

@@ -6,6 +6,7 @@ import type { ContactDetails } from './contact-details.ts'
 import { applyDraftFrame, type Draft, withoutDraft } from './drafts.ts'
 import { countUnread, mergeMessages, newClientId } from './messages.ts'
 import type { KeyValueStore } from './storage.ts'
+import { RATING_REFUSALS } from '../../server/protocol/rating-refusals.ts'
 import { UPLOAD_TYPES, UPLOAD_TYPES_TEXT } from '../../server/protocol/upload-rules.ts'
 import { sizeText, uploadFile } from './upload-file.ts'
 
@@ -38,7 +39,8 @@ export interface SessionOptions {
 const TYPING_TIMEOUT_MS = 15_000
 /** The bot types while an LLM's tools run, which may take longer than a person's pause. */
 const BOT_TYPING_TIMEOUT_MS = 60_000
-const RATING_REFUSALS = new Set(['rating_off', 'unknown_conversation', 'conversation_not_closed', 'already_rated', 'invalid_rating'])
+/** The server's refusals of an end rating: shown under the rating, not as a chat error. */
+const RATING_REFUSAL_CODES: ReadonlySet<string> = new Set(RATING_REFUSALS)
 
 /**
  * The chat as the view sees it (signals) and the glue between the view, the page's API calls
@@ -177,7 +179,7 @@ export function createSession(options: SessionOptions) {
         setRatingError(null)
         return
       case 'error':
-        if (RATING_REFUSALS.has(message.code)) setRatingError(message.message)
+        if (RATING_REFUSAL_CODES.has(message.code)) setRatingError(message.message)
         else if (message.client_id) {
           const failed = message.message
           setOutgoing((list) => list.map((item) => (item.client_id === message.client_id ? { ...item, failed } : item)))
