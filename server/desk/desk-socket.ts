@@ -152,9 +152,10 @@ export function deskSocket({ callerOf, sessions, publicOrigin, feed, desk, store
         }
       }
       send(socket, { type: 'ready', seq: socket.data.lastSent, person: socket.data.person })
-      for (const other of sockets) {
-        if (other.data.viewing) send(socket, presenceOf(workspaceId, other.data.viewing))
-      }
+      // One frame per conversation someone views, however many people view it.
+      const viewed = new Set<string>()
+      for (const other of sockets) if (other.data.viewing) viewed.add(other.data.viewing)
+      for (const conversationId of viewed) send(socket, presenceOf(workspaceId, conversationId))
     },
     message(socket, raw) {
       if (typeof raw !== 'string' || raw.length > MAX_CLIENT_FRAME) return send(socket, { type: 'error', code: 'bad_frame', message: `frames are JSON text of at most ${MAX_CLIENT_FRAME} characters` })

@@ -128,6 +128,28 @@ describe('the desk socket', () => {
     expect(left.people).toEqual([{ id: ada.id, display_name: 'ada' }])
   })
 
+  test('a desk that connects learns who views each conversation once, however many view it', async () => {
+    const opened = openConversation(server, chat, { says: 'hi' })
+    const first = await open(ada.cookie)
+    const second = await open(sam.cookie)
+    await first.next('ready')
+    await second.next('ready')
+    first.send({ type: 'viewing', conversation_id: opened.id })
+    second.send({ type: 'viewing', conversation_id: opened.id })
+    const both = (frame: any) => frame.type === 'presence' && frame.conversation_id === opened.id && frame.people.length === 2
+    await first.next(both)
+    const late = await open(ada.cookie)
+    await late.next('ready')
+    // Frames arrive in order: once the pong is in, everything sent on connecting is too.
+    late.send({ type: 'ping' })
+    await late.next('pong')
+    const presences = late.received.filter((frame) => frame.type === 'presence' && frame.conversation_id === opened.id)
+    expect(presences).toHaveLength(1)
+    expect(presences[0].people.map((person: { id: string }) => person.id).sort()).toEqual([ada.id, sam.id].sort())
+    first.close()
+    second.close()
+  })
+
   test('a bad frame gets an error, and the socket stays open', async () => {
     const desk = await open(ada.cookie)
     await desk.next('ready')
