@@ -112,7 +112,8 @@ describe('the desk socket', () => {
     expect(await watching.next('typing')).toEqual({ type: 'typing', conversation_id: opened.id, from: 'agent', person: { id: ada.id, display_name: 'ada' }, active: true })
   })
 
-  test('people looking at one conversation see each other', async () => {
+  /** Ada's and Sam's desks, both told to view a new conversation; `both` is the presence frame naming the two. */
+  async function twoViewing() {
     const opened = openConversation(server, chat, { says: 'hi' })
     const first = await open(ada.cookie)
     const second = await open(sam.cookie)
@@ -121,6 +122,11 @@ describe('the desk socket', () => {
     first.send({ type: 'viewing', conversation_id: opened.id })
     second.send({ type: 'viewing', conversation_id: opened.id })
     const both = (frame: any) => frame.type === 'presence' && frame.conversation_id === opened.id && frame.people.length === 2
+    return { opened, first, second, both }
+  }
+
+  test('people looking at one conversation see each other', async () => {
+    const { opened, first, second, both } = await twoViewing()
     expect((await first.next(both)).people.map((p: { id: string }) => p.id).sort()).toEqual([ada.id, sam.id].sort())
     await second.next(both)
     second.close()
@@ -129,14 +135,7 @@ describe('the desk socket', () => {
   })
 
   test('a desk that connects learns who views each conversation once, however many view it', async () => {
-    const opened = openConversation(server, chat, { says: 'hi' })
-    const first = await open(ada.cookie)
-    const second = await open(sam.cookie)
-    await first.next('ready')
-    await second.next('ready')
-    first.send({ type: 'viewing', conversation_id: opened.id })
-    second.send({ type: 'viewing', conversation_id: opened.id })
-    const both = (frame: any) => frame.type === 'presence' && frame.conversation_id === opened.id && frame.people.length === 2
+    const { opened, first, second, both } = await twoViewing()
     await first.next(both)
     const late = await open(ada.cookie)
     await late.next('ready')
