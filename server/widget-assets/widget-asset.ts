@@ -74,10 +74,10 @@ export function isFresh(asset: WidgetAsset, ifNoneMatch: string | null): boolean
  */
 export function assetResponse(request: Request, asset: WidgetAsset, contentType: string, headers: Record<string, string>): Response {
   const coding = chooseEncoding(request.headers.get('accept-encoding'))
-  const variant = asset[coding]
-  const common: Record<string, string> = { ...headers, vary: 'Accept-Encoding', etag: variant.etag }
+  // The ETag from the hash alone: a 304 needs no compressed body, so it makes none.
+  const common: Record<string, string> = { ...headers, vary: 'Accept-Encoding', etag: etagOf(asset.hash, coding) }
   if (isFresh(asset, request.headers.get('if-none-match'))) return new Response(null, { status: 304, headers: common })
   const answered: Record<string, string> = { ...common, 'content-type': contentType }
   if (coding !== 'identity') answered['content-encoding'] = coding
-  return new Response(variant.body, { headers: answered })
+  return new Response(asset[coding].body, { headers: answered })
 }
