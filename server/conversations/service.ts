@@ -145,10 +145,6 @@ export function conversationService(deps: ConversationServiceDeps) {
     turn.status = result.state.status
   }
 
-  /**
-   * Writes a worked-out turn as one unit of the batch (a new conversation's row and the
-   * channels' own rows included) and announces it once the batch is committed.
-   */
   /** An agent's message, signed with their name and picture when given: the bot stops answering (status handoff). */
   function agentSends(conversation: StoredConversation, content: Content, author?: string, authorAvatarUrl?: string): Message {
     const turn = startTurn(conversation)
@@ -159,6 +155,10 @@ export function conversationService(deps: ConversationServiceDeps) {
     return said
   }
 
+  /**
+   * Writes a worked-out turn as one unit of the batch (a new conversation's row and the
+   * channels' own rows included) and announces it once the batch is committed.
+   */
   function write(turn: Turn, isNew = false, alsoWrite?: () => void): void {
     const { conversation } = turn
     const before = isNew ? null : conversation.status
