@@ -2,7 +2,9 @@
  * Rows a store keeps in memory after reading them, newest use last, the oldest dropped past
  * `limit`. Only the store that owns the table fills and updates it, and it is forgotten
  * whenever its rows may have changed behind the store's back (a rolled-back batch, a
- * cascading delete), so a hit is always what SQLite would answer.
+ * cascading delete), so a hit is always what SQLite would answer. One user is not a store and
+ * may be a second behind: conversations/flow-snapshots.ts keeps each chatbot's entry version,
+ * forgotten by the events that change it and after a second in any case.
  */
 export class RowCache<Row> {
   private readonly rows = new Map<string, Row>()
