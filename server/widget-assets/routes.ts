@@ -73,5 +73,5 @@ const COMMON_HEADERS = {
 
 /** Answers a request for one of the widget's files: any site may load it, cached five minutes. */
 function servedAsset(asset: WidgetAsset, contentType: string) {
-  return (request: Request): Response => assetResponse(request, asset, contentType, COMMON_HEADERS)
+  return (request: Request): Response | Promise<Response> => assetResponse(request, asset, contentType, COMMON_HEADERS)
 }

@@ -127,7 +127,7 @@ describe('the compressed asset', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-asset-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  test('a changed file gets a new ETag, and an old ETag is no longer fresh', () => {
+  test('a changed file gets a new ETag, and an old ETag is no longer fresh', async () => {
     const file = join(dir, 'widget.js')
     writeFileSync(file, 'console.log(1)')
     const first = prepareAsset(file)
@@ -135,8 +135,19 @@ describe('the compressed asset', () => {
     const second = prepareAsset(file)
     expect(second.identity.etag).not.toBe(first.identity.etag)
     expect(isFresh(second, first.identity.etag)).toBe(false)
-    expect(isFresh(second, second.br.etag)).toBe(true)
+    expect(isFresh(second, (await second.variant('br')).etag)).toBe(true)
     expect(isFresh(second, null)).toBe(false)
+  })
+
+  test('a coding is compressed once, off the serving thread: first asks share one promise, later ones get the bytes at once', async () => {
+    const asset = prepareAsset(new TextEncoder().encode('console.log("once")'.repeat(50)))
+    const first = asset.variant('br')
+    expect(first).toBeInstanceOf(Promise)
+    expect(asset.variant('br')).toBe(first)
+    const made = await first
+    expect(asset.variant('br')).toBe(made)
+    expect(new TextDecoder().decode(brotliDecompressSync(made.body))).toBe('console.log("once")'.repeat(50))
+    expect(new TextDecoder().decode(Bun.gunzipSync((await asset.variant('gzip')).body))).toBe('console.log("once")'.repeat(50))
   })
 })
 
