@@ -76,6 +76,14 @@ describe('the console at /app/console in Chromium, against the compiled binary',
     expect(await page.locator('[data-open-handoffs]').textContent()).toBe('0')
     await page.locator('[data-published-flow=Echo]').waitFor()
     expect(await page.locator('[data-published-flow=Echo]').textContent()).toContain('Echo version 1')
+    expect(await page.locator('[data-published-flow=Echo]').textContent()).not.toContain('unpublished changes')
+    // A working copy edited after publishing says so.
+    const flows = `/api/dev/v1/chatbots/${chat.chatbotId}/flows`
+    const [echo] = (await suite.bed.must('GET', flows)).items
+    const definition = (await suite.bed.must('GET', `${flows}/${echo.id}`)).flow
+    await suite.bed.must('PATCH', `${flows}/${echo.id}`, { flow: { ...definition, states: { ...definition.states, spare: { say: [{ text: 'Not live yet.' }] } } } })
+    await page.reload()
+    await waitUntil(async () => ((await page.locator('[data-published-flow=Echo]').textContent()) ?? '').includes('conversation, unpublished changes'), 'the unpublished changes marked')
     expect(admin.errors()).toEqual([])
   }, E2E_TIMEOUT)
 

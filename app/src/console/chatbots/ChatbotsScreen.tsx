@@ -77,13 +77,16 @@ export default function ChatbotsScreen() {
                         </Show>
                       </td>
                       <td class="wide muted">{when(bot.created_at)}</td>
-                      <td class="actions">
-                        <button type="button" onClick={() => setRenaming({ id: bot.id, name: bot.name })}>
-                          Rename
-                        </button>
-                        <button type="button" onClick={() => setDeleting(bot)}>
-                          Delete
-                        </button>
+                      <td>
+                        {/* The flex box inside the cell: a flex td is no table cell, and its row line would sit apart. */}
+                        <div class="actions">
+                          <button type="button" onClick={() => setRenaming({ id: bot.id, name: bot.name })}>
+                            Rename
+                          </button>
+                          <button type="button" onClick={() => setDeleting(bot)}>
+                            Delete
+                          </button>
+                        </div>
                       </td>
                     </tr>
                   )}

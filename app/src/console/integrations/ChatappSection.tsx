@@ -15,7 +15,12 @@ export function ChatappSection(props: { botId: string }) {
       <h2>Messaging app channel</h2>
       <ErrorLine error={error()} />
       <Show when={integration() !== undefined} fallback={<p class="loading">Loading…</p>}>
-        <Show when={integration()} fallback={<TokensForm submit="Add the messaging app channel" onSubmit={(body) => act(async () => void (await consoleApi.createChatapp(props.botId, body), await refetch()))} />}>
+        <Show when={integration()} fallback={<TokensForm submit="Add the messaging app channel" onSubmit={(body) =>
+              act(async () => {
+                await consoleApi.createChatapp(props.botId, body)
+                await refetch()
+              })
+            } />}>
           {(chatapp) => <ChatappChannel botId={props.botId} chatapp={chatapp()} act={act} onChanged={mutate} />}
         </Show>
       </Show>
@@ -23,11 +28,11 @@ export function ChatappSection(props: { botId: string }) {
   )
 }
 
-function ChatappChannel(props: { botId: string; chatapp: ChatappIntegration; act: (work: () => Promise<void>) => Promise<boolean>; onChanged: (record: ChatappIntegration) => void }) {
+function ChatappChannel(props: { botId: string; chatapp: ChatappIntegration; act: (work: () => Promise<unknown>) => Promise<boolean>; onChanged: (record: ChatappIntegration) => void }) {
   const [handshake, { refetch: reloadHandshake }] = createResource(() => props.botId, consoleApi.chatappHandshake)
   const [deliveries, { refetch: reloadDeliveries }] = createResource(() => props.botId, consoleApi.chatappDeliveries)
   const [editing, setEditing] = createSignal(false)
-  const refresh = () => props.act(async () => void (await Promise.all([reloadHandshake(), reloadDeliveries()])))
+  const refresh = () => props.act(() => Promise.all([reloadHandshake(), reloadDeliveries()]))
   const change = (body: Record<string, unknown>) =>
     props.act(async () => {
       props.onChanged(await consoleApi.updateChatapp(props.botId, body))
@@ -111,24 +116,21 @@ function ChatappChannel(props: { botId: string; chatapp: ChatappIntegration; act
   )
 }
 
+/** A refusal the provider's latest success does not answer (a wrong token sent after it, or no success yet). */
+const refusedLater = (h: ChatappHandshake) => h.refused_at !== null && (h.verified_at === null || h.refused_at > h.verified_at)
+
 /** Whether the provider's webhook verification worked: the latest success, and a refusal after it. */
 function HandshakeLine(props: { handshake: ChatappHandshake | undefined }) {
-  const state = () => {
-    const h = props.handshake
-    if (!h) return null
-    const refusedLater = h.refused_at !== null && (h.verified_at === null || h.refused_at > h.verified_at)
-    return { h, refusedLater }
-  }
   return (
-    <Show when={state()}>
-      {(shown) => (
-        <div class="handshake" data-handshake={shown().h.verified_at ? 'verified' : shown().h.refused_at ? 'refused' : 'never'}>
-          <Show when={shown().h.verified_at} fallback={<p class="muted">The provider has not verified the callback URL yet: save its webhook settings.</p>}>
-            <p class="status-delivered">The provider verified the callback URL {when(shown().h.verified_at)}.</p>
+    <Show when={props.handshake}>
+      {(h) => (
+        <div class="handshake" data-handshake={h().verified_at ? 'verified' : h().refused_at ? 'refused' : 'never'}>
+          <Show when={h().verified_at} fallback={<p class="muted">The provider has not verified the callback URL yet: save its webhook settings.</p>}>
+            <p class="status-delivered">The provider verified the callback URL {when(h().verified_at)}.</p>
           </Show>
-          <Show when={shown().refusedLater}>
+          <Show when={refusedLater(h())}>
             <p class="status-failed" data-handshake-refused>
-              A verification was refused {when(shown().h.refused_at)}: {shown().h.refusal}
+              A verification was refused {when(h().refused_at)}: {h().refusal}
             </p>
           </Show>
         </div>

@@ -1,6 +1,6 @@
 import { createSignal, onCleanup, Show } from 'solid-js'
 import { consoleApi, type McpIntegration } from '../console-api.ts'
-import { ErrorLine, errorText, when } from '../parts.tsx'
+import { createAction, ErrorLine, errorText, when } from '../parts.tsx'
 
 type Status = 'authorized' | 'needs_authorization' | 'not_connected'
 
@@ -17,7 +17,7 @@ export function McpAuthorization(props: { botId: string; server: McpIntegration 
   const [status, setStatus] = createSignal<Status | undefined>(auth()?.status)
   const [expiresAt, setExpiresAt] = createSignal<string | null>(auth()?.token_expires_at ?? null)
   const [waiting, setWaiting] = createSignal(false)
-  const [error, setError] = createSignal('')
+  const { error, setError, act } = createAction()
   let timer: ReturnType<typeof setTimeout> | undefined
   onCleanup(() => clearTimeout(timer))
 
@@ -43,11 +43,10 @@ export function McpAuthorization(props: { botId: string; server: McpIntegration 
     }, POLL_MS)
   }
   const authorize = async () => {
-    setError('')
     // Opened before the request, while the click still counts as the person's: a window opened
     // after an await is a popup the browser may block.
     const opened = window.open('about:blank', '_blank')
-    try {
+    const sent = await act(async () => {
       const started = await consoleApi.startMcpOAuth(props.botId, props.server.id)
       if (opened) {
         opened.opener = null
@@ -56,10 +55,8 @@ export function McpAuthorization(props: { botId: string; server: McpIntegration 
       setWaiting(true)
       clearTimeout(timer)
       watch(Date.parse(started.expires_at))
-    } catch (failure) {
-      opened?.close()
-      setError(errorText(failure))
-    }
+    })
+    if (!sent) opened?.close()
   }
 
   return (

@@ -22,11 +22,10 @@ export default function PeopleScreen() {
   const [role, setRole] = createSignal<Role>('agent')
   const [link, setLink] = createSignal<{ who: string; link: OneTimeLink } | null>(null)
   const [removing, setRemoving] = createSignal<User | null>(null)
-  const action = createAction()
-  const error = action.error
+  const { error, act: attempt } = createAction()
   /** Runs a change, then reloads the list whether or not it worked. */
-  const act = async (work: () => Promise<void>) => {
-    await action.act(work)
+  const act = async (work: () => Promise<unknown>) => {
+    await attempt(work)
     await refetch()
   }
   const invite = (event: SubmitEvent) => {
@@ -42,8 +41,8 @@ export default function PeopleScreen() {
     act(async () => {
       setLink({ who: user.display_name, link: await consoleApi.userLink(user.id) })
     })
-  const changeRole = (user: User, next: Role) => act(async () => void (await consoleApi.updateUser(user.id, { role: next })))
-  const setDisabled = (user: User, disabled: boolean) => act(async () => void (await consoleApi.updateUser(user.id, { disabled })))
+  const changeRole = (user: User, next: Role) => act(() => consoleApi.updateUser(user.id, { role: next }))
+  const setDisabled = (user: User, disabled: boolean) => act(() => consoleApi.updateUser(user.id, { disabled }))
 
   return (
     <>
