@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SAMPLE } from '../attachments/sample-files.ts'
 import { testApp, type TestApp } from '../support/test-app.ts'
 import { DESK, type DeskCtx, deskContext, flush } from './support/desk-context.ts'
+import { deskUpload } from './support/desk-upload.ts'
 
 const MAX_BYTES = 4096
 
@@ -15,19 +16,7 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 /** POSTs raw bytes as the desk does (session cookie and Origin), or with the API key when no headers are given. */
-async function upload(conversationId: string, bytes: Uint8Array, options: { filename?: string; headers?: Record<string, string>; contentType?: string } = {}) {
-  const query = options.filename === undefined ? '' : `?filename=${encodeURIComponent(options.filename)}`
-  const headers: Record<string, string> = options.headers ?? { authorization: `Bearer ${app.key}` }
-  const response = await app.fetch(
-    new Request(`http://localhost${DESK}/conversations/${conversationId}/attachments${query}`, {
-      method: 'POST',
-      headers: { 'content-type': options.contentType ?? 'application/octet-stream', ...headers },
-      body: bytes as Uint8Array<ArrayBuffer>,
-    }),
-  )
-  const text = await response.text()
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined }
-}
+const upload = (conversationId: string, bytes: Uint8Array, options: Parameters<typeof deskUpload>[3] = {}) => deskUpload(app, conversationId, bytes, options)
 
 const pathOf = (url: string) => new URL(url).pathname
 

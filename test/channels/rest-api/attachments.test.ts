@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks'
 import { WebhookEvent } from '../../../server/channels/rest-api/model.ts'
 import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
 import { SAMPLE } from '../../attachments/sample-files.ts'
+import { deskUpload } from '../../desk/support/desk-upload.ts'
 import { testApp } from '../../support/test-app.ts'
 import { webhookReceiver } from '../../outbox/support/webhook-receiver.ts'
 import { publicParley } from './support/public-parley.ts'
@@ -51,15 +52,9 @@ describe("an agent's file reaches the rest-api webhook", () => {
     expect(first.status).toBe(202)
     await receiver.waitFor(2)
 
-    const upload = await server.fetch(
-      new Request(`http://localhost/api/dev/v1/desk/conversations/${first.body.conversation_id}/attachments?filename=label.pdf`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${server.key}` },
-        body: SAMPLE.pdf as Uint8Array<ArrayBuffer>,
-      }),
-    )
+    const upload = await deskUpload(server, first.body.conversation_id, SAMPLE.pdf, { filename: 'label.pdf' })
     expect(upload.status).toBe(201)
-    const sent = (await upload.json()) as { id: string }
+    const sent = upload.body as { id: string }
     await receiver.waitFor(4)
     await Bun.sleep(50)
 
