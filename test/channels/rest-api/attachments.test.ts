@@ -118,7 +118,7 @@ describe('a user\'s file through POST .../integrations/rest-api/messages', () =>
   test('refusals: an SVG is 415, bad base64 is 422 on /attachment/data, text and attachment together is 422; nothing is stored', async () => {
     const app = appWithFileFlow()
     const chat = await setUpRestApiChat(app, 'http://127.0.0.1:9/hook', { flow: FILE_FLOW })
-    const svg = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-3', attachment: { filename: 'x.png', data: base64(SAMPLE.svg) } } })
+    const svg = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-3', attachment: { filename: 'x.png', data: base64(SAMPLE.svg) }, contact_details: { plan: 'pro' } } })
     expect(svg.status).toBe(415)
     expect(svg.body).toMatchObject({ code: 'attachment_type_refused' })
     const garbled = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-3', attachment: { filename: 'x.png', data: 'not base64!' } } })
@@ -130,6 +130,9 @@ describe('a user\'s file through POST .../integrations/rest-api/messages', () =>
     await Bun.sleep(5)
     expect(app.db.query('SELECT count(*) AS n FROM attachments').get()).toEqual({ n: 0 })
     expect((await app.call('GET', chat.path('/conversations'))).body.total).toBe(0)
+    // Not even the details that came with the refused file (docs/rest-api-channel.md).
+    const details = app.db.query<{ details: string }, [string]>('SELECT details FROM contacts WHERE chatbot_id = ?').all(chat.chatbotId)
+    expect(details.map((row) => JSON.parse(row.details).plan)).not.toContain('pro')
   })
 
   test('a file over PARLEY_ATTACHMENT_MAX_BYTES is 413 attachment_too_large', async () => {
