@@ -143,5 +143,9 @@ describe('a user\'s file through POST .../integrations/rest-api/messages', () =>
     const refused = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-4', attachment: { filename: 'big.png', data: base64(big) } } })
     expect(refused.status).toBe(413)
     expect(refused.body.code).toBe('attachment_too_large')
+    // The body's own limit is the room such a file takes in base64 (and the JSON around it), not the API's 1 MiB.
+    const body = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-4', attachment: { filename: 'big.png', data: 'A'.repeat(128 * 1024) } } })
+    expect(body.status).toBe(413)
+    expect(body.body.code).toBe('payload_too_large')
   })
 })
