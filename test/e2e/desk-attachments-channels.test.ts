@@ -11,7 +11,8 @@ import { waitUntil } from './support/widget-page.ts'
 /**
  * An agent's file sent from the desk in Chromium reaches the visitor on the other channels too:
  * the rest-api's webhook receiver and the messaging app (the fake provider downloads the link,
- * as the real one does), both fetching the file from the compiled binary.
+ * as the real one does), both fetching the file from the compiled binary. The other way, a
+ * messaging-app user's picture is downloaded from the provider by the binary and shows on the desk.
  */
 describe("an agent's file from the desk, to the rest-api webhook and the messaging app (Chromium, compiled binary)", () => {
   const graph = fakeGraphApi()
@@ -52,22 +53,34 @@ describe("an agent's file from the desk, to the rest-api webhook and the messagi
     expect(await fetched(url)).toEqual(new Uint8Array(SAMPLE.png))
   }, E2E_TIMEOUT)
 
-  test('the messaging app is sent an image whose link the provider downloads from Parley', async () => {
-    const chatbotId = await suite.bed.chatbot('Chat app shop', HANDOFF_FLOW)
-    const phoneNumberId = '106540352240777'
-    const accessToken = 'EAAG-desk-files-token'
+  /** A chatbot with a chatapp integration on the fake provider; `userSays` posts one user message to its callback URL as the provider would. */
+  async function chatappChatbot(name: string, phoneNumberId: string) {
+    const chatbotId = await suite.bed.chatbot(name, HANDOFF_FLOW)
+    const accessToken = `EAAG-desk-files-${phoneNumberId}`
     graph.register(phoneNumberId, accessToken)
     const chatapp = await suite.bed.must('POST', `/api/dev/v1/chatbots/${chatbotId}/integrations/chatapp`, {
       phone_number_id: phoneNumberId,
       access_token: accessToken,
       verify_token: 'verify-me-please',
     })
+    const userSays = (from: string, message: Record<string, unknown>) =>
+      fetch(`${suite.bed.url}${new URL(chatapp.config.callback_url).pathname}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(
+          webhook(phoneNumberId, {
+            contacts: [{ profile: { name: 'Grace' }, wa_id: from }],
+            messages: [{ from, id: nextWamid(), timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
+          }),
+        ),
+      })
+    return { chatbotId, accessToken, userSays }
+  }
+
+  test('the messaging app is sent an image whose link the provider downloads from Parley', async () => {
+    const { chatbotId, userSays } = await chatappChatbot('Chat app shop', '106540352240777')
     const from = '15551234567'
-    const body = webhook(phoneNumberId, {
-      contacts: [{ profile: { name: 'Grace' }, wa_id: from }],
-      messages: [{ from, id: nextWamid(), timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'send me the label' } }],
-    })
-    const hook = await fetch(`${suite.bed.url}${new URL(chatapp.config.callback_url).pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const hook = await userSays(from, { type: 'text', text: { body: 'send me the label' } })
     expect(hook.status).toBe(200)
     const [conversation] = (await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/conversations`)).items
     await attachFromDesk(conversation.id)
@@ -80,5 +93,27 @@ describe("an agent's file from the desk, to the rest-api webhook and the messagi
     expect(download!.link).toStartWith(`${suite.bed.url}/attachments/`)
     expect(download!.status).toBe(200)
     expect(download!.bytes).toEqual(new Uint8Array(SAMPLE.png))
+  }, E2E_TIMEOUT)
+
+  test("the user's picture from the messaging app is downloaded from the provider by the binary, stored, and shows inline on the desk", async () => {
+    const phoneNumberId = '106540352240778'
+    const { chatbotId, accessToken, userSays } = await chatappChatbot('Chat app photos', phoneNumberId)
+    const mediaId = graph.addMedia(phoneNumberId, SAMPLE.png, 'image/png')
+    const hook = await userSays('15551234568', { type: 'image', image: { id: mediaId, mime_type: 'image/png', caption: 'the dent' } })
+    expect(hook.status).toBe(200)
+    expect(((await hook.json()) as { messages: unknown }).messages).toEqual({ stored: 1, duplicates: 0 })
+    expect(graph.mediaRequests.filter((request) => request.path.endsWith(`/${mediaId}`)).map((request) => [request.headers.authorization, request.status])).toEqual([
+      [`Bearer ${accessToken}`, 200],
+      [`Bearer ${accessToken}`, 200],
+    ])
+    const [conversation] = (await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/conversations`)).items
+    const ada = await suite.desk(suite.ada)
+    await ada.goto(`/app/c/${conversation.id}`)
+    const pictures = () => ada.page.evaluate(() => [...document.querySelectorAll<HTMLImageElement>('.message.visitor img')].map((image) => ({ src: image.src, loaded: image.complete && image.naturalWidth > 0 })))
+    await waitUntil(async () => (await pictures()).some((picture) => picture.loaded), "the desk shows the user's picture")
+    const [shown] = await pictures()
+    expect(shown!.src).toStartWith(`${suite.bed.url}/attachments/`)
+    expect(await fetched(shown!.src)).toEqual(new Uint8Array(SAMPLE.png))
+    expect(ada.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
 })
