@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
 import { SAMPLE } from '../attachments/sample-files.ts'
 import { nextWamid, webhook } from '../channels/chatapp/support/chatapp-chat.ts'
 import { fakeGraphApi } from '../channels/chatapp/support/fake-graph-api.ts'
@@ -12,7 +13,8 @@ import { waitUntil } from './support/widget-page.ts'
  * An agent's file sent from the desk in Chromium reaches the visitor on the other channels too:
  * the rest-api's webhook receiver and the messaging app (the fake provider downloads the link,
  * as the real one does), both fetching the file from the compiled binary. The other way, a
- * messaging-app user's picture is downloaded from the provider by the binary and shows on the desk.
+ * rest-api user's base64 file and a messaging-app user's picture (downloaded from the provider
+ * by the binary) are stored and show on the desk.
  */
 describe("an agent's file from the desk, to the rest-api webhook and the messaging app (Chromium, compiled binary)", () => {
   const graph = fakeGraphApi()
@@ -35,6 +37,10 @@ describe("an agent's file from the desk, to the rest-api webhook and the messagi
     await waitUntil(async () => (await ada.page.locator('.message.agent img').count()) === 1, 'the desk shows the picture it sent')
     expect(ada.pageErrors()).toEqual([])
   }
+
+  /** The visitor's pictures on a desk page: their address, and whether they loaded. */
+  const visitorPictures = (page: Page) =>
+    page.evaluate(() => [...document.querySelectorAll<HTMLImageElement>('.message.visitor img')].map((image) => ({ src: image.src, loaded: image.complete && image.naturalWidth > 0 })))
 
   const fetched = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer())
 
@@ -77,6 +83,20 @@ describe("an agent's file from the desk, to the rest-api webhook and the messagi
     return { chatbotId, accessToken, userSays }
   }
 
+  test("a rest-api user's file, sent as base64, is stored by the binary and shows inline on the desk", async () => {
+    const chatbotId = await suite.bed.chatbot('API photos', HANDOFF_FLOW)
+    await suite.bed.must('POST', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api`, { webhook_url: receiver.url, name: 'Back office' })
+    const sent = await suite.bed.must('POST', `/api/dev/v1/chatbots/${chatbotId}/integrations/rest-api/messages`, {
+      user_id: 'user-8',
+      attachment: { filename: 'dent.png', data: Buffer.from(SAMPLE.png).toString('base64') },
+    })
+    expect(sent.message.content).toMatchObject({ kind: 'media', media: { type: 'image', filename: 'dent.png' } })
+    const ada = await suite.desk(suite.ada)
+    await ada.goto(`/app/c/${sent.conversation_id}`)
+    await waitUntil(async () => (await visitorPictures(ada.page)).some((picture) => picture.loaded), "the desk shows the user's picture")
+    expect((await visitorPictures(ada.page))[0]!.src).toBe(sent.message.content.media.url)
+  }, E2E_TIMEOUT)
+
   test('the messaging app is sent an image whose link the provider downloads from Parley', async () => {
     const { chatbotId, userSays } = await chatappChatbot('Chat app shop', '106540352240777')
     const from = '15551234567'
@@ -109,9 +129,8 @@ describe("an agent's file from the desk, to the rest-api webhook and the messagi
     const [conversation] = (await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/conversations`)).items
     const ada = await suite.desk(suite.ada)
     await ada.goto(`/app/c/${conversation.id}`)
-    const pictures = () => ada.page.evaluate(() => [...document.querySelectorAll<HTMLImageElement>('.message.visitor img')].map((image) => ({ src: image.src, loaded: image.complete && image.naturalWidth > 0 })))
-    await waitUntil(async () => (await pictures()).some((picture) => picture.loaded), "the desk shows the user's picture")
-    const [shown] = await pictures()
+    await waitUntil(async () => (await visitorPictures(ada.page)).some((picture) => picture.loaded), "the desk shows the user's picture")
+    const [shown] = await visitorPictures(ada.page)
     expect(shown!.src).toStartWith(`${suite.bed.url}/attachments/`)
     expect(await fetched(shown!.src)).toEqual(new Uint8Array(SAMPLE.png))
     expect(ada.pageErrors()).toEqual([])
