@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { listen } from '../../server/listen.ts'
 import { SAMPLE } from '../attachments/sample-files.ts'
+import { rawRequest } from '../support/raw-request.ts'
 import { testApp, type TestApp } from '../support/test-app.ts'
 import { DESK, type DeskCtx, deskContext, flush } from './support/desk-context.ts'
+import { deskUpload } from './support/desk-upload.ts'
 
 const MAX_BYTES = 4096
 
@@ -15,19 +18,7 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 /** POSTs raw bytes as the desk does (session cookie and Origin), or with the API key when no headers are given. */
-async function upload(conversationId: string, bytes: Uint8Array, options: { filename?: string; headers?: Record<string, string>; contentType?: string } = {}) {
-  const query = options.filename === undefined ? '' : `?filename=${encodeURIComponent(options.filename)}`
-  const headers: Record<string, string> = options.headers ?? { authorization: `Bearer ${app.key}` }
-  const response = await app.fetch(
-    new Request(`http://localhost${DESK}/conversations/${conversationId}/attachments${query}`, {
-      method: 'POST',
-      headers: { 'content-type': options.contentType ?? 'application/octet-stream', ...headers },
-      body: bytes as Uint8Array<ArrayBuffer>,
-    }),
-  )
-  const text = await response.text()
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined }
-}
+const upload = (conversationId: string, bytes: Uint8Array, options: Parameters<typeof deskUpload>[3] = {}) => deskUpload(app, conversationId, bytes, options)
 
 const pathOf = (url: string) => new URL(url).pathname
 
@@ -77,6 +68,18 @@ describe('POST /desk/conversations/{id}/attachments', () => {
     expect(refused.status).toBe(413)
     expect(refused.body).toMatchObject({ code: 'attachment_too_large' })
     expect(refused.body.detail).toContain('files may be at most 4 KiB')
+    // Declared too large, the body never comes: the answer comes from the head alone (reading first would hang).
+    const server = listen(app, { port: 0, hostname: '127.0.0.1' })
+    try {
+      const head = await rawRequest(
+        `http://127.0.0.1:${server.port}`,
+        `POST ${DESK}/conversations/${c.first.id}/attachments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${app.key}\r\nContent-Length: ${MAX_BYTES + 1}\r\n`,
+      )
+      expect(head.status).toBe(413)
+      expect(JSON.parse(head.body)).toMatchObject({ code: 'attachment_too_large' })
+    } finally {
+      server.stop(true)
+    }
   })
 
   test('an empty body is refused with 400 attachment_empty', async () => {

@@ -1,13 +1,14 @@
 import { createResource, createSignal, For, onCleanup, Show } from 'solid-js'
 import { ApiError } from '../api.ts'
+import { UPLOAD_TYPES } from '../../../server/protocol/upload-rules.ts'
 import type { SavedReply } from '../types.ts'
 import { savedReplies } from './data.ts'
 import { matchingReplies } from './saved-replies.ts'
 
 export type SendResult = 'sent' | 'stale'
 
-/** What the server keeps (told by the bytes there; by the browser's type here, to refuse early). */
-const FILE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf']
+/** What the server keeps (told by the bytes there; by the browser's type here, to refuse early): the widget's list. */
+const FILE_TYPES: readonly string[] = UPLOAD_TYPES
 const FILE_TYPES_TEXT = 'PNG, JPEG, GIF or WebP pictures and PDF files'
 
 const TYPING_IDLE_MS = 3_000

@@ -1,7 +1,7 @@
 import { createResource, createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js'
 import { ApiError } from '../api.ts'
 import { me } from '../session.ts'
-import type { DeskConversation, Person, TimelineItem, User } from '../types.ts'
+import type { ChatMessage, DeskConversation, Person, TimelineItem, User } from '../types.ts'
 import { Composer, type SendResult } from './Composer.tsx'
 import { ContextPanel } from './ContextPanel.tsx'
 import * as data from './data.ts'
@@ -140,6 +140,13 @@ export function ConversationView(props: { conversationId: string; connection: Li
       setError(failure instanceof ApiError ? failure.detail : 'The change failed.')
     }
   }
+  /** The person's own message (a reply or a file) joins the timeline at once; the row and the list catch up. */
+  const showSent = (message: ChatMessage) => {
+    add([{ type: 'message', at: message.created_at, message }])
+    scrollDown()
+    void refetchRow()
+    props.onChanged()
+  }
   const send = async (text: string, mode: 'reply' | 'note', force: boolean): Promise<SendResult> => {
     if (mode === 'note') {
       const note = await data.addNote(id, text)
@@ -148,11 +155,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
       return 'sent'
     }
     try {
-      const message = await data.reply(id, text, newestMessageId(items()), force)
-      add([{ type: 'message', at: message.created_at, message }])
-      scrollDown()
-      void refetchRow()
-      props.onChanged()
+      showSent(await data.reply(id, text, newestMessageId(items()), force))
       return 'sent'
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 409 && failure.code === 'stale_view') {
@@ -164,13 +167,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
     }
   }
 
-  const attach = async (file: File, onProgress: (fraction: number) => void) => {
-    const message = await data.attach(id, file, onProgress)
-    add([{ type: 'message', at: message.created_at, message }])
-    scrollDown()
-    void refetchRow()
-    props.onChanged()
-  }
+  const attach = async (file: File, onProgress: (fraction: number) => void) => showSent(await data.attach(id, file, onProgress))
 
   return (
     <section class="conversation" aria-label="Conversation" classList={{ 'context-open': showContext() }}>

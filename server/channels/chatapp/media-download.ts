@@ -15,7 +15,8 @@ export interface MediaDownloadOptions {
   ca?: string
 }
 
-export type DownloadedMedia = { ok: true; bytes: Uint8Array; mimeType: string | null } | { ok: false; reason: string }
+/** The provider's type is not kept: the attachment service tells the type by the bytes. */
+export type DownloadedMedia = { ok: true; bytes: Uint8Array } | { ok: false; reason: string }
 
 export type MediaDownloader = (mediaId: string, accessToken: string) => Promise<DownloadedMedia>
 
@@ -39,13 +40,13 @@ export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeout
     const described = await get(`${apiUrl}/${mediaId}`, accessToken, DESCRIPTION_MAX_BYTES)
     if (described.kind !== 'answer') return { ok: false, reason: `describing media ${mediaId}: ${failure(described)}` }
     if (described.status !== 200) return { ok: false, reason: `describing media ${mediaId}: HTTP ${described.status}` }
-    let description: { url?: unknown; mime_type?: unknown; sha256?: unknown; file_size?: unknown }
+    let description: { url?: unknown; sha256?: unknown; file_size?: unknown }
     try {
       description = JSON.parse(new TextDecoder().decode(described.body))
     } catch {
       return { ok: false, reason: `describing media ${mediaId}: the answer is not JSON` }
     }
-    const { url, mime_type: mimeType, sha256, file_size: size } = description
+    const { url, sha256, file_size: size } = description
     if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return { ok: false, reason: `describing media ${mediaId}: no download url` }
     if (typeof size === 'number' && size > maxBytes) return { ok: false, reason: `media ${mediaId} is ${size} bytes, over PARLEY_ATTACHMENT_MAX_BYTES (${maxBytes})` }
     // One byte more than allowed tells a file that is too big from one that fits exactly.
@@ -56,7 +57,7 @@ export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeout
     if (typeof sha256 === 'string' && new Bun.CryptoHasher('sha256').update(file.body).digest('hex') !== sha256.toLowerCase()) {
       return { ok: false, reason: `media ${mediaId} does not match the sha256 the provider gave` }
     }
-    return { ok: true, bytes: file.body, mimeType: typeof mimeType === 'string' ? mimeType : null }
+    return { ok: true, bytes: file.body }
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { listen } from '../../../server/listen.ts'
 import { SAMPLE } from '../../attachments/sample-files.ts'
+import { deskUpload } from '../../desk/support/desk-upload.ts'
 import { freePort } from '../rest-api/support/public-parley.ts'
 import { buttonPick, setUpChatappChat, text } from './support/chatapp-chat.ts'
 import { type ChatappTestbed, chatappTestbed } from './support/chatapp-test.ts'
@@ -33,15 +34,9 @@ async function handedOff(b: ChatappTestbed) {
 }
 
 async function sendFile(b: ChatappTestbed, conversationId: string, bytes: Uint8Array, filename: string) {
-  const response = await b.app.fetch(
-    new Request(`http://localhost/api/dev/v1/desk/conversations/${conversationId}/attachments?filename=${encodeURIComponent(filename)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${b.app.key}`, 'content-type': 'application/octet-stream' },
-      body: bytes as Uint8Array<ArrayBuffer>,
-    }),
-  )
+  const response = await deskUpload(b.app, conversationId, bytes, { filename })
   expect(response.status).toBe(201)
-  return (await response.json()) as { id: string; content: { media: { url: string } } }
+  return response.body as { id: string; content: { media: { url: string } } }
 }
 
 describe("an agent's file reaches the messaging app", () => {

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks'
 import { WebhookEvent } from '../../../server/channels/rest-api/model.ts'
 import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
 import { SAMPLE } from '../../attachments/sample-files.ts'
+import { deskUpload } from '../../desk/support/desk-upload.ts'
 import { testApp } from '../../support/test-app.ts'
 import { webhookReceiver } from '../../outbox/support/webhook-receiver.ts'
 import { publicParley } from './support/public-parley.ts'
@@ -51,15 +52,9 @@ describe("an agent's file reaches the rest-api webhook", () => {
     expect(first.status).toBe(202)
     await receiver.waitFor(2)
 
-    const upload = await server.fetch(
-      new Request(`http://localhost/api/dev/v1/desk/conversations/${first.body.conversation_id}/attachments?filename=label.pdf`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${server.key}` },
-        body: SAMPLE.pdf as Uint8Array<ArrayBuffer>,
-      }),
-    )
+    const upload = await deskUpload(server, first.body.conversation_id, SAMPLE.pdf, { filename: 'label.pdf' })
     expect(upload.status).toBe(201)
-    const sent = (await upload.json()) as { id: string }
+    const sent = upload.body as { id: string }
     await receiver.waitFor(4)
     await Bun.sleep(50)
 
@@ -123,7 +118,7 @@ describe('a user\'s file through POST .../integrations/rest-api/messages', () =>
   test('refusals: an SVG is 415, bad base64 is 422 on /attachment/data, text and attachment together is 422; nothing is stored', async () => {
     const app = appWithFileFlow()
     const chat = await setUpRestApiChat(app, 'http://127.0.0.1:9/hook', { flow: FILE_FLOW })
-    const svg = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-3', attachment: { filename: 'x.png', data: base64(SAMPLE.svg) } } })
+    const svg = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-3', attachment: { filename: 'x.png', data: base64(SAMPLE.svg) }, contact_details: { plan: 'pro' } } })
     expect(svg.status).toBe(415)
     expect(svg.body).toMatchObject({ code: 'attachment_type_refused' })
     const garbled = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-3', attachment: { filename: 'x.png', data: 'not base64!' } } })
@@ -135,6 +130,9 @@ describe('a user\'s file through POST .../integrations/rest-api/messages', () =>
     await Bun.sleep(5)
     expect(app.db.query('SELECT count(*) AS n FROM attachments').get()).toEqual({ n: 0 })
     expect((await app.call('GET', chat.path('/conversations'))).body.total).toBe(0)
+    // Not even the details that came with the refused file (docs/rest-api-channel.md).
+    const details = app.db.query<{ details: string }, [string]>('SELECT details FROM contacts WHERE chatbot_id = ?').all(chat.chatbotId)
+    expect(details.map((row) => JSON.parse(row.details).plan)).not.toContain('pro')
   })
 
   test('a file over PARLEY_ATTACHMENT_MAX_BYTES is 413 attachment_too_large', async () => {
@@ -145,5 +143,9 @@ describe('a user\'s file through POST .../integrations/rest-api/messages', () =>
     const refused = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-4', attachment: { filename: 'big.png', data: base64(big) } } })
     expect(refused.status).toBe(413)
     expect(refused.body.code).toBe('attachment_too_large')
+    // The body's own limit is the room such a file takes in base64 (and the JSON around it), not the API's 1 MiB.
+    const body = await app.call('POST', messages(chat.chatbotId), { body: { user_id: 'user-4', attachment: { filename: 'big.png', data: 'A'.repeat(128 * 1024) } } })
+    expect(body.status).toBe(413)
+    expect(body.body.code).toBe('payload_too_large')
   })
 })
