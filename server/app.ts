@@ -74,7 +74,7 @@ import { peopleStore } from './people/store.ts'
 import { userRoutes } from './people/user-routes.ts'
 import { apiKeyCheck, authenticate } from './http/authenticate.ts'
 import { failedAttempts } from './http/failed-attempts.ts'
-import { DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
+import { type BodyLimit, DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
 import { loggedFetch } from './http/logged-fetch.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -309,21 +309,22 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(userRoutes(auth, people))
     .use(deskRoutes(auth, deskWork))
 
+  // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
+  const bodyLimits: BodyLimit[] = [
+    { path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true },
+    { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } },
+    { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 },
+    { path: /^\/widget\/v1\/attachments$/, bytes: config.attachmentMaxBytes, raw: true, tooLarge: (request) => web.uploads.tooLarge(uploadCredentials(request)) },
+    ...deskUploadBodies(config.attachmentMaxBytes),
+    ...restApiMessageBodies(config.attachmentMaxBytes),
+  ]
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
 
   http
-    // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
     .onParse(
       jsonBodyParser(
-        [
-          { path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true },
-          { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } },
-          { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 },
-          { path: /^\/widget\/v1\/attachments$/, bytes: config.attachmentMaxBytes, raw: true, tooLarge: (request) => web.uploads.tooLarge(uploadCredentials(request)) },
-          ...deskUploadBodies(config.attachmentMaxBytes),
-          ...restApiMessageBodies(config.attachmentMaxBytes),
-        ],
+        bodyLimits,
         (request, path) => {
           if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
           // A visitor's file is read only for a live socket's token, from an allowed page.
@@ -353,6 +354,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
 
   return {
     http,
+    /** The largest body any route takes: the listener refuses bigger ones before reading them. */
+    maxBodyBytes: Math.max(DEFAULT_BODY_LIMIT, ...bodyLimits.map((limit) => limit.bytes)),
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
     fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
     services: { attachments, autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed, deskSearch },

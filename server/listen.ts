@@ -5,9 +5,6 @@ import type { DeskSocketData } from './desk/desk-socket.ts'
 import { rememberListener } from './http/client-address.ts'
 import { routableRequest } from './http/routable-request.ts'
 
-/** The largest body any route accepts; each route's own limit is enforced by the body parser. */
-export const HARD_BODY_LIMIT = 16 * 1024 * 1024
-
 /**
  * The largest request head (request line and headers) Bun's parser lets through to Parley,
  * which refuses heads over its own, smaller limits in problem+json (http/oversized-head.ts).
@@ -27,7 +24,9 @@ export function listen(app: App, options: { port: number; hostname: string }) {
   return Bun.serve<SocketData | DeskSocketData>({
     port: options.port,
     hostname: options.hostname,
-    maxRequestBodySize: HARD_BODY_LIMIT,
+    // The largest of the routes' limits (PARLEY_ATTACHMENT_MAX_BYTES may raise it past 16 MiB):
+    // over it Bun answers a bare 413 before the body parser can say which limit in problem+json.
+    maxRequestBodySize: app.maxBodyBytes,
     fetch(request, server) {
       if (request.url.includes(socketPath) && new URL(request.url).pathname === socketPath) {
         return app.socket.upgrade(request, server as never)
