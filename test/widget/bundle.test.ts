@@ -74,7 +74,11 @@ describe('the built widget-chat.js (loaded when the chat first opens)', () => {
     runInNewContext(chatSource, { document: { currentScript: { parleyRuntime: runtime } } })
     expect(asked.get('loaded')).toEqual(['ChatWindow'])
     expect([...asked.keys()].sort()).toEqual(['loaded', 'solid-js', 'solid-js/web'])
-    // widget.js carries each of those exports for it.
-    for (const module of ['solid-js', 'solid-js/web']) expect(asked.get(module)!.length).toBeGreaterThan(3)
+    // widget.js carries each of those exports for it, under the names the chat script reads.
+    for (const module of ['solid-js', 'solid-js/web']) {
+      expect(asked.get(module)!.length).toBeGreaterThan(3)
+      const handed = source.match(new RegExp(`${JSON.stringify(module)}:\\{([^}]*)\\}`))?.[1]?.split(',').map((pair) => pair.split(':')[0] as string)
+      expect([...new Set(asked.get(module))].sort()).toEqual([...new Set(handed)].sort())
+    }
   })
 })
