@@ -60,6 +60,10 @@ describe('the built widget-chat.js (loaded when the chat first opens)', () => {
     expect(chatSource.startsWith('(function($parleyRuntime$){')).toBe(true)
   })
 
+  test("is asked for by widget.js with the hash of its bytes, so a cached older copy never runs with a newer widget.js", () => {
+    expect(source).toContain(`/widget-chat.js?v=${Bun.hash(chatSource).toString(36)}`)
+  })
+
   test('takes every Solid export it uses from the runtime widget.js hands it, and hands back ChatWindow', () => {
     const asked = new Map<string, string[]>()
     const runtime = new Proxy(
