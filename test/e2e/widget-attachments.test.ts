@@ -88,6 +88,21 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     expect(visitor.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
 
+  test("if the chat's script cannot load, the chat closes again with a warning and the next click loads it", async () => {
+    const { visitor, requested } = await visitorOnPage()
+    await visitor.connected()
+    await visitor.page.route('**/widget-chat.js*', (route) => route.abort())
+    await visitor.launcher.click()
+    await waitUntil(async () => visitor.warnings().some((line) => line.endsWith('; the chat cannot open')), 'the widget warns')
+    await waitUntil(async () => (await visitor.launcher.getAttribute('aria-expanded')) === 'false', 'the chat closes again')
+    expect(await visitor.window.count()).toBe(0)
+    await visitor.page.unroute('**/widget-chat.js*')
+    await visitor.openChat()
+    await visitor.shownText('Hi! Send us a photo of the problem.')
+    expect(requested.filter((path) => path === '/widget-chat.js')).toHaveLength(2)
+    expect(visitor.pageErrors()).toEqual([])
+  }, E2E_TIMEOUT)
+
   test('a picture and a PDF sent with the paperclip show inline; the API lists the media messages; the address serves the bytes safely', async () => {
     const { chat, visitor } = await visitorOnPage()
     await visitor.openChat()
