@@ -171,6 +171,31 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     expect(listed.filter((message) => message.role === 'visitor')).toEqual([])
   }, E2E_TIMEOUT)
 
+  test('while a picture uploads its bubble shows it from the device, dimmed, with a progress bar', async () => {
+    const { visitor } = await visitorOnPage()
+    await visitor.openChat()
+    await visitor.shownText('Hi! Send us a photo of the problem.')
+    // The upload is held until the pending bubble has been looked at.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await visitor.page.route('**/widget/v1/attachments*', async (route) => {
+      await held
+      await route.continue()
+    })
+    await picker(visitor).setInputFiles({ name: 'preview.png', mimeType: 'image/png', buffer: await drawnPng(visitor) })
+    const pending = inWidget(visitor, '.msg.visitor.pending')
+    await inWidget(visitor, '.msg.visitor.pending img.media').waitFor()
+    expect(await pending.locator('img.media').getAttribute('src')).toStartWith('data:image/png;base64,')
+    expect(await pending.locator('[role=progressbar]').getAttribute('aria-label')).toBe('Sending preview.png')
+    await visitor.window.screenshot({ path: `${SHOTS}/widget-attachment-sending.png` })
+    release()
+    const image = inWidget(visitor, '.msg.visitor:not(.pending) img.media')
+    await image.waitFor()
+    expect(await image.getAttribute('src')).toStartWith(`${serverUrl}/attachments/`)
+    expect(await pending.count()).toBe(0)
+    expect(visitor.pageErrors()).toEqual([])
+  }, E2E_TIMEOUT)
+
   test('a file over the size limit, or of a type the picker does not offer, is refused before it is sent', async () => {
     const { visitor, requested } = await visitorOnPage()
     await visitor.openChat()
