@@ -69,6 +69,12 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     return Buffer.from(dataUrl.split(',')[1] as string, 'base64')
   }
 
+  /** The messages of the chatbot's only conversation, as the API lists them to agents. */
+  async function listedMessages(chatbotId: string) {
+    const { id } = await agentDesk(app, chatbotId).onlyConversation()
+    return (await app.call('GET', `/api/dev/v1/chatbots/${chatbotId}/conversations/${id}/messages`)).body.items as { role: string; content: any }[]
+  }
+
   const picker = (visitor: WidgetPage) => visitor.page.locator('#parley-widget input[type=file]')
   const inWidget = (visitor: WidgetPage, selector: string) => visitor.page.locator(`#parley-widget ${selector}`)
 
@@ -125,9 +131,7 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     await visitor.window.screenshot({ path: `${SHOTS}/widget-attachments.png` })
 
     // The agents' side: the API lists both as the visitor's media messages.
-    const desk = agentDesk(app, chat.chatbotId)
-    const { id } = await desk.onlyConversation()
-    const listed = (await app.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${id}/messages`)).body.items as { role: string; content: any }[]
+    const listed = await listedMessages(chat.chatbotId)
     const media = listed.filter((message) => message.content.kind === 'media')
     expect(media.map((message) => [message.role, message.content.media.type, message.content.media.filename, message.content.media.url])).toEqual([
       ['visitor', 'image', 'broken zip.png', src],
@@ -165,9 +169,7 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     await failed.waitFor()
     expect(await failed.locator('.error-note').textContent()).toContain('this file is HTML or XML')
     // Nothing was stored: the conversation has no visitor message.
-    const desk = agentDesk(app, chat.chatbotId)
-    const { id } = await desk.onlyConversation()
-    const listed = (await app.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${id}/messages`)).body.items as { role: string }[]
+    const listed = await listedMessages(chat.chatbotId)
     expect(listed.filter((message) => message.role === 'visitor')).toEqual([])
   }, E2E_TIMEOUT)
 
