@@ -69,6 +69,12 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     return Buffer.from(dataUrl.split(',')[1] as string, 'base64')
   }
 
+  /** The messages of the chatbot's only conversation, as the API lists them to agents. */
+  async function listedMessages(chatbotId: string) {
+    const { id } = await agentDesk(app, chatbotId).onlyConversation()
+    return (await app.call('GET', `/api/dev/v1/chatbots/${chatbotId}/conversations/${id}/messages`)).body.items as { role: string; content: any }[]
+  }
+
   const picker = (visitor: WidgetPage) => visitor.page.locator('#parley-widget input[type=file]')
   const inWidget = (visitor: WidgetPage, selector: string) => visitor.page.locator(`#parley-widget ${selector}`)
 
@@ -85,6 +91,21 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     await inWidget(visitor, '.launcher').click()
     await visitor.openChat()
     expect(requested.filter((path) => path.startsWith('/widget-chat'))).toHaveLength(2)
+    expect(visitor.pageErrors()).toEqual([])
+  }, E2E_TIMEOUT)
+
+  test("if the chat's script cannot load, the chat closes again with a warning and the next click loads it", async () => {
+    const { visitor, requested } = await visitorOnPage()
+    await visitor.connected()
+    await visitor.page.route('**/widget-chat.js*', (route) => route.abort())
+    await visitor.launcher.click()
+    await waitUntil(async () => visitor.warnings().some((line) => line.endsWith('; the chat cannot open')), 'the widget warns')
+    await waitUntil(async () => (await visitor.launcher.getAttribute('aria-expanded')) === 'false', 'the chat closes again')
+    expect(await visitor.window.count()).toBe(0)
+    await visitor.page.unroute('**/widget-chat.js*')
+    await visitor.openChat()
+    await visitor.shownText('Hi! Send us a photo of the problem.')
+    expect(requested.filter((path) => path === '/widget-chat.js')).toHaveLength(2)
     expect(visitor.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
 
@@ -110,9 +131,7 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     await visitor.window.screenshot({ path: `${SHOTS}/widget-attachments.png` })
 
     // The agents' side: the API lists both as the visitor's media messages.
-    const desk = agentDesk(app, chat.chatbotId)
-    const { id } = await desk.onlyConversation()
-    const listed = (await app.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${id}/messages`)).body.items as { role: string; content: any }[]
+    const listed = await listedMessages(chat.chatbotId)
     const media = listed.filter((message) => message.content.kind === 'media')
     expect(media.map((message) => [message.role, message.content.media.type, message.content.media.filename, message.content.media.url])).toEqual([
       ['visitor', 'image', 'broken zip.png', src],
@@ -150,10 +169,33 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     await failed.waitFor()
     expect(await failed.locator('.error-note').textContent()).toContain('this file is HTML or XML')
     // Nothing was stored: the conversation has no visitor message.
-    const desk = agentDesk(app, chat.chatbotId)
-    const { id } = await desk.onlyConversation()
-    const listed = (await app.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${id}/messages`)).body.items as { role: string }[]
+    const listed = await listedMessages(chat.chatbotId)
     expect(listed.filter((message) => message.role === 'visitor')).toEqual([])
+  }, E2E_TIMEOUT)
+
+  test('while a picture uploads its bubble shows it from the device, dimmed, with a progress bar', async () => {
+    const { visitor } = await visitorOnPage()
+    await visitor.openChat()
+    await visitor.shownText('Hi! Send us a photo of the problem.')
+    // The upload is held until the pending bubble has been looked at.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await visitor.page.route('**/widget/v1/attachments*', async (route) => {
+      await held
+      await route.continue()
+    })
+    await picker(visitor).setInputFiles({ name: 'preview.png', mimeType: 'image/png', buffer: await drawnPng(visitor) })
+    const pending = inWidget(visitor, '.msg.visitor.pending')
+    await inWidget(visitor, '.msg.visitor.pending img.media').waitFor()
+    expect(await pending.locator('img.media').getAttribute('src')).toStartWith('data:image/png;base64,')
+    expect(await pending.locator('[role=progressbar]').getAttribute('aria-label')).toBe('Sending preview.png')
+    await visitor.window.screenshot({ path: `${SHOTS}/widget-attachment-sending.png` })
+    release()
+    const image = inWidget(visitor, '.msg.visitor:not(.pending) img.media')
+    await image.waitFor()
+    expect(await image.getAttribute('src')).toStartWith(`${serverUrl}/attachments/`)
+    expect(await pending.count()).toBe(0)
+    expect(visitor.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
 
   test('a file over the size limit, or of a type the picker does not offer, is refused before it is sent', async () => {

@@ -10,9 +10,10 @@ import { crashBed } from './support/crash-bed.ts'
  */
 describe('a widget tab that stops reading, against the compiled binary', () => {
   const bed = crashBed()
+  // The first file of a run to need dist/parley builds it here: longer than the default 5 s.
   beforeAll(async () => {
     await bed.start()
-  })
+  }, E2E_TIMEOUT)
   afterAll(async () => {
     await bed.close()
   })

@@ -60,6 +60,10 @@ describe('the built widget-chat.js (loaded when the chat first opens)', () => {
     expect(chatSource.startsWith('(function($parleyRuntime$){')).toBe(true)
   })
 
+  test("is asked for by widget.js with the hash of its bytes, so a cached older copy never runs with a newer widget.js", () => {
+    expect(source).toContain(`/widget-chat.js?v=${Bun.hash(chatSource).toString(36)}`)
+  })
+
   test('takes every Solid export it uses from the runtime widget.js hands it, and hands back ChatWindow', () => {
     const asked = new Map<string, string[]>()
     const runtime = new Proxy(
@@ -74,7 +78,11 @@ describe('the built widget-chat.js (loaded when the chat first opens)', () => {
     runInNewContext(chatSource, { document: { currentScript: { parleyRuntime: runtime } } })
     expect(asked.get('loaded')).toEqual(['ChatWindow'])
     expect([...asked.keys()].sort()).toEqual(['loaded', 'solid-js', 'solid-js/web'])
-    // widget.js carries each of those exports for it.
-    for (const module of ['solid-js', 'solid-js/web']) expect(asked.get(module)!.length).toBeGreaterThan(3)
+    // widget.js carries each of those exports for it, under the names the chat script reads.
+    for (const module of ['solid-js', 'solid-js/web']) {
+      expect(asked.get(module)!.length).toBeGreaterThan(3)
+      const handed = source.match(new RegExp(`${JSON.stringify(module)}:\\{([^}]*)\\}`))?.[1]?.split(',').map((pair) => pair.split(':')[0] as string)
+      expect([...new Set(asked.get(module))].sort()).toEqual([...new Set(handed)].sort())
+    }
   })
 })

@@ -10,7 +10,7 @@ export interface ChatModule {
 declare const __PARLEY_CHAT_VERSION__: string
 
 /**
- * Loads widget-chat.js (once) as a classic script from the Parley server. It takes the Solid
+ * Loads widget-chat.js as a classic script from the Parley server. It takes the Solid
  * runtime from this script, handed to it on its own script element rather than through a
  * global of the page, and hands its exports back the same way.
  */

@@ -51,6 +51,10 @@ export function createSession(options: SessionOptions) {
   const { profile, memory, tabMemory, warn } = options
   const [messages, setMessages] = createSignal<ChatMessage[]>([])
   const [outgoing, setOutgoing] = createSignal<Outgoing[]>([])
+  const patchOutgoing = (client_id: string, patch: (item: Outgoing) => Outgoing) =>
+    setOutgoing((list) => list.map((item) => (item.client_id === client_id ? patch(item) : item)))
+  const failOutgoing = (client_id: string, failed: string) => patchOutgoing(client_id, (item) => ({ ...item, failed }))
+  const dropOutgoing = (client_id: string) => setOutgoing((list) => list.filter((item) => item.client_id !== client_id))
   const [conversation, setConversation] = createSignal<{
     id: string
     status: ConversationStatus
@@ -139,7 +143,7 @@ export function createSession(options: SessionOptions) {
         const { message: chat } = message
         setMessages(mergeMessages(messages(), [chat]))
         setDrafts(withoutDraft(drafts(), chat.id))
-        if (chat.client_id) setOutgoing((list) => list.filter((item) => item.client_id !== chat.client_id))
+        if (chat.client_id) dropOutgoing(chat.client_id)
         if (chat.role !== 'visitor') setTyping(null)
         // A message of another conversation: a new one opened (a closed one's status does not carry over).
         if (conversation()?.id !== chat.conversation_id) setConversation({ id: chat.conversation_id, status: 'bot' })
@@ -180,10 +184,8 @@ export function createSession(options: SessionOptions) {
         return
       case 'error':
         if (RATING_REFUSAL_CODES.has(message.code)) setRatingError(message.message)
-        else if (message.client_id) {
-          const failed = message.message
-          setOutgoing((list) => list.map((item) => (item.client_id === message.client_id ? { ...item, failed } : item)))
-        } else warn(`the server refused a request: ${message.message} (${message.code})`)
+        else if (message.client_id) failOutgoing(message.client_id, message.message)
+        else warn(`the server refused a request: ${message.message} (${message.code})`)
         return
     }
   }
@@ -201,14 +203,13 @@ export function createSession(options: SessionOptions) {
     socket.send(message(client_id))
   }
 
-  const patchOutgoing = (client_id: string, patch: (item: Outgoing) => Outgoing) =>
-    setOutgoing((list) => list.map((item) => (item.client_id === client_id ? patch(item) : item)))
-
   /** A file from the attach button, a paste or a drop: shown at once with its progress, refused here when it cannot pass. */
   const sendFile = (file: File) => {
     const client_id = newClientId()
     const image = file.type.startsWith('image/')
-    const fail = (failed: string) => patchOutgoing(client_id, (item) => ({ ...item, failed }))
+    const fail = (failed: string) => failOutgoing(client_id, failed)
+    const patchFile = (part: Partial<NonNullable<Outgoing['file']>>) =>
+      patchOutgoing(client_id, (item) => (item.file ? { ...item, file: { ...item.file, ...part } } : item))
     setOutgoing((list) => [
       ...list,
       { client_id, content: { kind: 'media', media: { type: image ? 'image' : 'file', url: '', filename: file.name } }, file: { name: file.name, size: file.size, progress: 0 } },
@@ -219,7 +220,7 @@ export function createSession(options: SessionOptions) {
     if (image && file.size <= PREVIEW_MAX_BYTES) {
       const reader = new FileReader()
       reader.onload = () => {
-        if (typeof reader.result === 'string') patchOutgoing(client_id, (item) => (item.file ? { ...item, file: { ...item.file, preview: reader.result as string } } : item))
+        if (typeof reader.result === 'string') patchFile({ preview: reader.result })
       }
       reader.readAsDataURL(file)
     }
@@ -228,7 +229,7 @@ export function createSession(options: SessionOptions) {
       token: upload.token,
       clientId: client_id,
       file,
-      onProgress: (progress) => patchOutgoing(client_id, (item) => (item.file ? { ...item, file: { ...item.file, progress } } : item)),
+      onProgress: (progress) => patchFile({ progress }),
     }).then(
       (stored) => batch(() => receive({ type: 'message', message: stored })),
       (error: Error) => fail(error.message),
@@ -295,9 +296,7 @@ export function createSession(options: SessionOptions) {
     },
     sendFile,
     /** The visitor put away a file that could not be sent. */
-    dismissOutgoing(client_id: string) {
-      setOutgoing((list) => list.filter((item) => item.client_id !== client_id))
-    },
+    dismissOutgoing: dropOutgoing,
     sendTyping(active: boolean) {
       socket.send({ type: 'typing', active })
     },

@@ -3,7 +3,7 @@ import { loadBootConfig, WidgetRefused } from './boot-config.ts'
 import { UPLOAD_PATH } from '../../server/protocol/upload-rules.ts'
 import { socketUrl } from './connection.ts'
 import type { EmbedOptions } from './embed-options.ts'
-import { type ChatModule, loadChat } from './load-chat.ts'
+import { loadChat } from './load-chat.ts'
 import { mountWidget } from './mount.tsx'
 import { createSession } from './session.ts'
 import { resolveSettings } from './settings.ts'
@@ -42,11 +42,8 @@ export async function startWidget(
   })
   listen(session.listener)
   await domReady()
-  let chat: Promise<ChatModule> | null = null
-  const load = () => (chat ??= loadChat(options.serverUrl).catch((error: unknown) => {
-    chat = null
-    throw error
-  }))
+  // The view asks once, and again only after a failure (components/App.tsx).
+  const load = () => loadChat(options.serverUrl)
   const host = mountWidget(session, settings, boot.greeting_message, { stylesheet: `${options.serverUrl}/widget-chat.css`, load }, warn)
   watchVisibility(window, settings.allowed_paths, (visible) => {
     host.style.display = visible ? '' : 'none'

@@ -3,6 +3,13 @@ import type { FindWebIntegration, WebIntegration } from './web-directory.ts'
 
 export type WidgetRefusal = 'unknown_widget_key' | 'origin_not_allowed' | 'integration_inactive'
 
+/** How the HTTP routes (the configuration, the uploads) answer each refusal. */
+export const REFUSAL_STATUSES: Record<WidgetRefusal, { status: 403 | 404; code: string }> = {
+  unknown_widget_key: { status: 404, code: 'not_found' },
+  origin_not_allowed: { status: 403, code: 'origin_not_allowed' },
+  integration_inactive: { status: 403, code: 'integration_inactive' },
+}
+
 export type WidgetAdmission =
   | { admitted: true; integration: WebIntegration }
   | { admitted: false; refusal: WidgetRefusal; reason: string }

@@ -3,15 +3,9 @@ import { ApiError } from '../../http/api-error.ts'
 import { errorResponses } from '../../http/error-responses.ts'
 import { perAddressLimit } from '../../http/per-address-limit.ts'
 import { WidgetBootConfig } from '../../protocol/widget-protocol.ts'
-import { admitWidget, type WidgetRefusal } from './admit-widget.ts'
+import { admitWidget, REFUSAL_STATUSES } from './admit-widget.ts'
 import type { FindWebIntegration } from './web-directory.ts'
 import { SOCKET_PATH } from './widget-socket.ts'
-
-const REFUSALS: Record<WidgetRefusal, { status: 403 | 404; code: string }> = {
-  unknown_widget_key: { status: 404, code: 'not_found' },
-  origin_not_allowed: { status: 403, code: 'origin_not_allowed' },
-  integration_inactive: { status: 403, code: 'integration_inactive' },
-}
 
 /**
  * GET /widget/v1/config/{widget_key}: what the widget needs before it connects (its look,
@@ -27,7 +21,7 @@ export function widgetConfigRoutes(findIntegration: FindWebIntegration, perMinut
       const cors = { 'access-control-allow-origin': origin ?? '*', vary: 'Origin' }
       const admission = admitWidget(findIntegration, params.widget_key, origin)
       if (!admission.admitted) {
-        const { status, code } = REFUSALS[admission.refusal]
+        const { status, code } = REFUSAL_STATUSES[admission.refusal]
         throw new ApiError(status, code, admission.reason, undefined, cors)
       }
       const { integration } = admission

@@ -2,7 +2,7 @@ import { type AttachmentService, attachmentTooLarge } from '../../attachments/se
 import type { VisitorResult } from '../../conversations/service.ts'
 import { ApiError } from '../../http/api-error.ts'
 import type { ChatMessage } from '../../protocol/widget-protocol.ts'
-import { admitWidget, type WidgetRefusal } from './admit-widget.ts'
+import { admitWidget, REFUSAL_STATUSES } from './admit-widget.ts'
 import type { WidgetSocket } from './socket-data.ts'
 import type { UploadTokens } from './upload-tokens.ts'
 import type { FindWebIntegration } from './web-directory.ts'
@@ -29,12 +29,6 @@ export const UPLOADS_PER_MINUTE = 10
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/
 /** A name is made safe (and cut to 200) when stored; a longer one is cut here first. */
 const FILENAME_READ_LENGTH = 1000
-
-const REFUSALS: Record<WidgetRefusal, { status: 403 | 404; code: string }> = {
-  unknown_widget_key: { status: 404, code: 'not_found' },
-  origin_not_allowed: { status: 403, code: 'origin_not_allowed' },
-  integration_inactive: { status: 403, code: 'integration_inactive' },
-}
 
 interface Deps {
   findIntegration: FindWebIntegration
@@ -63,7 +57,7 @@ export function webUploads({ findIntegration, tokens, attachments, say, runningC
   function admitPage(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey'>) {
     const admission = admitWidget(findIntegration, credentials.widgetKey, credentials.origin)
     if (!admission.admitted) {
-      const { status, code } = REFUSALS[admission.refusal]
+      const { status, code } = REFUSAL_STATUSES[admission.refusal]
       // No CORS header: a page that may not use the widget does not read why.
       throw new ApiError(status, code, admission.reason, undefined, { vary: 'Origin' })
     }

@@ -46,9 +46,6 @@ export function uploadTokens({ graceMs = UPLOAD_GRACE_MS }: { graceMs?: number }
     find(token: string): WidgetSocket | null {
       return token ? (sockets.get(digest(token)) ?? null) : null
     },
-    get size(): number {
-      return sockets.size
-    },
     close(): void {
       for (const timer of expiries.values()) clearTimeout(timer)
       expiries.clear()

@@ -32,6 +32,9 @@ const REFUSAL_CLOSE_CODES: Record<WidgetRefusal, number> = {
 /** Longest client_id an error echoes back (the protocol's own ids are at most 64 characters). */
 const ECHOED_CLIENT_ID_LENGTH = 64
 
+/** Bytes a socket may have waiting to be sent before it is closed (Bun's default is 16 MiB). */
+export const SEND_BACKLOG_LIMIT = 8 * 1024 * 1024
+
 export interface WidgetSocketDeps {
   findIntegration: FindWebIntegration
   visitors: VisitorService
@@ -57,9 +60,6 @@ export interface WidgetSocketDeps {
  * opens, then speaks the protocol of server/protocol/widget-protocol.ts. Raw Bun WebSockets
  * keep an idle visitor down to a few kilobytes.
  */
-/** Bytes a socket may have waiting to be sent before it is closed (Bun's default is 16 MiB). */
-export const SEND_BACKLOG_LIMIT = 8 * 1024 * 1024
-
 export function widgetSocket(deps: WidgetSocketDeps) {
   const { findIntegration, hub, logger, helloTimeoutMs = 10_000 } = deps
   const handlers = visitorHandlers(deps)
