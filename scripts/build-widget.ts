@@ -131,12 +131,20 @@ async function buildChatStylesheet(): Promise<void> {
     .replace(/\s+/g, ' ')
     .replace(/\s*([{};])\s*/g, '$1')
     .trim()
-  await Bun.write(CHAT_STYLESHEET_OUTPUT, asciiOnly(css))
+  await Bun.write(CHAT_STYLESHEET_OUTPUT, cssAsciiOnly(css))
 }
 
 /** Non-ASCII characters only occur in strings, templates, regexes and comments, where \\uXXXX means the same. */
 function asciiOnly(source: string): string {
   return source.replace(/[^\x00-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/**
+ * The same for CSS, whose escape is a backslash, the hex code and a space that ends it: the
+ * script's \\uXXXX in a stylesheet is the letter u and four digits (the draft's caret showed "u258d").
+ */
+function cssAsciiOnly(source: string): string {
+  return source.replace(/[^\x00-\x7e]/gu, (char) => `\\${(char.codePointAt(0) as number).toString(16)} `)
 }
 
 if (import.meta.main) {

@@ -86,3 +86,16 @@ describe('the built widget-chat.js (loaded when the chat first opens)', () => {
     }
   })
 })
+
+describe('the built widget-chat.css', () => {
+  const stylesheet = Bun.file(join(import.meta.dir, '../../dist/widget/widget-chat.css'))
+
+  test('is plain ASCII with CSS escapes: the draft caret is the block character, not the text "u258d"', async () => {
+    const css = await stylesheet.text()
+    expect(css).toMatch(/^[\x00-\x7e]*$/)
+    expect(css).not.toContain('\\u258d')
+    // A CSS escape is a backslash, the hex code and one ending space.
+    const caret = /\.msg\.draft \.text::after\{content: ?'([^']*)'/.exec(css)?.[1] ?? ''
+    expect(caret.replace(/\\([0-9a-f]{1,6}) ?/g, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))).toBe('\u258d')
+  })
+})
