@@ -37,6 +37,10 @@ export type VisitorService = ReturnType<typeof visitorService>
  * which is created only once they start a conversation.
  */
 export function visitorService(contacts: ContactStore, now: Clock) {
+  function findContact(chatbotId: string, visitor: { externalId: string | null; tokenHash: string }): StoredContact | undefined {
+    return visitor.externalId ? contacts.findByExternalId(chatbotId, visitor.externalId) : contacts.findByVisitorToken(chatbotId, visitor.tokenHash)
+  }
+
   return {
     resolve(claim: VisitorClaim): Visitor {
       const visitorToken = claim.visitorToken && VISITOR_TOKEN.test(claim.visitorToken) ? claim.visitorToken : `vt_${randomToken(32)}`
@@ -68,11 +72,12 @@ export function visitorService(contacts: ContactStore, now: Clock) {
       return { ok: true, visitorToken, tokenHash, externalId: identity.externalId, contact }
     },
 
+    /** The visitor's contact if they have one already. */
+    findContact,
+
     /** The contact of a visitor who starts talking, created on first need. */
     ensureContact(chatbotId: string, visitor: { externalId: string | null; tokenHash: string }): StoredContact {
-      const existing = visitor.externalId
-        ? contacts.findByExternalId(chatbotId, visitor.externalId)
-        : contacts.findByVisitorToken(chatbotId, visitor.tokenHash)
+      const existing = findContact(chatbotId, visitor)
       if (existing) return existing
       const id = newId()
       contacts.insert({

@@ -38,19 +38,21 @@ export function restApiInbound({ integrations, visitors, conversations, attachme
       }
       const given = contentOf(input)
       const externalId = contactExternalId(input.user_id)
-      const contact = visitors.ensureContact(chatbotId, { externalId, tokenHash: '' })
-      const shown = { id: contact.id, external_id: externalId }
+      const visitor = { externalId, tokenHash: '' }
+      const known = visitors.findContact(chatbotId, visitor)
 
-      if (input.client_id) {
-        const earlier = store.findUserMessage(contact.id, input.client_id)
-        if (earlier) return { accepted: { conversation_id: earlier.conversation_id, contact: shown, message: earlier }, replayed: true }
+      if (known && input.client_id) {
+        const earlier = store.findUserMessage(known.id, input.client_id)
+        if (earlier) return { accepted: { conversation_id: earlier.conversation_id, contact: { id: known.id, external_id: externalId }, message: earlier }, replayed: true }
       }
-      const running = store.latestOpenConversation(contact.id, integration.id)
-      // A refused file stores nothing, not even the details that came with it.
+      const running = known ? store.latestOpenConversation(known.id, integration.id) : undefined
+      // A refused file stores nothing: not the details that came with it, not a new user's contact.
       const file: PreparedAttachment | null =
         given.kind === 'file'
           ? attachments.prepare({ workspaceId, chatbotId, conversationId: running?.id ?? null, role: 'visitor', filename: given.filename, bytes: given.bytes })
           : null
+      const contact = known ?? visitors.ensureContact(chatbotId, visitor)
+      const shown = { id: contact.id, external_id: externalId }
       const content = file ? file.content : (given as VisitorInput['content'])
       // Before the bot runs, so that its first answer can already use them.
       if (input.contact_details) visitors.mergeDetails(contact.id, normalizeContactDetails(input.contact_details).details)
