@@ -19,7 +19,12 @@ export function McpAuthorization(props: { botId: string; server: McpIntegration 
   const [waiting, setWaiting] = createSignal(false)
   const { error, setError, act } = createAction()
   let timer: ReturnType<typeof setTimeout> | undefined
-  onCleanup(() => clearTimeout(timer))
+  // A check under way when the screen closes must not set another timer after the cleanup.
+  let closed = false
+  onCleanup(() => {
+    closed = true
+    clearTimeout(timer)
+  })
 
   const reload = async () => {
     const current = (await consoleApi.mcp(props.botId, props.server.id)).config.auth
@@ -28,6 +33,7 @@ export function McpAuthorization(props: { botId: string; server: McpIntegration 
     return current?.status
   }
   const watch = (until: number) => {
+    if (closed) return
     timer = setTimeout(async () => {
       try {
         if ((await reload()) === 'authorized' || Date.now() > until) {
