@@ -3,7 +3,7 @@ import { ChatMessage } from '../conversations/model.ts'
 import type { Authenticate } from '../http/authenticate.ts'
 import { attachmentTooLarge } from '../attachments/service.ts'
 import { errorResponses } from '../http/error-responses.ts'
-import type { BodyLimit } from '../http/json-body.ts'
+import { type BodyLimit, fileBytes } from '../http/json-body.ts'
 import {
   AssignBody,
   AttachmentQuery,
@@ -178,10 +178,6 @@ export function deskRoutes(auth: Authenticate, desk: DeskService) {
 }
 
 /** The raw body the parser hands an upload route (anything else reads as no bytes, refused as empty). */
-function fileBytes(body: unknown): Uint8Array {
-  return body instanceof Uint8Array ? body : new Uint8Array()
-}
-
 /** The body parser's rule for the desk's uploads: the file's raw bytes, up to the attachment limit. */
 export function deskUploadBodies(maxBytes: number): BodyLimit[] {
   return [

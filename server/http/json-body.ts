@@ -84,3 +84,8 @@ function isJson(contentType: string): boolean {
 function tooLarge(limit: number): ApiError {
   return new ApiError(413, 'payload_too_large', `the body is larger than the limit of ${limit} bytes`)
 }
+
+/** A `raw: true` route's parsed body: its bytes, or none when the request had no body. */
+export function fileBytes(body: unknown): Uint8Array {
+  return body instanceof Uint8Array ? body : new Uint8Array()
+}

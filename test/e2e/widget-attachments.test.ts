@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { SAMPLE } from '../attachments/sample-files.ts'
+import { freePort } from '../support/free-port.ts'
 import { type TestApp, testApp } from '../support/test-app.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
@@ -238,11 +239,3 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     expect(visitor.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
 })
-
-/** A port nothing listens on now (the binary takes it next). */
-function freePort(): number {
-  const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() })
-  const port = probe.port as number
-  probe.stop(true)
-  return port
-}

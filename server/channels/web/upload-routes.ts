@@ -1,5 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { errorResponses } from '../../http/error-responses.ts'
+import { fileBytes } from '../../http/json-body.ts'
 import { UPLOAD_PATH, UploadAnswer } from '../../protocol/widget-protocol.ts'
 import type { UploadCredentials, WebUploads } from './upload-service.ts'
 
@@ -29,7 +30,7 @@ export function webUploadRoutes(uploads: WebUploads) {
         const answer = uploads.receive(uploadCredentials(request), {
           clientId: query.client_id ?? null,
           filename: query.filename ?? null,
-          bytes: body instanceof Uint8Array ? body : new Uint8Array(),
+          bytes: fileBytes(body),
         })
         set.status = answer.status
         Object.assign(set.headers, answer.headers)

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { listen } from '../../../server/listen.ts'
 import { SAMPLE } from '../../attachments/sample-files.ts'
 import { deskUpload } from '../../desk/support/desk-upload.ts'
-import { freePort } from '../rest-api/support/public-parley.ts'
+import { freePort } from '../../support/free-port.ts'
 import { buttonPick, setUpChatappChat, text } from './support/chatapp-chat.ts'
 import { type ChatappTestbed, chatappTestbed } from './support/chatapp-test.ts'
 

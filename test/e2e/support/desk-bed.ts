@@ -1,13 +1,7 @@
 import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
+import { freePort } from '../../support/free-port.ts'
 import { crashBed } from './crash-bed.ts'
 
-/** A port nobody listens on now (the binary must know its public URL before it starts). */
-function freePort(): number {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const port = probe.port
-  probe.stop(true)
-  return port
-}
 
 /** A flow that hands every visitor over to a person at their first message. */
 export const HANDOFF_FLOW: ConversationFlow = {

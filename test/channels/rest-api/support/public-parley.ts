@@ -1,14 +1,8 @@
 import type { AppDeps } from '../../../../server/app.ts'
 import { listen } from '../../../../server/listen.ts'
+import { freePort } from '../../../support/free-port.ts'
 import { testApp } from '../../../support/test-app.ts'
 
-/** A port nobody listens on now (a Parley must know its public URL before it starts). */
-export function freePort(): number {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const port = probe.port
-  probe.stop(true)
-  return port
-}
 
 /**
  * A Parley listening on 127.0.0.1 whose PARLEY_PUBLIC_URL is that address, so the links it
