@@ -179,6 +179,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const batch = writeBatcher(db, (error) => {
     forgetCachedRows()
     forgetFeedNumbers()
+    events.emit('database.rolled_back', {})
     logger.error('batch commit failed', { error: String(error) })
   })
   const messages = messageStore(db)

@@ -23,14 +23,14 @@ export function flowSnapshots(flows: FlowVersions, events: EventBus): FlowSnapsh
    * Which version each chatbot's new conversations start on, as last read. Every new
    * conversation asks, and the query (three joined tables) was about 5% of the serving thread's
    * samples in bench:agent. Forgotten at once when it can change here (a publish, a chatbot's entry flow, a
-   * deleted flow or chatbot), and after a second in any case, so that a change this process
-   * did not announce (a rolled-back batch) is not kept.
+   * deleted flow or chatbot) or a rolled-back batch, and after a second in any case.
    */
   const entries = new RowCache<{ at: { flowId: string; version: number } | null; readAtMs: number }>(CACHE_LIMIT)
   const forgetEntry = ({ chatbotId }: { chatbotId: string }) => void entries.delete(chatbotId)
   events.on('flow.published', forgetEntry)
   events.on('chatbot.changed', forgetEntry)
   events.on('chatbot.removed', forgetEntry)
+  events.on('database.rolled_back', () => entries.clear())
   events.on('flow.removed', ({ chatbotId, flowId }) => {
     entries.delete(chatbotId)
     for (const key of cache.keys()) if (key.startsWith(`${flowId}:`)) cache.delete(key)

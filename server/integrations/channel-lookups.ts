@@ -61,6 +61,7 @@ export function channelLookups(store: IntegrationStore, events: EventBus) {
   events.on('integration.changed', ({ type }) => type === 'web' && webByKey.clear())
   events.on('integration.removed', ({ type }) => type === 'web' && webByKey.clear())
   events.on('chatbot.removed', () => webByKey.clear())
+  events.on('database.rolled_back', () => webByKey.clear())
 
   function readWeb(widgetKey: string): WebChannel | undefined {
     const row = store.getByPublicKey(widgetKey)

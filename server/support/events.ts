@@ -6,6 +6,8 @@ import type { ChatMessage, ConversationStatus } from '../protocol/widget-protoco
  * Add an event here when a new domain needs one.
  */
 export interface DomainEvents {
+  /** A write batch was rolled back (a database failure): what was read inside it may never have been stored. */
+  'database.rolled_back': Record<string, never>
   'chatbot.removed': { workspaceId: string; chatbotId: string }
   /** An integration was deleted: its channel must close now (sockets, inbound requests). */
   'integration.removed': { workspaceId: string; chatbotId: string; integrationId: string; type: string }

@@ -132,4 +132,26 @@ describe('new conversations start where the chatbot points now, their flow read 
     await app.call('DELETE', `/api/dev/v1/chatbots/${bot.id}/flows/${first}`)
     expect(app.services.conversations.open(ctx, contact.id, null).flow_id).toBe(other.id)
   })
+
+  test('an entry flow read inside a batch that is then rolled back is not kept', async () => {
+    const { app, bot, contact, say, committed } = await chattingApp()
+    const first = (await app.call('GET', `/api/dev/v1/chatbots/${bot.id}/flows`)).body.items[0].id
+    const other = (
+      await app.call('POST', `/api/dev/v1/chatbots/${bot.id}/flows`, {
+        body: { name: 'Other', type: 'conversation', flow: { version: 1, start: 'hi', states: { hi: { say: [{ text: 'The other flow.' }], end: true } } } },
+      })
+    ).body
+    await app.call('POST', `/api/dev/v1/chatbots/${bot.id}/flows/${other.id}/publish`)
+    expect((await app.call('PATCH', `/api/dev/v1/chatbots/${bot.id}`, { body: { entry_flow_id: first } })).status).toBe(200)
+    await committed()
+    app.db.exec(`CREATE TRIGGER refuse_boom BEFORE INSERT ON messages WHEN json_extract(NEW.content, '$.text') = 'boom'
+                 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`)
+    const ctx: ChannelContext = { chatbotId: bot.id, channel: 'web', integrationId: null }
+    // In one batch: the entry flow changed, a conversation started on it, then a failing write.
+    say('opens the batch')
+    app.db.run('UPDATE chatbots SET entry_flow_id = ? WHERE id = ?', [other.id, bot.id])
+    expect(app.services.conversations.open(ctx, contact.id, null).flow_id).toBe(other.id)
+    expect(() => say('boom')).toThrow('refused by the test')
+    expect(app.services.conversations.open(ctx, contact.id, null).flow_id).toBe(first)
+  })
 })

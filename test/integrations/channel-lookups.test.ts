@@ -57,6 +57,19 @@ describe('lookups for the channels and the flow validator', () => {
     })
   })
 
+  test('findWebByWidgetKey forgets what it read inside a batch that was rolled back', async () => {
+    const ownBot = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'Rolled back' } })).body.id
+    const created = await app.call('POST', integrationsOf(ownBot, '/web'), { body: { name: 'Rolled back' } })
+    const key = created.body.config.widget_key
+    app.db.exec('BEGIN IMMEDIATE')
+    app.db.run('UPDATE integrations SET is_active = 0 WHERE id = ?', [created.body.id])
+    expect(app.services.integrations.findWebByWidgetKey(key)?.isActive).toBe(false)
+    app.db.exec('ROLLBACK')
+    // What the write batcher announces when its commit fails.
+    app.events.emit('database.rolled_back', {})
+    expect(app.services.integrations.findWebByWidgetKey(key)?.isActive).toBe(true)
+  })
+
   test('findWebByWidgetKey follows PATCHes and answers null once the integration is deleted', async () => {
     const { widget_key } = (await app.call('GET', integrationsOf(botId, '/web'))).body.config
     await app.call('PATCH', integrationsOf(botId, '/web'), { body: { is_active: false, identity_secret: null, allowed_domains: [] } })
