@@ -39,6 +39,12 @@ function nextMessage(socket: WebSocket, accept: (data: Record<string, unknown>) 
   })
 }
 
+/** Resolves when the parent closes our stdin: its way to say stop. */
+async function stdinClosed(): Promise<void> {
+  const stdin = Bun.stdin.stream().getReader()
+  while (!(await stdin.read()).done);
+}
+
 // A refusal also ends the wait (and is counted), so a misconfigured run reports instead of hanging.
 const isBot = (data: Record<string, unknown>) =>
   data.type === 'error' || (data.type === 'message' && (data.message as { role?: string } | undefined)?.role === 'bot')
@@ -58,8 +64,7 @@ if (mode === 'idle') {
     sockets.push(...opened)
   }
   console.log(`ready ${sockets.length}`)
-  const stdin = Bun.stdin.stream().getReader()
-  while (!(await stdin.read()).done);
+  await stdinClosed()
   process.exit(0)
 }
 
@@ -86,13 +91,7 @@ if (mode === 'chat') {
   let errors = 0
   const started = performance.now()
   let deadline = seconds > 0 ? started + seconds * 1000 : Number.POSITIVE_INFINITY
-  if (seconds === 0) {
-    void (async () => {
-      const stdin = Bun.stdin.stream().getReader()
-      while (!(await stdin.read()).done);
-      deadline = performance.now()
-    })()
-  }
+  if (seconds === 0) void stdinClosed().then(() => (deadline = performance.now()))
   let sequence = 0
   await Promise.all(
     sockets.map(async (socket, index) => {
