@@ -5,9 +5,9 @@ import type { ConversationRef } from '../../server/support/events.ts'
 import { newId } from '../../server/support/new-id.ts'
 import { applyDraftFrame, type Draft, withoutDraft } from '../../widget/src/drafts.ts'
 import { createSession, type Session } from '../../widget/src/session.ts'
-import type { KeyValueStore } from '../../widget/src/storage.ts'
 import { type LiveServer, liveServer } from '../support/live-server.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
+import { memoryStore, until } from './support/session-helpers.ts'
 
 describe('draft frames', () => {
   const open: Draft[] = [{ message_id: 'm1', conversation_id: 'c1', text: 'Hel' }]
@@ -42,19 +42,6 @@ describe("the widget's session follows the bot's answer", () => {
     await server.stop()
   })
 
-  const memory = (): KeyValueStore => {
-    const values = new Map<string, string>()
-    return { get: (name) => values.get(name) ?? null, set: (name, value) => (value === null ? values.delete(name) : values.set(name, value)) }
-  }
-
-  async function until(condition: () => boolean, what: string) {
-    for (let i = 0; i < 300; i++) {
-      if (condition()) return
-      await Bun.sleep(10)
-    }
-    throw new Error(`timed out waiting for ${what}`)
-  }
-
   /** A visitor whose chat is open, with the greeting shown: the session and its conversation. */
   async function openChat(): Promise<{ session: Session; ref: ConversationRef }> {
     const chat = await setUpWebChat(server)
@@ -62,8 +49,8 @@ describe("the widget's session follows the bot's answer", () => {
       socketUrl: server.socketUrl(chat.widgetKey),
       uploadUrl: `${server.origin}/widget/v1/attachments?key=${chat.widgetKey}`,
       profile: { contactDetails: {} },
-      memory: memory(),
-      tabMemory: memory(),
+      memory: memoryStore(),
+      tabMemory: memoryStore(),
       pageUrl: () => 'http://shop.test/',
       warn: () => {},
     })

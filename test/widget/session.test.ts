@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createSession, type Session } from '../../widget/src/session.ts'
-import type { KeyValueStore } from '../../widget/src/storage.ts'
 import { type LiveServer, liveServer } from '../support/live-server.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
+import { memoryStore, until } from './support/session-helpers.ts'
 
 describe("the widget's session keeps the visitor's messages on their way", () => {
   let server: LiveServer
@@ -15,27 +15,14 @@ describe("the widget's session keeps the visitor's messages on their way", () =>
     await server.stop()
   })
 
-  const memory = (): KeyValueStore => {
-    const values = new Map<string, string>()
-    return { get: (name) => values.get(name) ?? null, set: (name, value) => (value === null ? values.delete(name) : values.set(name, value)) }
-  }
-
-  async function until(condition: () => boolean, what: string) {
-    for (let i = 0; i < 300; i++) {
-      if (condition()) return
-      await Bun.sleep(10)
-    }
-    throw new Error(`timed out waiting for ${what}`)
-  }
-
   test('a text the server refuses stays, marked with the reason, until put away; an accepted one leaves for the stored message', async () => {
     const chat = await setUpWebChat(server)
     const session = createSession({
       socketUrl: server.socketUrl(chat.widgetKey),
       uploadUrl: `${server.origin}/widget/v1/attachments?key=${chat.widgetKey}`,
       profile: { contactDetails: {} },
-      memory: memory(),
-      tabMemory: memory(),
+      memory: memoryStore(),
+      tabMemory: memoryStore(),
       pageUrl: () => 'http://shop.test/',
       warn: () => {},
     })
