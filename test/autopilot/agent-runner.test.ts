@@ -397,6 +397,25 @@ describe('a run and the group commit', () => {
     expect(chat.typing.map((event) => event.active)).toEqual([true, false])
     expect(chat.app.logLines.filter((line: string) => line.includes('batch commit failed'))).toHaveLength(1)
   })
+
+  test('a run whose message was rolled back leaves no trace when a person then takes over', async () => {
+    chat = await agentChat({ script: [{ text: 'First answer.' }, { text: 'Too late.', delayMs: 200 }], flow: () => billingFlow(null) })
+    const conversation = chat.open('Hello')
+    await chat.settled()
+    const traced = () => chat!.app.db.query<{ n: number }, []>('SELECT count(*) AS n FROM agent_trace').get()!.n
+    const before = traced()
+    chat.say(conversation, 'And my other invoice?')
+    await microtasksUntil(() => chat!.typing.length > 2)
+    chat.app.db.exec('ROLLBACK')
+    while (chat.model.requests.length < 2) await Bun.sleep(5)
+    // The conversation is still there (only the second turn was lost): the drop must not write for the lost run.
+    chat.app.services.conversations.agentSays(chat.app.services.conversations.get(conversation.id)!, 'Grace here.')
+    await chat.settled()
+    await Bun.sleep(250)
+    expect(transcript(chat.messages(conversation.id))).toEqual(['visitor: Hello', 'bot: First answer.', 'agent: Grace here.'])
+    expect(chat.app.db.query('SELECT count(*) AS n FROM agent_trace WHERE run_id NOT IN (SELECT id FROM agent_runs)').get()).toEqual({ n: 0 })
+    expect(traced()).toBe(before)
+  })
 })
 
 describe('restarts', () => {
