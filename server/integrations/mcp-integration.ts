@@ -134,13 +134,21 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>, o
 
     /**
      * `auth` is replaced whole. OAuth tokens are bound to the url and auth they were obtained
-     * under (see server/mcp/oauth-binding.ts), so changing either leaves them unused.
+     * under (see server/mcp/oauth-binding.ts), so changing either leaves them unused; a token,
+     * header values or a client secret stay only while url keeps its origin.
      */
     update(current: IntegrationSettings, input: UpdateMcpIntegration): IntegrationSettings {
       const errors: FieldError[] = []
       const before = mcpConfigOf(current)
       if (input.url !== undefined) checkUrl(input.url, errors)
       const replaced = input.auth === undefined ? null : authOf(input.auth, errors)
+      // Kept for another origin, write-only credentials would be sent to whoever chose it on the next connection.
+      if (input.url !== undefined && errors.length === 0 && !replaced && holdsCredentials(mcpSecretsOf(current))) {
+        const origin = new URL(before.url).origin
+        if (new URL(input.url).origin !== origin) {
+          errors.push({ path: '/auth', message: `send auth again (or {"type": "none"}) when url moves to another origin: the stored credentials are only sent to ${origin}` })
+        }
+      }
       throwIfInvalid(errors)
       const secrets: McpSecrets = replaced ? replaced.secrets : { ...mcpSecretsOf(current) }
       const config: McpConfig = {
@@ -179,6 +187,10 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>, o
 export type McpKind = ReturnType<typeof mcpKind>
 
 const noOAuthState = (): McpOAuthState => ({ status: 'needs_authorization', token_expires_at: null })
+
+function holdsCredentials(secrets: McpSecrets): boolean {
+  return Boolean(secrets.token || secrets.client_secret || Object.keys(secrets.headers ?? {}).length > 0)
+}
 
 function renderAuth(auth: McpConfig['auth'], secrets: McpSecrets, oauthState: () => McpOAuthState): McpIntegration['config']['auth'] {
   switch (auth.type) {

@@ -277,6 +277,17 @@ scenarios<Ctx>(
     patch('a PATCH checks url as a create does', { url: 'http://192.168.1.10/mcp' }, ['/url'], refusedBecause('a private address')),
     patch('a PATCH checks auth as a create does', { auth: { type: 'bearer' } }, ['/auth/token']),
     patch('a refused PATCH changed nothing', { name: 'orders' }, 200, ({ body }) => expect(body.config.auth.type).toBe('headers')),
+    // Write-only secrets must not follow the url to a server whoever PATCHes chose: it would receive them on the next connection.
+    patch('a url on another origin without auth is refused: the stored header values would be sent there', { url: 'https://collector.example.net/mcp' }, ['/auth'], refusedBecause('auth')),
+    patch('plain http on the same host is another origin too', { url: 'http://tools.example.com/mcp' }, ['/auth']),
+    patch('a url on the same origin keeps auth', { url: 'https://tools.example.com/v2/mcp' }, 200, ({ body }) => {
+      expect(body.config.url).toBe('https://tools.example.com/v2/mcp')
+      expect(body.config.auth).toEqual({ type: 'headers', headers: { 'X-Api-Key': '••••Zx9y' } })
+    }),
+    patch('a url on another origin moves with auth given again', { url: 'https://tools.example.org/mcp', auth: { type: 'headers', headers: { 'X-Api-Key': HEADER_VALUE } } }, 200, ({ body }) =>
+      expect(body.config.url).toBe('https://tools.example.org/mcp'),
+    ),
+    patch('and back, auth given again', { url: URL_OK, auth: { type: 'headers', headers: { 'X-Api-Key': HEADER_VALUE } } }, 200, ({ body }) => expect(body.config.url).toBe(URL_OK)),
     patch('name may change its case', { name: 'Orders' }, 200, ({ body }) => expect(body.name).toBe('Orders')),
     {
       name: "a PATCH to another integration's name answers 409 name_taken",
