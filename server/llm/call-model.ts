@@ -1,3 +1,4 @@
+import { maskSecret } from '../integrations/mask-secret.ts'
 import { answerAssembler } from './answer-assembler.ts'
 import { serverSentData } from './server-sent-events.ts'
 import type { ChatRequestBody, ModelAnswer } from './wire-format.ts'
@@ -69,10 +70,10 @@ export async function callModel(endpoint: ModelEndpoint, body: ChatRequestBody, 
     } catch (error) {
       return failed(error)
     }
-    if (!response.ok) return await refusal(response)
+    if (!response.ok) return await refusal(response, endpoint.apiKey)
     try {
       const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream')
-      return streamed && response.body ? await readStream(response.body, armTimer, options.onText) : readWhole(await response.json())
+      return streamed && response.body ? await readStream(response.body, armTimer, endpoint.apiKey, options.onText) : readWhole(await response.json())
     } catch (error) {
       if (controller.signal.aborted) return failed(error)
       return { kind: 'unavailable', reason: `not a chat-completions answer: ${(error as Error).message}` }
@@ -83,14 +84,14 @@ export async function callModel(endpoint: ModelEndpoint, body: ChatRequestBody, 
   }
 }
 
-async function readStream(body: ReadableStream<Uint8Array>, onChunk: () => void, onText?: (fragment: string) => void): Promise<ModelCallOutcome> {
+async function readStream(body: ReadableStream<Uint8Array>, onChunk: () => void, apiKey: string | null, onText?: (fragment: string) => void): Promise<ModelCallOutcome> {
   const assembler = answerAssembler()
   for await (const data of serverSentData(body)) {
     onChunk()
     if (data.trim() === '[DONE]') break
     const chunk = JSON.parse(data) as { error?: unknown }
     // Some providers report a failure inside an already started stream.
-    if (chunk.error) return { kind: 'unavailable', reason: `the provider failed mid-answer: ${providerMessage(chunk)}` }
+    if (chunk.error) return { kind: 'unavailable', reason: `the provider failed mid-answer: ${providerMessage(chunk, apiKey)}` }
     const text = assembler.add(chunk)
     if (text) onText?.(text)
   }
@@ -115,13 +116,13 @@ function readWhole(json: unknown): ModelCallOutcome {
   return { kind: 'answer', answer: assembler.answer() }
 }
 
-async function refusal(response: Response): Promise<ModelCallOutcome> {
+async function refusal(response: Response, apiKey: string | null): Promise<ModelCallOutcome> {
   const text = await response.text().catch(() => '')
   let parsed: unknown = text
   try {
     parsed = JSON.parse(text)
   } catch {}
-  const reason = `HTTP ${response.status}: ${providerMessage(parsed)}`
+  const reason = `HTTP ${response.status}: ${providerMessage(parsed, apiKey)}`
   const { status } = response
   if (status === 408 || status === 409 || status === 429 || status >= 500) {
     const retryAfterMs = retryAfter(response.headers.get('retry-after'))
@@ -130,11 +131,16 @@ async function refusal(response: Response): Promise<ModelCallOutcome> {
   return { kind: 'refused', reason, status }
 }
 
-/** `{error: {message}}` (OpenAI and most others), `{error: "..."}` (Ollama), or the text. */
-function providerMessage(body: unknown): string {
+/**
+ * `{error: {message}}` (OpenAI and most others), `{error: "..."}` (Ollama), or the text. Some
+ * providers and proxies quote the key they were sent: it is masked before the message is cut
+ * (a cut key would still give its start away), since reasons reach the trace and the log.
+ */
+function providerMessage(body: unknown, apiKey: string | null): string {
   const error = (body as { error?: unknown } | null)?.error
   const message = typeof error === 'string' ? error : typeof (error as { message?: unknown })?.message === 'string' ? (error as { message: string }).message : null
-  const text = message ?? (typeof body === 'string' ? body : JSON.stringify(body))
+  const quoted = message ?? (typeof body === 'string' ? body : JSON.stringify(body))
+  const text = apiKey ? quoted.replaceAll(apiKey, maskSecret(apiKey)) : quoted
   return text.length > REASON_LENGTH ? `${text.slice(0, REASON_LENGTH)}…` : text || 'no details'
 }
 

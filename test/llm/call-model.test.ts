@@ -83,6 +83,17 @@ describe('callModel over the chat-completions wire format', () => {
     expect(JSON.stringify(outcome)).not.toContain(API_KEY)
   })
 
+  test('a provider that echoes the key in its message does not put it in the reason (reasons reach the trace and the log)', async () => {
+    const refused = await call([{ status: 401, body: { error: { message: `Invalid API key: ${API_KEY}. Check ${API_KEY}` } } }], false)
+    expect(refused).toEqual({ kind: 'refused', status: 401, reason: `HTTP 401: Invalid API key: ••••${API_KEY.slice(-4)}. Check ••••${API_KEY.slice(-4)}` })
+    const unavailable = await call([{ status: 502, body: `upstream refused Authorization: Bearer ${API_KEY}` }], false)
+    expect(JSON.stringify(unavailable)).not.toContain(API_KEY)
+    const cut = await call([{ status: 400, body: { error: `${'x'.repeat(290)} ${API_KEY}` } }], false)
+    expect(JSON.stringify(cut)).not.toContain(API_KEY.slice(0, 9))
+    const midStream = await call([{ failMidStream: `key ${API_KEY} over quota` }], true)
+    expect(midStream).toEqual({ kind: 'unavailable', reason: `the provider failed mid-answer: key ••••${API_KEY.slice(-4)} over quota` })
+  })
+
   test('a model that never answers times out', async () => {
     expect(await call([{ hang: true }], true, { timeoutMs: 200 })).toEqual({ kind: 'unavailable', reason: 'no answer within 200 ms' })
   })
