@@ -23,7 +23,7 @@ export function readLlmSettings(stored: string | null): StoredLlmSettings | null
 
 /**
  * The settings a PATCH asks for, as JSON to store: `null` removes them; an omitted `api_key`
- * keeps the stored one while base_url stays on its origin, so a client never has to send the
+ * keeps the stored one while base_url stays the same, so a client never has to send the
  * key back. The base URL passes the
  * outbound-address policy, as webhooks do: a team's own Ollama on a private address is allowed
  * through PARLEY_OUTBOUND_ALLOW.
@@ -38,9 +38,11 @@ export function nextLlmSettings(
   if (!checked.ok) throw invalidField('/llm/base_url', checked.reason)
   const base = checked.url.href.replace(/\/+$/, '')
   const before = readLlmSettings(stored)
-  // The key is write-only: kept for another origin, it would be sent there with the next model call, readable by whoever chose that origin.
-  if (input.api_key === undefined && before?.api_key && new URL(before.base_url).origin !== checked.url.origin) {
-    throw invalidField('/llm/api_key', `send api_key again (or null) when base_url moves to another origin: the stored key is only sent to ${new URL(before.base_url).origin}`)
+  // The key is write-only: kept for another base URL, it would be sent there with the next model
+  // call, readable by whoever chose it. Another path can be another tenant of the same host
+  // (per-account gateway paths), so any change of the URL counts, not only of its origin.
+  if (input.api_key === undefined && before?.api_key && before.base_url !== base) {
+    throw invalidField('/llm/api_key', `send api_key again (or null) when base_url changes: the stored key is only sent to ${before.base_url}`)
   }
   const apiKey = input.api_key === undefined ? (before?.api_key ?? null) : input.api_key
   const settings: StoredLlmSettings = { base_url: base, model: input.model.trim(), temperature: input.temperature ?? null, api_key: apiKey }

@@ -42,7 +42,7 @@ export const UpdateChatbot = t.Object(
             temperature: t.Optional(t.Union([t.Number({ minimum: 0, maximum: 2 }), t.Null()])),
             api_key: t.Optional(
               t.Union([t.String({ minLength: 1, maxLength: 1000 }), t.Null()], {
-                description: 'write-only; omitted keeps the stored key while base_url stays on its origin (moving to another origin without it is 422), null removes it (Ollama and other local servers need none)',
+                description: 'write-only; omitted keeps the stored key while base_url stays the same (another base_url without it is 422), null removes it (Ollama and other local servers need none)',
               }),
             ),
           },

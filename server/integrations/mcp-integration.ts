@@ -135,19 +135,17 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>, o
     /**
      * `auth` is replaced whole. OAuth tokens are bound to the url and auth they were obtained
      * under (see server/mcp/oauth-binding.ts), so changing either leaves them unused; a token,
-     * header values or a client secret stay only while url keeps its origin.
+     * header values or a client secret stay only while url stays the same.
      */
     update(current: IntegrationSettings, input: UpdateMcpIntegration): IntegrationSettings {
       const errors: FieldError[] = []
       const before = mcpConfigOf(current)
       if (input.url !== undefined) checkUrl(input.url, errors)
       const replaced = input.auth === undefined ? null : authOf(input.auth, errors)
-      // Kept for another origin, write-only credentials would be sent to whoever chose it on the next connection.
-      if (input.url !== undefined && errors.length === 0 && !replaced && holdsCredentials(mcpSecretsOf(current))) {
-        const origin = new URL(before.url).origin
-        if (new URL(input.url).origin !== origin) {
-          errors.push({ path: '/auth', message: `send auth again (or {"type": "none"}) when url moves to another origin: the stored credentials are only sent to ${origin}` })
-        }
+      // Kept for another URL, write-only credentials would be sent to whoever chose it on the next
+      // connection; another path can be another tenant of the same host, so any change counts.
+      if (input.url !== undefined && errors.length === 0 && !replaced && holdsCredentials(mcpSecretsOf(current)) && new URL(input.url).href !== new URL(before.url).href) {
+        errors.push({ path: '/auth', message: `send auth again (or {"type": "none"}) when url changes: the stored credentials are only sent to ${before.url}` })
       }
       throwIfInvalid(errors)
       const secrets: McpSecrets = replaced ? replaced.secrets : { ...mcpSecretsOf(current) }

@@ -278,13 +278,12 @@ scenarios<Ctx>(
     patch('a PATCH checks auth as a create does', { auth: { type: 'bearer' } }, ['/auth/token']),
     patch('a refused PATCH changed nothing', { name: 'orders' }, 200, ({ body }) => expect(body.config.auth.type).toBe('headers')),
     // Write-only secrets must not follow the url to a server whoever PATCHes chose: it would receive them on the next connection.
-    patch('a url on another origin without auth is refused: the stored header values would be sent there', { url: 'https://collector.example.net/mcp' }, ['/auth'], refusedBecause('auth')),
-    patch('plain http on the same host is another origin too', { url: 'http://tools.example.com/mcp' }, ['/auth']),
-    patch('a url on the same origin keeps auth', { url: 'https://tools.example.com/v2/mcp' }, 200, ({ body }) => {
-      expect(body.config.url).toBe('https://tools.example.com/v2/mcp')
-      expect(body.config.auth).toEqual({ type: 'headers', headers: { 'X-Api-Key': '••••Zx9y' } })
-    }),
-    patch('a url on another origin moves with auth given again', { url: 'https://tools.example.org/mcp', auth: { type: 'headers', headers: { 'X-Api-Key': HEADER_VALUE } } }, 200, ({ body }) =>
+    patch('another url without auth is refused: the stored header values would be sent there', { url: 'https://collector.example.net/mcp' }, ['/auth'], refusedBecause('auth')),
+    patch('plain http on the same host is refused too', { url: 'http://tools.example.com/mcp' }, ['/auth']),
+    // Hosts that serve many people's MCP servers tell them apart by path.
+    patch('another path on the same host is refused too', { url: 'https://tools.example.com/someone-else/mcp' }, ['/auth']),
+    patch('the same url keeps auth', { url: URL_OK }, 200, ({ body }) => expect(body.config.auth).toEqual({ type: 'headers', headers: { 'X-Api-Key': '••••Zx9y' } })),
+    patch('another url moves with auth given again', { url: 'https://tools.example.org/mcp', auth: { type: 'headers', headers: { 'X-Api-Key': HEADER_VALUE } } }, 200, ({ body }) =>
       expect(body.config.url).toBe('https://tools.example.org/mcp'),
     ),
     patch('and back, auth given again', { url: URL_OK, auth: { type: 'headers', headers: { 'X-Api-Key': HEADER_VALUE } } }, 200, ({ body }) => expect(body.config.url).toBe(URL_OK)),
