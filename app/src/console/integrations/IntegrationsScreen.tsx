@@ -351,7 +351,7 @@ function LlmSection(props: { bot: Chatbot; onSaved: (bot: Chatbot) => void }) {
           <input name="llm_temperature" inputMode="decimal" value={temperature()} onInput={(e) => setTemperature(e.currentTarget.value)} />
         </label>
         <label class="field">
-          API key <span class="limit">write-only; {props.bot.llm?.api_key ? `set (${props.bot.llm.api_key}); empty keeps it` : 'none set'}</span>
+          API key <span class="limit">write-only; {props.bot.llm?.api_key ? `set (${props.bot.llm.api_key}); empty keeps it for this base URL` : 'none set'}</span>
           <input name="llm_api_key" type="password" autocomplete="off" value={apiKey()} onInput={(e) => setApiKey(e.currentTarget.value)} />
         </label>
         <ErrorLine error={error()} />
