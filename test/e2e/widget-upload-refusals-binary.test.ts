@@ -46,7 +46,7 @@ function slowUpload(origin: string, path: string, headers: Record<string, string
     })
     socket.on('data', (chunk) => {
       if (sentWhenAnswered < 0) sentWhenAnswered = sent
-      received = Buffer.concat([received, chunk])
+      received = Buffer.concat([received, Buffer.from(chunk)])
       const end = received.indexOf('\r\n\r\n')
       if (end < 0) return
       const [statusLine = '', ...lines] = received.subarray(0, end).toString('latin1').split('\r\n')
