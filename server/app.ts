@@ -5,7 +5,7 @@ import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
 import { restApiChannelRoutes, restApiMessageBodies } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
-import { uploadCredentials, webUploadRoutes } from './channels/web/upload-routes.ts'
+import { declaredUploadBytes, uploadCredentials, webUploadRoutes } from './channels/web/upload-routes.ts'
 import type { DraftRelayTuning } from './channels/web/draft-relay.ts'
 import { webChannel } from './channels/web/web-channel.ts'
 import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
@@ -315,7 +315,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     { path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true },
     { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } },
     { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 },
-    { path: /^\/widget\/v1\/attachments$/, bytes: config.attachmentMaxBytes, raw: true, tooLarge: (request) => web.uploads.tooLarge(uploadCredentials(request)) },
+    { path: /^\/widget\/v1\/attachments$/, bytes: config.attachmentMaxBytes, raw: true, tooLarge: (request) => web.uploads.tooLarge(uploadCredentials(request), declaredUploadBytes(request)) },
     ...deskUploadBodies(config.attachmentMaxBytes),
     ...restApiMessageBodies(config.attachmentMaxBytes),
   ]

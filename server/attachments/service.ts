@@ -1,5 +1,6 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import { ApiError, notFound } from '../http/api-error.ts'
+import { fileSizeText, fileTooLargeText } from '../protocol/file-size-text.ts'
 import type { Clock } from '../support/clock.ts'
 import { constantTimeEqual } from '../support/constant-time-equal.ts'
 import { newId } from '../support/new-id.ts'
@@ -57,17 +58,9 @@ const sha256Hex = (data: Uint8Array | string) => new Bun.CryptoHasher('sha256').
 /** The record without its key's digest, which never leaves the service. */
 const recordOf = ({ key_hash: _, ...attachment }: AttachmentRow): AttachmentRecord => attachment
 
-/** 512 bytes, 3.5 KiB, 10 MiB: a size as a person reads it. */
-function mebibytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KiB'] : [bytes / (1024 * 1024), 'MiB']
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`
-}
-
 /** The 413 for a file over the limit (its size when known: a body refused by its Content-Length is not read). */
 export function attachmentTooLarge(maxBytes: number, size?: number, headers?: Record<string, string>): ApiError {
-  const what = size === undefined ? 'the file is too large' : `the file is ${mebibytes(size)}`
-  return new ApiError(413, 'attachment_too_large', `${what}; files may be at most ${mebibytes(maxBytes)}`, undefined, headers)
+  return new ApiError(413, 'attachment_too_large', fileTooLargeText(maxBytes, size), undefined, headers)
 }
 
 /**
@@ -91,7 +84,7 @@ export function attachmentService({ store, batch, now, publicUrl, maxBytes, conv
         throw new ApiError(413, 'attachment_limit_reached', `this conversation already holds ${conversationLimits.files} files, the most it may`)
       }
       if (used.bytes + bytes.byteLength > conversationLimits.bytes) {
-        throw new ApiError(413, 'attachment_limit_reached', `this conversation's files may take at most ${mebibytes(conversationLimits.bytes)} together; ${mebibytes(used.bytes)} are used`)
+        throw new ApiError(413, 'attachment_limit_reached', `this conversation's files may take at most ${fileSizeText(conversationLimits.bytes, 'down')} together; ${fileSizeText(used.bytes)} are used`)
       }
     }
     return type

@@ -84,7 +84,7 @@ describe('attachments.save', () => {
   test('refuses a file over PARLEY_ATTACHMENT_MAX_BYTES, and an empty one', () => {
     const big = new Uint8Array(2049)
     big.set(SAMPLE.png)
-    expect(refusal(() => app.services.attachments.save(input(big)))).toEqual({ status: 413, code: 'attachment_too_large', detail: 'the file is 2.0 KiB; files may be at most 2 KiB' })
+    expect(refusal(() => app.services.attachments.save(input(big)))).toEqual({ status: 413, code: 'attachment_too_large', detail: 'the file is 2.1 KiB; files may be at most 2 KiB' })
     expect(refusal(() => app.services.attachments.save(input(new Uint8Array())))).toMatchObject({ status: 400, code: 'attachment_empty' })
     const exact = new Uint8Array(2048)
     exact.set(SAMPLE.png)

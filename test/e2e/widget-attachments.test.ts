@@ -208,7 +208,7 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     await picker(visitor).setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: big })
     const failed = inWidget(visitor, '.msg.visitor.failed')
     await failed.waitFor()
-    expect(await failed.locator('.error-note').textContent()).toBe('Not delivered: This file is 244 KB; files may be at most 195 KB.')
+    expect(await failed.locator('.error-note').textContent()).toBe('Not delivered: The file is 244.2 KiB; files may be at most 195.3 KiB.')
     await failed.locator('button.dismiss').click()
     await picker(visitor).setInputFiles({ name: 'drawing.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(SAMPLE.svg) })
     await failed.waitFor()

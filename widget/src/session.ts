@@ -7,8 +7,9 @@ import { applyDraftFrame, type Draft, withoutDraft } from './drafts.ts'
 import { countUnread, mergeMessages, newClientId } from './messages.ts'
 import type { KeyValueStore } from './storage.ts'
 import { RATING_REFUSALS } from '../../server/protocol/rating-refusals.ts'
+import { fileTooLargeText } from '../../server/protocol/file-size-text.ts'
 import { UPLOAD_TYPES, UPLOAD_TYPES_TEXT } from '../../server/protocol/upload-rules.ts'
-import { sizeText, uploadFile } from './upload-file.ts'
+import { refusalNote, uploadFile } from './upload-file.ts'
 
 /** A visitor message shown before the server has confirmed it. */
 export interface Outgoing {
@@ -216,7 +217,8 @@ export function createSession(options: SessionOptions) {
     ])
     if (file.type && !(UPLOAD_TYPES as readonly string[]).includes(file.type)) return fail(`Only ${UPLOAD_TYPES_TEXT} can be sent.`)
     if (!upload) return fail('You are offline.')
-    if (file.size > upload.maxBytes) return fail(`This file is ${sizeText(file.size)}; files may be at most ${sizeText(upload.maxBytes)}.`)
+    // The server's own 413 detail, so the visitor reads the same sentence whichever side refuses.
+    if (file.size > upload.maxBytes) return fail(refusalNote(fileTooLargeText(upload.maxBytes, file.size)))
     if (image && file.size <= PREVIEW_MAX_BYTES) {
       const reader = new FileReader()
       reader.onload = () => {

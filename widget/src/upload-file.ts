@@ -32,21 +32,15 @@ export function uploadFile({ url, token, clientId, file, onProgress }: UploadReq
     xhr.onload = () => {
       const body = xhr.response as { message?: ChatMessage; detail?: string } | null
       if (xhr.status >= 200 && xhr.status < 300 && body?.message) return resolve(body.message)
-      reject(new UploadRefused(body?.detail ? capitalized(body.detail) : `The server answered ${xhr.status}.`))
+      reject(new UploadRefused(body?.detail ? refusalNote(body.detail) : `The server answered ${xhr.status}.`))
     }
     xhr.onerror = () => reject(new UploadRefused('The file could not be sent: check your connection.'))
     xhr.send(file)
   })
 }
 
-function capitalized(text: string): string {
-  const sentence = text.charAt(0).toUpperCase() + text.slice(1)
+/** A problem+json detail as the bubble shows it: a sentence, capitalized, with its full stop. */
+export function refusalNote(detail: string): string {
+  const sentence = detail.charAt(0).toUpperCase() + detail.slice(1)
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
-}
-
-/** 812 KB, 3.4 MB: a file size as a visitor reads it. */
-export function sizeText(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`
-  const megabytes = bytes / (1024 * 1024)
-  return `${Number.isInteger(megabytes) ? megabytes : megabytes.toFixed(1)} MB`
 }

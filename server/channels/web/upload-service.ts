@@ -87,8 +87,11 @@ export function webUploads({ findIntegration, tokens, attachments, say, runningC
   return {
     check,
 
-    /** The 413 for a body over the limit, read by the page like every other answer. */
-    tooLarge: (credentials: UploadCredentials) => attachmentTooLarge(attachments.maxBytes, undefined, corsOf(credentials.origin)),
+    /**
+     * The 413 for a body over the limit, read by the page like every other answer; with the
+     * size its Content-Length declares, so it reads as the widget's own check would.
+     */
+    tooLarge: (credentials: UploadCredentials, declaredBytes?: number) => attachmentTooLarge(attachments.maxBytes, declaredBytes, corsOf(credentials.origin)),
 
     /** The answer to a CORS preflight: allowed pages may POST a file with the token. */
     preflight(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey'>): Record<string, string> {

@@ -18,6 +18,7 @@ import { widgetFeedback } from './0016_widget_feedback.ts'
 import { desk } from './0017_desk.ts'
 import { apiKeyLastUsed } from './0018_api_key_last_used.ts'
 import { attachments } from './0019_attachments.ts'
+import { agentRunsFinishedByChatbot } from './0020_agent_runs_finished_by_chatbot.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot]

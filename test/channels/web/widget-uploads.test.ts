@@ -5,6 +5,9 @@ import { type LiveServer, liveServer } from '../../support/live-server.ts'
 import { rawRequest } from '../../support/raw-request.ts'
 import { setUpWebChat, type WebChat } from '../../support/web-chat.ts'
 import { WidgetClient } from '../../support/widget-client.ts'
+import { createSession, type Session } from '../../../widget/src/session.ts'
+import { refusalNote } from '../../../widget/src/upload-file.ts'
+import { memoryStore, until } from '../../widget/support/session-helpers.ts'
 
 const MAX_BYTES = 4096
 let server: LiveServer
@@ -108,7 +111,7 @@ describe('a visitor sends a file from the widget', () => {
     const tooLarge = await upload(chat, welcome.upload_token, big, { origin })
     expect(tooLarge.status).toBe(413)
     expect(tooLarge.headers.get('access-control-allow-origin')).toBe(origin)
-    expect(await tooLarge.json()).toMatchObject({ code: 'attachment_too_large', detail: 'the file is too large; files may be at most 4 KiB' })
+    expect(await tooLarge.json()).toMatchObject({ code: 'attachment_too_large', detail: 'the file is 4.1 KiB; files may be at most 4 KiB' })
 
     const noId = await upload(chat, welcome.upload_token, SAMPLE.png, { clientId: 'not valid!', origin })
     expect(noId.status).toBe(422)
@@ -116,6 +119,39 @@ describe('a visitor sends a file from the widget', () => {
 
     expect((await messagesOf(chat, greeting!.conversation_id)).filter((m) => m.role === 'visitor')).toHaveLength(0)
     expect(server.db.query('SELECT count(*) AS n FROM attachments WHERE conversation_id = ?').get(greeting!.conversation_id)).toEqual({ n: 0 })
+  })
+})
+
+describe('a file just over the limit reads the same from the widget and from the server', () => {
+  test("the widget's own refusal is the server's 413 detail as the bubble shows it, in the same units and figures", async () => {
+    const chat = await setUpWebChat(server, { flow: null, web: { greeting_message: 'Hello!' } })
+    const { welcome } = await visitor(chat)
+    const big = new Uint8Array(MAX_BYTES + 1)
+    big.set(SAMPLE.png)
+    const refused = await upload(chat, welcome.upload_token, big)
+    expect(refused.status).toBe(413)
+    const { detail } = (await refused.json()) as { detail: string }
+
+    const session: Session = createSession({
+      socketUrl: server.socketUrl(chat.widgetKey),
+      uploadUrl: `${server.origin}${UPLOAD_PATH}?key=${chat.widgetKey}`,
+      profile: { contactDetails: {} },
+      memory: memoryStore(),
+      tabMemory: memoryStore(),
+      pageUrl: () => 'http://shop.test/',
+      warn: () => {},
+    })
+    try {
+      session.setOpen(true)
+      session.setActive(true)
+      await until(() => session.messages().length >= 1, 'the greeting, after the welcome with the limit')
+      session.sendFile(new File([big], 'photo.png', { type: 'image/png' }))
+      await until(() => session.outgoing().some((item) => item.failed), "the widget's refusal")
+      expect(session.outgoing()[0]!.failed).toBe(refusalNote(detail))
+      expect(refusalNote(detail)).toBe('The file is 4.1 KiB; files may be at most 4 KiB.')
+    } finally {
+      session.setActive(false)
+    }
   })
 })
 

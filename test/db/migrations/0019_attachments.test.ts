@@ -23,7 +23,7 @@ const insert = (db: ReturnType<typeof seededDatabase>, id: string, type = 'image
 describe('migration 19: attachments', () => {
   test('applies to a database that has conversations', () => {
     const db = withConversation(19)
-    expect(migrate(db).applied).toEqual(['0019_attachments'])
+    expect(migrate(db).applied[0]).toEqual('0019_attachments')
     insert(db, 'A1')
     expect(db.query('SELECT id, byte_size, bytes FROM attachments').all()).toEqual([{ id: 'A1', byte_size: 3, bytes: new Uint8Array([1, 2, 3]) }])
   })

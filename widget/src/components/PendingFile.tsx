@@ -1,6 +1,6 @@
 import { Show } from 'solid-js'
 import type { Outgoing } from '../session.ts'
-import { sizeText } from '../upload-file.ts'
+import { fileSizeText } from '../../../server/protocol/file-size-text.ts'
 import { FileIcon } from './Icons.tsx'
 
 /**
@@ -18,7 +18,7 @@ export function PendingFile(props: { file: NonNullable<Outgoing['file']>; sendin
           <span class="file">
             <FileIcon />
             <span class="file-name">{props.file.name}</span>
-            <span class="file-size">{sizeText(props.file.size)}</span>
+            <span class="file-size">{fileSizeText(props.file.size)}</span>
           </span>
         }
       >
