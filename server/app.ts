@@ -5,7 +5,7 @@ import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
 import { restApiChannelRoutes, restApiMessageBodies } from './channels/rest-api/routes.ts'
 import { widgetConfigRoutes } from './channels/web/config-routes.ts'
-import { declaredUploadBytes, uploadCredentials, webUploadRoutes } from './channels/web/upload-routes.ts'
+import { uploadCredentials, webUploadRoutes } from './channels/web/upload-routes.ts'
 import type { DraftRelayTuning } from './channels/web/draft-relay.ts'
 import { webChannel } from './channels/web/web-channel.ts'
 import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
@@ -74,7 +74,7 @@ import { peopleStore } from './people/store.ts'
 import { userRoutes } from './people/user-routes.ts'
 import { apiKeyCheck, authenticate } from './http/authenticate.ts'
 import { failedAttempts } from './http/failed-attempts.ts'
-import { type BodyLimit, DEFAULT_BODY_LIMIT, jsonBodyParser } from './http/json-body.ts'
+import { type BodyLimit, DEFAULT_BODY_LIMIT, declaredBodyBytes, jsonBodyParser } from './http/json-body.ts'
 import { loggedFetch } from './http/logged-fetch.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -315,7 +315,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     { path: /^\/hooks\/chatapp\//, bytes: DEFAULT_BODY_LIMIT, keepRaw: true },
     { path: /\/flows(\/|$)/, bytes: 16 * 1024 * 1024, shape: { maxDepth: 64, maxKeys: 1_000_000 } },
     { path: /^\/api\/dev\/v1\/auth\//, bytes: 16 * 1024 },
-    { path: /^\/widget\/v1\/attachments$/, bytes: config.attachmentMaxBytes, raw: true, tooLarge: (request) => web.uploads.tooLarge(uploadCredentials(request), declaredUploadBytes(request)) },
+    { path: /^\/widget\/v1\/attachments$/, bytes: config.attachmentMaxBytes, raw: true, tooLarge: (request) => web.uploads.tooLarge(uploadCredentials(request), declaredBodyBytes(request)) },
     ...deskUploadBodies(config.attachmentMaxBytes),
     ...restApiMessageBodies(config.attachmentMaxBytes),
   ]

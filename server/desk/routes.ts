@@ -3,7 +3,7 @@ import { ChatMessage } from '../conversations/model.ts'
 import type { Authenticate } from '../http/authenticate.ts'
 import { attachmentTooLarge } from '../attachments/service.ts'
 import { errorResponses } from '../http/error-responses.ts'
-import { type BodyLimit, fileBytes } from '../http/json-body.ts'
+import { type BodyLimit, declaredBodyBytes, fileBytes } from '../http/json-body.ts'
 import {
   AssignBody,
   AttachmentQuery,
@@ -177,7 +177,6 @@ export function deskRoutes(auth: Authenticate, desk: DeskService) {
   return new Elysia().use(conversations).use(savedReplies)
 }
 
-/** The raw body the parser hands an upload route (anything else reads as no bytes, refused as empty). */
 /** The body parser's rule for the desk's uploads: the file's raw bytes, up to the attachment limit. */
 export function deskUploadBodies(maxBytes: number): BodyLimit[] {
   return [
@@ -185,7 +184,7 @@ export function deskUploadBodies(maxBytes: number): BodyLimit[] {
       path: /^\/api\/dev\/v1\/desk\/conversations\/[^/]+\/attachments$/,
       bytes: maxBytes,
       raw: true,
-      tooLarge: () => attachmentTooLarge(maxBytes),
+      tooLarge: (request) => attachmentTooLarge(maxBytes, declaredBodyBytes(request)),
     },
   ]
 }

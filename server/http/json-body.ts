@@ -17,6 +17,12 @@ export interface BodyLimit {
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
+/** The size a request says its body has, when it says one: an upload refused by it names the file's size unread. */
+export function declaredBodyBytes(request: Request): number | undefined {
+  const declared = Number(request.headers.get('content-length') ?? '')
+  return Number.isSafeInteger(declared) && declared > 0 ? declared : undefined
+}
+
 /**
  * No API body needs more: the deepest legitimate documents (WhatsApp Flow JSON) nest about 20
  * levels, and a chatbot's settings or a webhook batch hold hundreds of members, not tens of

@@ -76,7 +76,7 @@ describe('POST /desk/conversations/{id}/attachments', () => {
         `POST ${DESK}/conversations/${c.first.id}/attachments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${app.key}\r\nContent-Length: ${MAX_BYTES + 1}\r\n`,
       )
       expect(head.status).toBe(413)
-      expect(JSON.parse(head.body)).toMatchObject({ code: 'attachment_too_large' })
+      expect(JSON.parse(head.body)).toMatchObject({ code: 'attachment_too_large', detail: 'the file is 4.1 KiB; files may be at most 4 KiB' })
     } finally {
       server.stop(true)
     }

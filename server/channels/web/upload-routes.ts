@@ -5,12 +5,6 @@ import { UPLOAD_PATH, UploadAnswer } from '../../protocol/widget-protocol.ts'
 import type { UploadCredentials, WebUploads } from './upload-service.ts'
 
 /** Who sends an upload, from its head: read before the body, and again by the route. */
-/** The size the request says its body has (the file's: it is the whole body), when it says one. */
-export function declaredUploadBytes(request: Request): number | undefined {
-  const declared = Number(request.headers.get('content-length') ?? '')
-  return Number.isSafeInteger(declared) && declared > 0 ? declared : undefined
-}
-
 export function uploadCredentials(request: Request): UploadCredentials {
   return {
     origin: request.headers.get('origin'),
