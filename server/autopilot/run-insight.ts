@@ -30,7 +30,7 @@ export function runInsight({ chatbots, conversations, store }: Deps) {
           created_at: row.created_at,
         }),
       )
-      return { items: entries, total, usage: store.totalsOfConversation(conversationId) }
+      return { items: entries, total, usage: store.totalsOfConversation(chatbotId, conversationId) }
     },
 
     usage(workspaceId: string, chatbotId: string, page: Page): ChatbotUsage {

@@ -47,6 +47,13 @@ export type RunStore = ReturnType<typeof runStore>
 const TOTALS = `count(*) AS runs, coalesce(sum(model_calls), 0) AS model_calls, coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
   coalesce(sum(completion_tokens), 0) AS completion_tokens, coalesce(sum(total_tokens), 0) AS total_tokens`
 
+/**
+ * A conversation's finished runs, through the index that leads with its chatbot: by the
+ * conversation alone no index reaches them (the pending index holds only pending runs), and
+ * every run ever was read.
+ */
+export const CONVERSATION_TOTALS_SQL = `SELECT ${TOTALS} FROM agent_runs WHERE chatbot_id = ? AND conversation_id = ? AND status != 'pending'`
+
 /** The autopilot's rows: runs (pending and finished, with their token counts) and trace entries. */
 export function runStore(db: Database) {
   const insert = db.query<unknown, [string, string, string, string, string]>(
@@ -79,7 +86,7 @@ export function runStore(db: Database) {
   const conversationCount = db.query<{ n: number }, [string]>(
     "SELECT count(DISTINCT conversation_id) AS n FROM agent_runs WHERE chatbot_id = ? AND status != 'pending'",
   )
-  const oneConversation = db.query<RunTotals, [string]>(`SELECT ${TOTALS} FROM agent_runs WHERE conversation_id = ? AND status != 'pending'`)
+  const oneConversation = db.query<RunTotals, [string, string]>(CONVERSATION_TOTALS_SQL)
   // The chatbots domain's row, read for the run: its workspace (the concurrency bound, the MCP
   // lookups) and its model settings, as they are when the run starts.
   const chatbot = db.query<ChatbotOfRun, [string]>('SELECT workspace_id, llm FROM chatbots WHERE id = ?')
@@ -101,7 +108,7 @@ export function runStore(db: Database) {
     conversationTotals(chatbotId: string, page: Page): PageOf<RunTotals & { conversation_id: string }> {
       return { items: conversationTotals.all(chatbotId, page.limit, page.offset), total: conversationCount.get(chatbotId)?.n ?? 0 }
     },
-    totalsOfConversation: (conversationId: string) => oneConversation.get(conversationId) as RunTotals,
+    totalsOfConversation: (chatbotId: string, conversationId: string) => oneConversation.get(chatbotId, conversationId) as RunTotals,
     chatbot: (chatbotId: string) => chatbot.get(chatbotId) ?? undefined,
   }
 }

@@ -45,7 +45,7 @@ const RUN_STORE_READS = {
   totalsByConversation: `SELECT conversation_id, count(*) AS runs, coalesce(sum(total_tokens), 0) AS total_tokens FROM agent_runs
     WHERE chatbot_id = 'B' AND status != 'pending' GROUP BY conversation_id ORDER BY total_tokens DESC, conversation_id LIMIT 20 OFFSET 0`,
   conversationCount: "SELECT count(DISTINCT conversation_id) AS n FROM agent_runs WHERE chatbot_id = 'B' AND status != 'pending'",
-  oneConversation: "SELECT count(*) AS runs FROM agent_runs WHERE conversation_id = 'C1' AND status != 'pending'",
+  oneConversation: "SELECT count(*) AS runs FROM agent_runs WHERE chatbot_id = 'B' AND conversation_id = 'C1' AND status != 'pending'",
   dropPending: "UPDATE agent_runs SET status = 'dropped', outcome = 'x', finished_at = 'y' WHERE conversation_id = 'C1' AND status = 'pending'",
 }
 
