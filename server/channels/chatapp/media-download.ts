@@ -1,5 +1,5 @@
 import type { OutboxTime } from '../../outbox/outbox-time.ts'
-import { type PinnedAnswer, pinnedPost } from '../../outbox/pinned-post.ts'
+import { type PinnedAnswer, pinnedRequest } from '../../outbox/pinned-request.ts'
 import type { OutboundUrlPolicy } from '../../support/outbound-url.ts'
 import { VERSION } from '../../version.ts'
 
@@ -33,7 +33,7 @@ const MEDIA_ID = /^[A-Za-z0-9_.-]{1,128}$/
  */
 export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeoutMs, ca }: MediaDownloadOptions): MediaDownloader {
   const get = (url: string, accessToken: string, maxBodyBytes: number) =>
-    pinnedPost(url, () => ({ authorization: `Bearer ${accessToken}`, 'user-agent': `Parley/${VERSION}` }), '', { policy, time, timeoutMs, maxBodyBytes, ca, method: 'GET' }, new AbortController().signal)
+    pinnedRequest(url, () => ({ authorization: `Bearer ${accessToken}`, 'user-agent': `Parley/${VERSION}` }), '', { policy, time, timeoutMs, maxBodyBytes, ca, method: 'GET' }, new AbortController().signal)
 
   return async (mediaId, accessToken) => {
     if (!MEDIA_ID.test(mediaId)) return { ok: false, reason: 'the media id is not one the provider gives' }
@@ -61,7 +61,7 @@ export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeout
   }
 }
 
-function failure(outcome: Exclude<Awaited<ReturnType<typeof pinnedPost>>, PinnedAnswer>): string {
+function failure(outcome: Exclude<Awaited<ReturnType<typeof pinnedRequest>>, PinnedAnswer>): string {
   switch (outcome.kind) {
     case 'timeout':
       return `no answer within ${outcome.afterMs} ms`
