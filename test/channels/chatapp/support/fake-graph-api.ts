@@ -52,6 +52,8 @@ export function fakeGraphApi(version = 'v21.0') {
   const heldMedia: (() => void)[] = []
   let heldTimer: ReturnType<typeof setTimeout> | undefined
   /** The media file that never answers (until its own timer, which sets `hangFired`). */
+  /** Media still described, whose download url answers 404 (expired, or lost by the provider). */
+  const lostFiles = new Set<string>()
   let hangFile: { id: string; afterMs: number; fired: boolean; started: boolean } | null = null
 
   const server = Bun.serve({
@@ -172,6 +174,7 @@ export function fakeGraphApi(version = 'v21.0') {
       const [status, body] = graphError(401, 190, 'Invalid OAuth access token - Cannot parse access token')
       return answer(status, body)
     }
+    if (file && lostFiles.has(id)) return answer(404, { error: { message: 'Not found', code: 404 } })
     if (file) return answer(200, found.bytes, { 'content-type': found.mimeType })
     const sha256 = new Bun.CryptoHasher('sha256').update(found.bytes).digest('hex')
     return answer(200, { messaging_product: 'whatsapp', url: `${url.origin}/media-files/${id}`, mime_type: found.mimeType, sha256, file_size: found.bytes.byteLength, id })
@@ -227,6 +230,10 @@ export function fakeGraphApi(version = 'v21.0') {
     },
     hangStarted: () => hangFile?.started ?? false,
     hangFired: () => hangFile?.fired ?? false,
+    /** The media stays described, but its download url answers 404. */
+    loseFile(mediaId: string) {
+      lostFiles.add(mediaId)
+    },
     respond(...steps: GraphStep[]) {
       script.push(...steps)
     },
