@@ -2,11 +2,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SAMPLE } from '../attachments/sample-files.ts'
 import { type ChatappChat, postWebhook, setUpChatappChat, userMessage } from '../channels/chatapp/support/chatapp-chat.ts'
 import { type FakeGraphApi, fakeGraphApi } from '../channels/chatapp/support/fake-graph-api.ts'
+import { compiledParley } from '../support/compiled-parley.ts'
+import { runParley } from '../support/run-parley.ts'
 import { type TestApp, testApp } from '../support/test-app.ts'
 
 const USER = '447911123456'
 const MAX_BYTES = 4096
 const VERIFY_TOKEN = 'verify-me-please'
+
+/** Longer than a prompt shutdown, shorter than Parley's own 8 s download timeout (after which the old code stored the message). */
+const HANG_MS = 7_000
 
 const image = (id: string, caption: string) => ({ type: 'image', image: { id, mime_type: 'image/png', caption } })
 
@@ -88,4 +93,57 @@ describe('the chatapp channel in the compiled binary', () => {
     // The oversize file was not fetched: only described.
     expect(graph.mediaRequests.filter((request) => request.path.endsWith(`/${oversize}`)).map((request) => request.path)).toEqual([`/v21.0/${oversize}`])
   })
+})
+
+describe('SIGTERM to the compiled binary while a picture is being downloaded', () => {
+  test('it exits without waiting for the file, answers the webhook 503, and the re-sent webhook after the restart stores the message once', async () => {
+    const graph = fakeGraphApi()
+    const env = { PARLEY_OUTBOUND_ALLOW: '127.0.0.1', PARLEY_CHATAPP_API_URL: graph.url }
+    const app = testApp(env)
+    try {
+      const chat = await setUpChatappChat(app, graph)
+      await app.stopApp()
+      const mediaId = graph.addMedia(chat.phoneNumberId, SAMPLE.png, 'image/png')
+      graph.hangMediaFile(mediaId, HANG_MS)
+      const body = userMessage(chat, USER, image(mediaId, 'the dent'))
+      // As testApp's serveFromBinary starts it, on the same database.
+      const environment = { PARLEY_DATA_DIR: app.dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...env }
+      const over = (url: string) => ({
+        async call(method: string, path: string, options: { rawBody?: string; headers?: Record<string, string> } = {}) {
+          const response = await fetch(`${url}${path}`, { method, headers: options.headers, body: options.rawBody })
+          const text = await response.text()
+          return { status: response.status, body: JSON.parse(text), text, headers: response.headers }
+        },
+      })
+
+      const first = await runParley([compiledParley()], environment)
+      const answer = postWebhook(over(first.url), chat, body)
+      for (let tries = 0; !graph.hangStarted(); tries++) {
+        if (tries > 1_000) throw new Error('the media file was never requested')
+        await Bun.sleep(10)
+      }
+      expect(await first.stop('SIGTERM')).toBe(0)
+      // The process is gone before the provider's file would have answered.
+      expect(graph.hangFired()).toBe(false)
+      const cut = await answer
+      expect([cut.status, cut.body.code]).toEqual([503, 'shutting_down'])
+      expect(app.db.query('SELECT count(*) AS n FROM chatapp_inbound').get()).toEqual({ n: 0 })
+
+      graph.stopHanging()
+      const second = await runParley([compiledParley()], environment)
+      try {
+        const again = await postWebhook(over(second.url), chat, body)
+        expect([again.status, again.body.messages]).toEqual([200, { stored: 1, duplicates: 0 }])
+        const thrice = await postWebhook(over(second.url), chat, body)
+        expect([thrice.status, thrice.body.messages]).toEqual([200, { stored: 0, duplicates: 1 }])
+      } finally {
+        await second.stop('SIGTERM')
+      }
+      expect(app.db.query('SELECT count(*) AS n FROM chatapp_inbound').get()).toEqual({ n: 1 })
+      expect(app.db.query('SELECT count(*) AS n FROM attachments').get()).toEqual({ n: 1 })
+    } finally {
+      await app.close()
+      graph.stop()
+    }
+  }, 60_000)
 })
