@@ -104,7 +104,7 @@ describe('a picture or document from the messaging app', () => {
     const { b, chat } = await chatWithBed()
     const captions = ['one', 'two', 'three', 'four', 'five', 'six']
     const messages = captions.map((caption) => ({ from: USER, id: nextWamid(), timestamp: '1768470000', ...image(b.graph.addMedia(chat.phoneNumberId, SAMPLE.png, 'image/png'), caption) }))
-    // Each media request waits until 4 wait together (or 300 ms pass), then they are answered last first.
+    // Each media request waits until 4 wait together (or 500 ms pass), then they are answered last first.
     b.graph.holdMediaUntil(4)
     const posted = await postWebhook(b.app, chat, webhook(chat.phoneNumberId, { contacts: [{ profile: { name: 'Ada' }, wa_id: USER }], messages }))
     expect(posted.body.messages).toEqual({ stored: 6, duplicates: 0 })

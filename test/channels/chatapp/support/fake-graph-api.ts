@@ -103,13 +103,13 @@ export function fakeGraphApi(version = 'v21.0') {
     },
   })
 
-  /** Held until `holdMediaUntil` requests are held at once (or none came for 300 ms), then let go last first. */
+  /** Held until `holdMediaUntil` requests are held at once (or none came for 500 ms), then let go last first. */
   function held(): Promise<void> {
     return new Promise((resolve) => {
       heldMedia.push(resolve)
       clearTimeout(heldTimer)
       if (heldMedia.length >= holdMediaUntil) letGo()
-      else heldTimer = setTimeout(letGo, 300)
+      else heldTimer = setTimeout(letGo, 500)
     })
   }
   function letGo() {
