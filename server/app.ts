@@ -255,7 +255,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const visitors = visitorService(contacts, now)
   const attachments = attachmentService({ store: attachmentStore(db), batch, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
   const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, store: inboundStore(db) })
-  // A user's picture or document is fetched from the provider while its webhook waits (it retries past about 20 s).
+  // A user's picture or document is fetched from the provider while its webhook waits (it retries past about 20 s);
+  // a shutdown cuts the download short and answers 503, so the provider sends it again.
   const downloadMedia = chatappMediaDownloader({ policy: outbound, time: systemOutboxTime, apiUrl: config.chatappApiUrl, maxBytes: config.attachmentMaxBytes, timeoutMs: 8_000 })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow, attachments, downloadMedia })
   const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
@@ -351,7 +352,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
+  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
 
   return {
     http,

@@ -26,6 +26,8 @@ export interface IntegrationServiceDeps {
   outbound: OutboundUrlPolicy
   /** Only tests replace it, to show that a key collision is retried. */
   newWidgetKey?: () => string
+  /** Only tests lower it, to show that a removed integration's refusal does not crowd out a live one's. */
+  maxRememberedRefusals?: number
   /** What an oauth mcp integration's record says about its tokens (answered by server/mcp). */
   mcpOAuthState?: (row: IntegrationRow) => McpOAuthState
 }
@@ -43,14 +45,19 @@ const KEY_ATTEMPTS = 3
 /** Refused handshakes remembered at most (one per chatapp integration). */
 const MAX_REMEMBERED_REFUSALS = 10_000
 
-export function integrationService({ store, now, events, ownsChatbot, publicUrl, outbound, newWidgetKey, mcpOAuthState }: IntegrationServiceDeps) {
+export function integrationService({ store, now, events, ownsChatbot, publicUrl, outbound, newWidgetKey, mcpOAuthState, maxRememberedRefusals = MAX_REMEMBERED_REFUSALS }: IntegrationServiceDeps) {
   const web = webKind(newWidgetKey)
   const restApi = restApiKind(outbound)
   const chatapp = chatappKind(publicUrl)
   const mcp = mcpKind(outbound, mcpOAuthState)
   const kinds = { web, 'rest-api': restApi, chatapp, mcp }
-  /** The last refused verify handshake of each chatapp integration, since the start (never stored). */
-  const handshakeRefusals = new Map<string, HandshakeRefusal>()
+  /** The last refused verify handshake of each chatapp integration, since the start (never stored), with its chatbot. */
+  const handshakeRefusals = new Map<string, HandshakeRefusal & { chatbotId: string }>()
+  // Forgotten with what they are about, however it goes: an integration deleted, or its chatbot (which takes its integrations).
+  events.on('integration.removed', ({ integrationId }) => void handshakeRefusals.delete(integrationId))
+  events.on('chatbot.removed', ({ chatbotId }) => {
+    for (const [integrationId, refusal] of handshakeRefusals) if (refusal.chatbotId === chatbotId) handshakeRefusals.delete(integrationId)
+  })
 
   function requireChatbot(workspaceId: string, chatbotId: string): void {
     if (!ownsChatbot(workspaceId, chatbotId)) throw notFound('chatbot')
@@ -148,7 +155,6 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
       requireChatbot(workspaceId, chatbotId)
       const row = store.get(workspaceId, chatbotId, id)
       if (!row || !store.remove(workspaceId, chatbotId, id)) throw notFound('integration')
-      handshakeRefusals.delete(id)
       events.emit('integration.removed', { workspaceId, chatbotId, integrationId: id, type: row.type })
     },
 
@@ -166,10 +172,10 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
       if (outcome.verified) store.setChatappHandshake(integrationId, { verified_at: now() })
       else {
         handshakeRefusals.delete(integrationId)
-        handshakeRefusals.set(integrationId, { refused_at: now(), refusal: outcome.refusal })
+        handshakeRefusals.set(integrationId, { refused_at: now(), refusal: outcome.refusal, chatbotId: row.chatbot_id })
         // Bounded by the chatapp integrations that exist; the oldest go first should there be more.
         for (const oldest of handshakeRefusals.keys()) {
-          if (handshakeRefusals.size <= MAX_REMEMBERED_REFUSALS) break
+          if (handshakeRefusals.size <= maxRememberedRefusals) break
           handshakeRefusals.delete(oldest)
         }
       }

@@ -35,7 +35,7 @@ const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|ALTNAME|HANDSHAKE|UNABLE_TO_(VERIFY|
  * request, the first and the later ones (the SSE transport's message endpoint, OAuth
  * discovery): the name is resolved and each address checked just before connecting, and the
  * request goes to a checked address itself, the name kept in the Host header and as the TLS
- * server name (see server/outbox/pinned-post.ts). Redirects are not followed here; the SDK
+ * server name (see server/outbox/pinned-request.ts). Redirects are not followed here; the SDK
  * follows same-origin ones through this same fetch, so they are checked too.
  */
 export function pinnedFetch({ policy, ca, note }: PinnedFetchOptions) {

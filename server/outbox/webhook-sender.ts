@@ -2,7 +2,7 @@ import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import { VERSION } from '../version.ts'
 import type { DeliveryRequest, DeliverySender } from './outbox-worker.ts'
 import type { OutboxTime } from './outbox-time.ts'
-import { pinnedPost } from './pinned-post.ts'
+import { pinnedRequest } from './pinned-request.ts'
 import { parseRetryAfter } from './retry-policy.ts'
 import { signWebhook } from './sign-webhook.ts'
 
@@ -26,7 +26,7 @@ const SNIPPET_BYTES = 1024
 
 /**
  * POSTs one signed webhook (Standard Webhooks headers) to an address checked against SSRF
- * and pinned (see pinned-post.ts), and reports how it went. Redirects are not followed.
+ * and pinned (see pinned-request.ts), and reports how it went. Redirects are not followed.
  */
 export function webhookSender({ policy, time, timeoutMs, ca }: WebhookSenderOptions): WebhookSender {
   return async (request, shutdown) => {
@@ -40,7 +40,7 @@ export function webhookSender({ policy, time, timeoutMs, ca }: WebhookSenderOpti
         'webhook-signature': signWebhook(request.secret, request.id, timestamp, request.body),
       }
     }
-    const answer = await pinnedPost(request.url, headers, request.body, { policy, time, timeoutMs, ca, maxBodyBytes: SNIPPET_BYTES }, shutdown)
+    const answer = await pinnedRequest(request.url, headers, request.body, { policy, time, timeoutMs, ca, maxBodyBytes: SNIPPET_BYTES }, shutdown)
     if (answer.kind !== 'answer') return answer
     return { kind: 'response', status: answer.status, retryAfterMs: parseRetryAfter(answer.headers.get('retry-after'), time.now()), snippet: snippetOf(answer.body) }
   }

@@ -1,4 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { integrationService } from '../../server/integrations/service.ts'
+import { integrationStore } from '../../server/integrations/store.ts'
+import { systemClock } from '../../server/support/clock.ts'
+import { outboundUrlPolicy } from '../../server/support/outbound-url.ts'
 import { testApp } from '../support/test-app.ts'
 import { integrationsOf } from './support/integration-context.ts'
 
@@ -63,5 +67,43 @@ describe("the chatapp integration's record of the provider's verify handshakes (
     await app.call('GET', hook(id, VERIFY_TOKEN), { key: null })
     expect((await app.call('GET', integrationsOf(theirBot, '/chatapp/handshake'))).status).toBe(404)
     expect((await handshakeOf(theirBot, otherKey)).verified_at).toMatch(/^\d{4}-/)
+  })
+})
+
+describe('refused handshakes are forgotten with what they were about', () => {
+  const app = testApp()
+  afterAll(() => app.close())
+  // The same database and events as the app, remembering 2 refusals at most: one kept for a
+  // removed integration would push out a live integration's refusal.
+  const service = integrationService({
+    store: integrationStore(app.db),
+    now: systemClock,
+    events: app.events,
+    ownsChatbot: () => true,
+    publicUrl: 'http://parley.test',
+    outbound: outboundUrlPolicy([]),
+    maxRememberedRefusals: 2,
+  })
+  const chatappOn = async () => {
+    const botId = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'Chat' } })).body.id as string
+    const { id } = (await app.call('POST', integrationsOf(botId, '/chatapp'), { body: { phone_number_id: '1065', access_token: 'EAAG-access-0123456789', verify_token: VERIFY_TOKEN } })).body
+    const workspaceId = app.db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?').get(botId)!.workspace_id
+    return { botId, id: id as string, refusal: () => service.chatappHandshake(workspaceId, botId).refusal }
+  }
+  const refuse = (id: string) => service.recordChatappHandshake(id, { verified: false, refusal: `refused ${id}` })
+
+  test.each([
+    ['its chatbot is deleted', (gone: { botId: string; id: string }) => app.call('DELETE', `/api/dev/v1/chatbots/${gone.botId}`)],
+    ['the integration is deleted', (gone: { botId: string; id: string }) => app.call('DELETE', integrationsOf(gone.botId, `/${gone.id}`))],
+  ])('when %s, its refusal goes and no longer pushes out a live one', async (_, remove) => {
+    const live = await chatappOn()
+    const gone = await chatappOn()
+    const third = await chatappOn()
+    refuse(live.id)
+    refuse(gone.id)
+    expect((await remove(gone)).status).toBe(204)
+    refuse(third.id)
+    expect(live.refusal()).toBe(`refused ${live.id}`)
+    expect(third.refusal()).toBe(`refused ${third.id}`)
   })
 })

@@ -1,6 +1,6 @@
 import type { DeliveryRequest, DeliverySender } from '../../outbox/outbox-worker.ts'
 import type { OutboxTime } from '../../outbox/outbox-time.ts'
-import { pinnedPost } from '../../outbox/pinned-post.ts'
+import { pinnedRequest } from '../../outbox/pinned-request.ts'
 import type { AttemptOutcome } from '../../outbox/retry-policy.ts'
 import type { OutboundUrlPolicy } from '../../support/outbound-url.ts'
 import { VERSION } from '../../version.ts'
@@ -33,7 +33,7 @@ export function cloudApiSender({ policy, time, timeoutMs, ca }: CloudApiSenderOp
       'content-type': 'application/json',
       'user-agent': `Parley/${VERSION}`,
     })
-    const answer = await pinnedPost(request.url, headers, body, { policy, time, timeoutMs, ca, maxBodyBytes: MAX_ANSWER_BYTES }, shutdown)
+    const answer = await pinnedRequest(request.url, headers, body, { policy, time, timeoutMs, ca, maxBodyBytes: MAX_ANSWER_BYTES }, shutdown)
     switch (answer.kind) {
       case 'answer':
         return readGraphAnswer(answer.status, answer.headers, new TextDecoder().decode(answer.body), time.now())

@@ -13,7 +13,8 @@ import type { Logger } from '../../support/logger.ts'
 import { normalizePhoneNumber } from '../../support/phone-number.ts'
 import type { ChatappStore } from './chatapp-store.ts'
 import { type InboundContent, type InboundMedia, readInboundMessage } from './inbound-content.ts'
-import type { MediaDownloader } from './media-download.ts'
+import { mapConcurrently } from './map-concurrently.ts'
+import type { DownloadedMedia, MediaDownloader } from './media-download.ts'
 import type { MetaFlowView } from './meta-flow-message.ts'
 import { readFlowToken } from './meta-flow-message.ts'
 import type { ChatappInbound, WebhookSummary } from './model.ts'
@@ -44,13 +45,17 @@ export const PROFILE_NAME_KEY = 'profile_name'
  * then answers; each status report stored against the message it is about.
  */
 export function chatappInbound({ integrations, visitors, conversations, store, batch, now, logger, metaFlow, attachments, downloadMedia }: Deps) {
-  /** Messages whose file is being fetched: a retry of one waits for it, then finds it stored. */
+  /** Messages whose file is being fetched, until their webhook is done: a retry of one waits for it, then finds it stored. */
   const inFlight = new Map<string, Promise<void>>()
+  /** Aborted by close(): downloads stop at once and their webhooks are answered 503, to be sent again. */
+  const shutdown = new AbortController()
+  const download = (media: InboundMedia, integration: ChatappChannel) => downloadMedia(media.id, integration.accessToken, shutdown.signal)
 
-  async function receiveMessage(integration: ChatappChannel, event: MessageEvent, summary: WebhookSummary): Promise<void> {
-    const key = `${integration.integrationId} ${event.message.id}`
-    const earlier = inFlight.get(key)
-    if (earlier) await earlier.catch(() => {})
+  /** `file`: this message's download, started by its webhook; none when another webhook fetches it or there is no file. */
+  async function receiveMessage(integration: ChatappChannel, event: MessageEvent, summary: WebhookSummary, file: Promise<DownloadedMedia> | undefined, own: ReadonlySet<string>): Promise<void> {
+    const key = inFlightKey(integration, event)
+    const earlier = own.has(key) ? undefined : inFlight.get(key)
+    if (earlier) await earlier
     if (store.findInbound(integration.integrationId, event.message.id)) {
       summary.messages.duplicates++
       return
@@ -58,20 +63,43 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
     const read = readInboundMessage(event.message)
     const { media } = read
     if (!media || !phoneOf(event.message.from)) return storeMessage(integration, event, read, summary, null)
-    const fetching = downloadMedia(media.id, integration.accessToken).then((downloaded) => {
-      // A retry may have stored it meanwhile (it waited for nothing if it came first).
-      if (store.findInbound(integration.integrationId, event.message.id)) {
-        summary.messages.duplicates++
-        return
-      }
-      if (!downloaded.ok) logger.warn('chatapp media kept as text: not downloaded', { integration_id: integration.integrationId, wamid: event.message.id, reason: downloaded.reason })
-      storeMessage(integration, event, read, summary, downloaded.ok ? { media, bytes: downloaded.bytes } : null)
-    })
-    inFlight.set(key, fetching)
-    try {
-      await fetching
-    } finally {
-      inFlight.delete(key)
+    // Without its own download: the webhook that was fetching it gave up (a shutdown) or failed.
+    const downloaded = await (file ?? download(media, integration))
+    if (!downloaded.ok && downloaded.interrupted) throw stopping()
+    if (!downloaded.ok) logger.warn('chatapp media kept as text: not downloaded', { integration_id: integration.integrationId, wamid: event.message.id, reason: downloaded.reason })
+    storeMessage(integration, event, read, summary, downloaded.ok ? { media, bytes: downloaded.bytes } : null)
+  }
+
+  /**
+   * The files of a webhook's messages, fetched together (at most DOWNLOADS_AT_ONCE at a time)
+   * rather than one after the other, so the provider's wait is the slowest file's, not the
+   * sum. Each message claimed here is in `inFlight` until `release` runs.
+   */
+  function startDownloads(integration: ChatappChannel, events: readonly MessageEvent[]) {
+    const claimed = new Map<string, () => void>()
+    const fetching: { event: MessageEvent; media: InboundMedia }[] = []
+    for (const event of events) {
+      const { media } = readInboundMessage(event.message)
+      const key = inFlightKey(integration, event)
+      if (!media || !phoneOf(event.message.from) || claimed.has(key) || inFlight.has(key)) continue
+      if (store.findInbound(integration.integrationId, event.message.id)) continue
+      const { promise, resolve } = Promise.withResolvers<void>()
+      inFlight.set(key, promise)
+      claimed.set(key, resolve)
+      fetching.push({ event, media })
+    }
+    const all = mapConcurrently(fetching, DOWNLOADS_AT_ONCE, ({ media }) => download(media, integration))
+    const files = new Map(fetching.map(({ event }, index) => [event, all.then((downloaded) => downloaded[index] as DownloadedMedia)]))
+    return {
+      files,
+      all,
+      own: new Set(claimed.keys()),
+      release() {
+        for (const [key, resolve] of claimed) {
+          inFlight.delete(key)
+          resolve()
+        }
+      },
     }
   }
 
@@ -199,18 +227,34 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
           { path: '', message: 'must be a JSON object' },
         ])
       }
+      if (shutdown.signal.aborted) throw stopping()
       const summary: WebhookSummary = { messages: { stored: 0, duplicates: 0 }, statuses: { recorded: 0, duplicates: 0, unmatched: 0 }, ignored: [] }
-      for (const event of readWebhook(body)) {
-        if (event.kind === 'ignored') summary.ignored.push({ path: event.path, reason: event.reason })
-        else if (event.phoneNumberId !== integration.phoneNumberId) {
-          summary.ignored.push({
-            path: event.path,
-            reason: `it is for the business number ${JSON.stringify(event.phoneNumberId)}, not this integration's phone_number_id`,
-          })
-        } else if (event.kind === 'message') await receiveMessage(integration, event, summary)
-        else receiveStatus(integration, event, summary)
+      const events = [...readWebhook(body)]
+      const ours = (event: (typeof events)[number]) => event.kind !== 'ignored' && event.phoneNumberId === integration.phoneNumberId
+      const downloads = startDownloads(integration, events.filter((event): event is MessageEvent => event.kind === 'message' && ours(event)))
+      try {
+        // Every file is in before anything is stored: a shutdown meanwhile leaves nothing of the webhook half-stored.
+        if ((await downloads.all).some((downloaded) => !downloaded.ok && downloaded.interrupted)) throw stopping()
+        // Then stored one by one in the webhook's order, which is the order the user wrote them in.
+        for (const event of events) {
+          if (event.kind === 'ignored') summary.ignored.push({ path: event.path, reason: event.reason })
+          else if (!ours(event)) {
+            summary.ignored.push({
+              path: event.path,
+              reason: `it is for the business number ${JSON.stringify(event.phoneNumberId)}, not this integration's phone_number_id`,
+            })
+          } else if (event.kind === 'message') await receiveMessage(integration, event, summary, downloads.files.get(event), downloads.own)
+          else receiveStatus(integration, event, summary)
+        }
+      } finally {
+        downloads.release()
       }
       return summary
+    },
+
+    /** At shutdown: the downloads under way stop now, and their webhooks are answered 503 so the provider sends them again. */
+    close(): void {
+      shutdown.abort()
     },
 
     /** What the provider delivered to the chatbot's chatapp integration, newest first; 404 as for the integration. */
@@ -235,6 +279,18 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
     },
   }
 }
+
+/** The files of one webhook fetched at once: a few, so that one webhook does not crowd the provider or this host. */
+const DOWNLOADS_AT_ONCE = 4
+
+const inFlightKey = (integration: ChatappChannel, event: MessageEvent) => `${integration.integrationId} ${event.message.id}`
+
+/**
+ * Nothing of the webhook is stored; the provider sends a webhook again until it is answered
+ * 2xx, and a message is stored once per provider message id, so it comes back after the restart.
+ */
+const stopping = () =>
+  new ApiError(503, 'shutting_down', 'Parley is shutting down and stored nothing of this webhook; send it again', undefined, { 'retry-after': '5' })
 
 /**
  * The sender's number in E.164: the same contact as a widget visitor identified with it. The

@@ -1,5 +1,5 @@
 import type { OutboxTime } from '../../outbox/outbox-time.ts'
-import { type PinnedAnswer, pinnedPost } from '../../outbox/pinned-post.ts'
+import { type PinnedAnswer, pinnedRequest } from '../../outbox/pinned-request.ts'
 import type { OutboundUrlPolicy } from '../../support/outbound-url.ts'
 import { VERSION } from '../../version.ts'
 
@@ -15,10 +15,14 @@ export interface MediaDownloadOptions {
   ca?: string
 }
 
-/** The provider's type is not kept: the attachment service tells the type by the bytes. */
-export type DownloadedMedia = { ok: true; bytes: Uint8Array } | { ok: false; reason: string }
+/**
+ * The provider's type is not kept: the attachment service tells the type by the bytes.
+ * `interrupted`: cut short by `stop` (a shutdown), so not a verdict on the file: nothing of
+ * its message may be stored, the provider sends the webhook again.
+ */
+export type DownloadedMedia = { ok: true; bytes: Uint8Array } | { ok: false; reason: string; interrupted?: true }
 
-export type MediaDownloader = (mediaId: string, accessToken: string) => Promise<DownloadedMedia>
+export type MediaDownloader = (mediaId: string, accessToken: string, stop?: AbortSignal) => Promise<DownloadedMedia>
 
 /** The description of a media is a few hundred bytes. */
 const DESCRIPTION_MAX_BYTES = 16 * 1024
@@ -32,12 +36,16 @@ const MEDIA_ID = /^[A-Za-z0-9_.-]{1,128}$/
  * the bytes must match the announced sha256. Never throws: a failure says why.
  */
 export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeoutMs, ca }: MediaDownloadOptions): MediaDownloader {
-  const get = (url: string, accessToken: string, maxBodyBytes: number) =>
-    pinnedPost(url, () => ({ authorization: `Bearer ${accessToken}`, 'user-agent': `Parley/${VERSION}` }), '', { policy, time, timeoutMs, maxBodyBytes, ca, method: 'GET' }, new AbortController().signal)
+  const get = (url: string, accessToken: string, maxBodyBytes: number, stop: AbortSignal) =>
+    pinnedRequest(url, () => ({ authorization: `Bearer ${accessToken}`, 'user-agent': `Parley/${VERSION}` }), '', { policy, time, timeoutMs, maxBodyBytes, ca, method: 'GET' }, stop)
+  const interrupted = (mediaId: string): DownloadedMedia => ({ ok: false, reason: `fetching media ${mediaId}: cut short by a shutdown`, interrupted: true })
 
-  return async (mediaId, accessToken) => {
+  return async (mediaId, accessToken, stop = new AbortController().signal) => {
     if (!MEDIA_ID.test(mediaId)) return { ok: false, reason: 'the media id is not one the provider gives' }
-    const described = await get(`${apiUrl}/${mediaId}`, accessToken, DESCRIPTION_MAX_BYTES)
+    if (stop.aborted) return interrupted(mediaId)
+    const described = await get(`${apiUrl}/${mediaId}`, accessToken, DESCRIPTION_MAX_BYTES, stop)
+    // An answer read while stopping may be cut anywhere: it says nothing about the file.
+    if (stop.aborted) return interrupted(mediaId)
     if (described.kind !== 'answer') return { ok: false, reason: `describing media ${mediaId}: ${failure(described)}` }
     if (described.status !== 200) return { ok: false, reason: `describing media ${mediaId}: HTTP ${described.status}` }
     let description: { url?: unknown; sha256?: unknown; file_size?: unknown }
@@ -50,7 +58,8 @@ export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeout
     if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return { ok: false, reason: `describing media ${mediaId}: no download url` }
     if (typeof size === 'number' && size > maxBytes) return { ok: false, reason: `media ${mediaId} is ${size} bytes, over PARLEY_ATTACHMENT_MAX_BYTES (${maxBytes})` }
     // One byte more than allowed tells a file that is too big from one that fits exactly.
-    const file = await get(url, accessToken, maxBytes + 1)
+    const file = await get(url, accessToken, maxBytes + 1, stop)
+    if (stop.aborted) return interrupted(mediaId)
     if (file.kind !== 'answer') return { ok: false, reason: `downloading media ${mediaId}: ${failure(file)}` }
     if (file.status !== 200) return { ok: false, reason: `downloading media ${mediaId}: HTTP ${file.status}` }
     if (file.body.byteLength > maxBytes) return { ok: false, reason: `media ${mediaId} is over PARLEY_ATTACHMENT_MAX_BYTES (${maxBytes})` }
@@ -61,7 +70,7 @@ export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeout
   }
 }
 
-function failure(outcome: Exclude<Awaited<ReturnType<typeof pinnedPost>>, PinnedAnswer>): string {
+function failure(outcome: Exclude<Awaited<ReturnType<typeof pinnedRequest>>, PinnedAnswer>): string {
   switch (outcome.kind) {
     case 'timeout':
       return `no answer within ${outcome.afterMs} ms`

@@ -102,13 +102,13 @@ export function chatappWebhookRoutes(integrations: Pick<IntegrationService, 'fin
       {
         params: Params,
         body: WebhookPayload,
-        response: { 200: WebhookSummary, 400: Problem, 401: Problem, 403: Problem, 404: Problem, 413: Problem, 415: Problem, 422: Problem, 429: Problem },
+        response: { 200: WebhookSummary, 400: Problem, 401: Problem, 403: Problem, 404: Problem, 413: Problem, 415: Problem, 422: Problem, 429: Problem, 503: Problem },
         detail: {
           tags,
           security: [],
           summary: 'Chatapp webhook: messages and status reports',
           description:
-            "The messaging provider POSTs users' messages and the delivery reports of Parley's messages here. With an app_secret on the integration, X-Hub-Signature-256 (sha256= and the hex HMAC-SHA256 of the body) is required (401 invalid_signature otherwise). 200 with a summary once stored: a message is stored once per provider message id, so a retried webhook stores nothing; changes for another phone_number_id are acknowledged and ignored. 403 integration_inactive when the integration is switched off, 404 for an unknown integration.",
+            "The messaging provider POSTs users' messages and the delivery reports of Parley's messages here. With an app_secret on the integration, X-Hub-Signature-256 (sha256= and the hex HMAC-SHA256 of the body) is required (401 invalid_signature otherwise). 200 with a summary once stored: a message is stored once per provider message id, so a retried webhook stores nothing; changes for another phone_number_id are acknowledged and ignored. 403 integration_inactive when the integration is switched off, 404 for an unknown integration. 503 not_stored when the database could not commit, 503 shutting_down (with Retry-After) when Parley shut down while fetching the webhook's media files: nothing of the webhook is stored either way, and the provider sends it again.",
         },
       },
     )

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import { SAMPLE } from '../../attachments/sample-files.ts'
-import { postWebhook, setUpChatappChat, userMessage } from './support/chatapp-chat.ts'
+import { nextWamid, postWebhook, setUpChatappChat, userMessage, webhook } from './support/chatapp-chat.ts'
 import { type ChatappTestbed, chatappTestbed, USER } from './support/chatapp-test.ts'
 
 let bed: ChatappTestbed | null = null
@@ -98,5 +98,21 @@ describe('a picture or document from the messaging app', () => {
     expect(attachmentCount(b)).toBe(1)
     // Downloaded once: the retry waited for the first, then found it stored.
     expect(b.graph.mediaRequests).toHaveLength(2)
+  })
+
+  test('the pictures of one webhook are fetched at once, a few at a time, and stored in the order the webhook gives them', async () => {
+    const { b, chat } = await chatWithBed()
+    const captions = ['one', 'two', 'three', 'four', 'five', 'six']
+    const messages = captions.map((caption) => ({ from: USER, id: nextWamid(), timestamp: '1768470000', ...image(b.graph.addMedia(chat.phoneNumberId, SAMPLE.png, 'image/png'), caption) }))
+    // Each media request waits until 4 wait together (or 500 ms pass), then they are answered last first.
+    b.graph.holdMediaUntil(4)
+    const posted = await postWebhook(b.app, chat, webhook(chat.phoneNumberId, { contacts: [{ profile: { name: 'Ada' }, wa_id: USER }], messages }))
+    expect(posted.body.messages).toEqual({ stored: 6, duplicates: 0 })
+    // One after the other, the fake would never see more than one request at a time.
+    expect(b.graph.peakMediaInFlight()).toBe(4)
+    expect(b.graph.mediaRequests).toHaveLength(12)
+    const { messages: stored } = await visitorMessages(b, chat)
+    expect(stored.map((message) => message.content.media?.caption)).toEqual(captions)
+    expect(attachmentCount(b)).toBe(6)
   })
 })

@@ -87,4 +87,25 @@ describe("a user's media fetched from the provider (the checks docs/chatapp-chan
     expect(await download('../../etc/passwd', TOKEN)).toEqual({ ok: false, reason: 'the media id is not one the provider gives' })
     expect(requested.length).toBe(before)
   })
+
+  test('a stop (a shutdown) cuts a download short as interrupted, not as a verdict on the file', async () => {
+    let requestedFile = () => {}
+    const fileRequested = new Promise<void>((resolve) => (requestedFile = resolve))
+    const id = addMedia(SAMPLE.png, {
+      file: () => {
+        requestedFile()
+        // A file that never comes: only the stop ends the wait.
+        return new Response(new ReadableStream({ pull: () => new Promise(() => {}) }))
+      },
+    })
+    const stop = new AbortController()
+    const downloading = download(id, TOKEN, stop.signal)
+    await fileRequested
+    stop.abort()
+    expect(await downloading).toEqual({ ok: false, reason: `fetching media ${id}: cut short by a shutdown`, interrupted: true })
+    // Stopped before it starts: nothing is asked of the provider.
+    const before = requested.length
+    expect(await download(id, TOKEN, stop.signal)).toMatchObject({ ok: false, interrupted: true })
+    expect(requested.length).toBe(before)
+  })
 })

@@ -45,13 +45,33 @@ export function fakeGraphApi(version = 'v21.0') {
   /** The media lookups and downloads Parley made (apart from `received`, the messages it sent). */
   const mediaRequests: GraphRequest[] = []
   let fetchLinks = false
+  /** Media requests answered so far at once, at most; and the hold that makes them overlap. */
+  let mediaInFlight = 0
+  let peakMediaInFlight = 0
+  let holdMediaUntil = 0
+  const heldMedia: (() => void)[] = []
+  let heldTimer: ReturnType<typeof setTimeout> | undefined
+  /** The media file that never answers (until its own timer, which sets `hangFired`). */
+  /** Media still described, whose download url answers 404 (expired, or lost by the provider). */
+  const lostFiles = new Set<string>()
+  let hangFile: { id: string; afterMs: number; fired: boolean; started: boolean } | null = null
 
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     async fetch(request) {
       const url = new URL(request.url)
-      if (request.method === 'GET') return serveMedia(request, url)
+      if (request.method === 'GET') {
+        mediaInFlight++
+        peakMediaInFlight = Math.max(peakMediaInFlight, mediaInFlight)
+        try {
+          if (holdMediaUntil > 0) await held()
+          if (hangFile && url.pathname === `/media-files/${hangFile.id}`) await hang(hangFile, request.signal)
+          return serveMedia(request, url)
+        } finally {
+          mediaInFlight--
+        }
+      }
       const text = await request.text()
       let json: any
       try {
@@ -82,6 +102,33 @@ export function fakeGraphApi(version = 'v21.0') {
       return Response.json(answer, { status, headers })
     },
   })
+
+  /** Held until `holdMediaUntil` requests are held at once (or none came for 500 ms), then let go last first. */
+  function held(): Promise<void> {
+    return new Promise((resolve) => {
+      heldMedia.push(resolve)
+      clearTimeout(heldTimer)
+      if (heldMedia.length >= holdMediaUntil) letGo()
+      else heldTimer = setTimeout(letGo, 500)
+    })
+  }
+  function letGo() {
+    clearTimeout(heldTimer)
+    const all = heldMedia.splice(0).reverse()
+    all.forEach((resolve, index) => setTimeout(resolve, index * 10))
+  }
+
+  function hang(file: { afterMs: number; fired: boolean; started: boolean }, signal: AbortSignal): Promise<void> {
+    file.started = true
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        file.fired = true
+        resolve()
+      }, file.afterMs)
+      hanging.add(() => (clearTimeout(timer), resolve()))
+      signal.addEventListener('abort', () => resolve())
+    })
+  }
 
   function judge(request: Request, phoneNumberId: string | undefined, json: any): [number, unknown, Record<string, string>?] {
     if (request.method !== 'POST' || phoneNumberId === undefined) return graphError(400, 100, 'Unsupported post request.', 'The path is not a messages endpoint.')
@@ -127,6 +174,7 @@ export function fakeGraphApi(version = 'v21.0') {
       const [status, body] = graphError(401, 190, 'Invalid OAuth access token - Cannot parse access token')
       return answer(status, body)
     }
+    if (file && lostFiles.has(id)) return answer(404, { error: { message: 'Not found', code: 404 } })
     if (file) return answer(200, found.bytes, { 'content-type': found.mimeType })
     const sha256 = new Bun.CryptoHasher('sha256').update(found.bytes).digest('hex')
     return answer(200, { messaging_product: 'whatsapp', url: `${url.origin}/media-files/${id}`, mime_type: found.mimeType, sha256, file_size: found.bytes.byteLength, id })
@@ -166,6 +214,26 @@ export function fakeGraphApi(version = 'v21.0') {
     },
     downloads,
     mediaRequests,
+    /** The most media requests (descriptions and files) it was answering at once. */
+    peakMediaInFlight: () => peakMediaInFlight,
+    /** Media requests wait until `count` wait at once (so that concurrent ones overlap), then are answered last first. */
+    holdMediaUntil(count: number) {
+      holdMediaUntil = count
+    },
+    /** The file of `mediaId` answers only after `afterMs`; `hangFired()` tells whether that time came. */
+    hangMediaFile(mediaId: string, afterMs: number) {
+      hangFile = { id: mediaId, afterMs, fired: false, started: false }
+    },
+    /** The hanging file answers at once from now on (the provider is well again). */
+    stopHanging() {
+      if (hangFile) hangFile = { ...hangFile, afterMs: 0 }
+    },
+    hangStarted: () => hangFile?.started ?? false,
+    hangFired: () => hangFile?.fired ?? false,
+    /** The media stays described, but its download url answers 404. */
+    loseFile(mediaId: string) {
+      lostFiles.add(mediaId)
+    },
     respond(...steps: GraphStep[]) {
       script.push(...steps)
     },

@@ -2,7 +2,7 @@ import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import type { OutboxTime } from './outbox-time.ts'
 import type { AttemptOutcome } from './retry-policy.ts'
 
-export interface PinnedPostOptions {
+export interface PinnedRequestOptions {
   policy: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
   time: OutboxTime
   /** The whole exchange: resolving, connecting, sending, the answer's status and the part of its body that is read. */
@@ -24,8 +24,9 @@ export interface PinnedAnswer {
 }
 
 /**
- * POSTs `body` to `url` and reads the answer, or tells why there is none (timeout, network,
- * a name that does not resolve, an address Parley may not reach, a shutdown).
+ * Sends one request to `url` (a POST of `body`, or a GET: webhooks, Cloud API sends, media
+ * downloads) and reads the answer, or tells why there is none (timeout, network, a name that
+ * does not resolve, an address Parley may not reach, a shutdown).
  *
  * SSRF: the URL's name is resolved and every address checked just before connecting, and
  * the request then goes to a checked address itself (the name travels in the Host header
@@ -33,11 +34,11 @@ export interface PinnedAnswer {
  * second DNS answer cannot send it elsewhere (DNS rebinding). Redirects are not followed.
  * `headers` is called once the address is checked, with the URL as resolved.
  */
-export async function pinnedPost(
+export async function pinnedRequest(
   url: string,
   headers: (url: URL) => Record<string, string>,
   body: string,
-  options: PinnedPostOptions,
+  options: PinnedRequestOptions,
   shutdown: AbortSignal,
 ): Promise<PinnedAnswer | Exclude<AttemptOutcome, { kind: 'response' }>> {
   const { policy, time, timeoutMs, maxBodyBytes, ca, method = 'POST' } = options
