@@ -21,6 +21,11 @@ export interface PinnedAnswer {
   status: number
   headers: Headers
   body: Uint8Array
+  /**
+   * The body stopped before its end and before `maxBodyBytes` (the timeout fired, or the
+   * connection broke, mid-body): enough for a status, never for a file.
+   */
+  cutShort: boolean
 }
 
 /**
@@ -84,7 +89,7 @@ export async function pinnedRequest(
         failure = error
         continue
       }
-      return { kind: 'answer', status: response.status, headers: response.headers, body: await readStart(response, maxBodyBytes) }
+      return { kind: 'answer', status: response.status, headers: response.headers, ...(await readStart(response, maxBodyBytes)) }
     }
     return { kind: 'network', error: describeFailure(failure) }
   } catch (error) {
@@ -105,11 +110,12 @@ function abortion(signal: AbortSignal): Promise<null> {
 }
 
 /** The first `max` bytes of the answer's body; an answer cut off after its status still counts by its status. */
-async function readStart(response: Response, max: number): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array()
+async function readStart(response: Response, max: number): Promise<{ body: Uint8Array; cutShort: boolean }> {
+  if (!response.body) return { body: new Uint8Array(), cutShort: false }
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
+  let cutShort = false
   try {
     while (size < max) {
       const { value, done } = await reader.read()
@@ -118,11 +124,12 @@ async function readStart(response: Response, max: number): Promise<Uint8Array> {
       size += value.length
     }
   } catch {
-    // Whatever arrived before the cut is kept.
+    // Whatever arrived before the cut is kept, and said to be cut.
+    cutShort = true
   } finally {
     reader.cancel().catch(() => {})
   }
-  return new Uint8Array(Buffer.concat(chunks).subarray(0, max))
+  return { body: new Uint8Array(Buffer.concat(chunks).subarray(0, max)), cutShort }
 }
 
 function describeFailure(error: unknown): string {

@@ -48,6 +48,7 @@ export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeout
     if (stop.aborted) return interrupted(mediaId)
     if (described.kind !== 'answer') return { ok: false, reason: `describing media ${mediaId}: ${failure(described)}` }
     if (described.status !== 200) return { ok: false, reason: `describing media ${mediaId}: HTTP ${described.status}` }
+    if (described.cutShort) return { ok: false, reason: `describing media ${mediaId}: the answer was cut short` }
     let description: { url?: unknown; sha256?: unknown; file_size?: unknown }
     try {
       description = JSON.parse(new TextDecoder().decode(described.body))
@@ -62,6 +63,8 @@ export function chatappMediaDownloader({ policy, time, apiUrl, maxBytes, timeout
     if (stop.aborted) return interrupted(mediaId)
     if (file.kind !== 'answer') return { ok: false, reason: `downloading media ${mediaId}: ${failure(file)}` }
     if (file.status !== 200) return { ok: false, reason: `downloading media ${mediaId}: HTTP ${file.status}` }
+    // Without a sha256 from the provider, nothing else would tell a cut file from a whole one.
+    if (file.cutShort) return { ok: false, reason: `downloading media ${mediaId}: the file was cut short after ${file.body.byteLength} bytes` }
     if (file.body.byteLength > maxBytes) return { ok: false, reason: `media ${mediaId} is over PARLEY_ATTACHMENT_MAX_BYTES (${maxBytes})` }
     if (typeof sha256 === 'string' && new Bun.CryptoHasher('sha256').update(file.body).digest('hex') !== sha256.toLowerCase()) {
       return { ok: false, reason: `media ${mediaId} does not match the sha256 the provider gave` }

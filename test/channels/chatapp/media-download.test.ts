@@ -108,4 +108,15 @@ describe("a user's media fetched from the provider (the checks docs/chatapp-chan
     expect(await download(id, TOKEN, stop.signal)).toMatchObject({ ok: false, interrupted: true })
     expect(requested.length).toBe(before)
   })
+
+  test('a file whose body stops halfway (the timeout fires mid-body) is refused, not stored cut, when the provider gave no sha256', async () => {
+    const half = SAMPLE.png.subarray(0, Math.floor(SAMPLE.png.byteLength / 2))
+    const id = addMedia(SAMPLE.png, {
+      description: { sha256: undefined },
+      // The first half, then nothing more: the connection stays open until the timeout.
+      file: () => new Response(new ReadableStream({ start: (controller) => controller.enqueue(half), pull: () => new Promise(() => {}) })),
+    })
+    const impatient = chatappMediaDownloader({ policy: outboundUrlPolicy(['127.0.0.1']), time: systemOutboxTime, apiUrl: `${origin}/media`, maxBytes: MAX_BYTES, timeoutMs: 300 })
+    expect(await impatient(id, TOKEN)).toEqual({ ok: false, reason: `downloading media ${id}: the file was cut short after ${half.byteLength} bytes` })
+  })
 })
