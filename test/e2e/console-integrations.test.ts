@@ -67,6 +67,37 @@ describe('the integrations screen of the console in Chromium, against the compil
     expect(admin.errors()).toEqual([])
   }, E2E_TIMEOUT)
 
+  test('llm: the key shown masked once saved; another base URL without the key is refused with the reason and changes nothing; with a key it is saved', async () => {
+    const chatbotId = await suite.bed.chatbot('Model bot')
+    const admin = await consoleAt(`/app/console/bots/${chatbotId}/integrations`)
+    const { page } = admin
+    const stored = async () => (await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}`)).llm
+    const save = () => page.getByRole('button', { name: 'Save the LLM settings' }).click()
+    const keyHint = page.locator('section.llm .limit', { hasText: 'write-only' })
+    await page.locator('input[name=llm_base_url]').fill('https://api.openai.com/v1')
+    await page.locator('input[name=llm_model]').fill('gpt-4o-mini')
+    await page.locator('input[name=llm_api_key]').fill('sk-e2e-0123456789WXYZ')
+    await save()
+    await waitUntil(async () => ((await keyHint.textContent()) ?? '').includes('set (••••WXYZ)'), 'the key shown masked')
+    expect(await page.locator('input[name=llm_api_key]').inputValue()).toBe('')
+    expect(await page.content()).not.toContain('sk-e2e-0123456789WXYZ')
+
+    // The stored key would go to whoever runs the new URL: the console says to send it again.
+    await page.locator('input[name=llm_base_url]').fill('https://gateway.example.net/v1')
+    await save()
+    const refusal = page.locator('section.llm [role=alert]')
+    await refusal.waitFor({ state: 'visible' })
+    expect(await refusal.textContent()).toContain('send api_key again')
+    expect(await stored()).toMatchObject({ base_url: 'https://api.openai.com/v1', api_key: '••••WXYZ' })
+
+    await page.locator('input[name=llm_api_key]').fill('sk-gateway-abcdefghMNOP')
+    await save()
+    await waitUntil(async () => ((await keyHint.textContent()) ?? '').includes('set (••••MNOP)'), 'the new key shown masked')
+    expect(await stored()).toMatchObject({ base_url: 'https://gateway.example.net/v1', model: 'gpt-4o-mini', api_key: '••••MNOP' })
+    // The refused save is the only failed load the browser saw.
+    expect(admin.errors().map((line) => line.includes('422'))).toEqual([true])
+  }, E2E_TIMEOUT)
+
   test('mcp: add a server, test it and see its tools, untick one so it is no longer allowed, try a tool', async () => {
     const chatbotId = await suite.bed.chatbot('Tool bot')
     const admin = await consoleAt(`/app/console/bots/${chatbotId}/integrations`)
