@@ -175,10 +175,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     conversationRows.forgetCached()
   }
   events.on('chatbot.removed', forgetCachedRows)
-  let forgetFeedNumbers = () => {}
+  events.on('database.rolled_back', forgetCachedRows)
   const batch = writeBatcher(db, (error) => {
-    forgetCachedRows()
-    forgetFeedNumbers()
     events.emit('database.rolled_back', {})
     logger.error('batch commit failed', { error: String(error) })
   })
@@ -264,7 +262,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
   const deskRows = deskStore(db)
   const feed = deskFeed({ store: feedStore(db), batch })
-  forgetFeedNumbers = feed.forget
+  // Numbers handed out in a rolled-back batch were never stored: read them again.
+  events.on('database.rolled_back', feed.forget)
   const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, attachments, batch, events, feed, now })
   const deskSockets = deskSocket({
     callerOf: (request) => sessionCookies.caller(request),

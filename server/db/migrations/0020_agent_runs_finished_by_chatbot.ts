@@ -7,10 +7,11 @@ export const agentRunsFinishedByChatbot: Migration = {
     db.exec(`
       -- A chatbot's overview sums tokens per day over its runs finished in the last 30 days:
       -- this index reaches them by (chatbot, finished_at) instead of reading every run the
-      -- chatbot ever had. Not partial on finished runs: the planner would then scan such an
-      -- index, row by row, for a conversation's totals (conversation_id = ? AND status !=
-      -- 'pending'), which read the table once in order without it. agent_runs_by_chatbot stays
-      -- for the totals grouped by conversation, which it walks in order.
+      -- chatbot ever had. Not partial on finished runs: a partial index matching status !=
+      -- 'pending' drew the planner to it, walked row by row, for other reads of finished runs
+      -- (a conversation's totals as then written: 16 -> 25 ms on 200,000 runs).
+      -- agent_runs_by_chatbot stays for the totals grouped by conversation, and for one
+      -- conversation's (run-store.ts).
       CREATE INDEX agent_runs_finished_by_chatbot ON agent_runs (chatbot_id, finished_at);
     `)
   },
