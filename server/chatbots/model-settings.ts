@@ -23,10 +23,9 @@ export function readLlmSettings(stored: string | null): StoredLlmSettings | null
 
 /**
  * The settings a PATCH asks for, as JSON to store: `null` removes them; an omitted `api_key`
- * keeps the stored one while base_url stays the same, so a client never has to send the
- * key back. The base URL passes the
- * outbound-address policy, as webhooks do: a team's own Ollama on a private address is allowed
- * through PARLEY_OUTBOUND_ALLOW.
+ * keeps the stored one while base_url stays the same, so a client never has to send the key
+ * back. The base URL passes the outbound-address policy, as webhooks do: a team's own Ollama
+ * on a private address is allowed through PARLEY_OUTBOUND_ALLOW.
  */
 export function nextLlmSettings(
   input: NonNullable<UpdateChatbot['llm']> | null,

@@ -10,17 +10,17 @@ import { CopyButton, createAction, ErrorLine, when } from '../parts.tsx'
 export function ChatappSection(props: { botId: string }) {
   const [integration, { refetch, mutate }] = createResource(() => props.botId, (id) => consoleApi.channelIfAny(id, 'chatapp', consoleApi.chatapp))
   const { error, act } = createAction()
+  const create = (body: Record<string, unknown>) =>
+    act(async () => {
+      await consoleApi.createChatapp(props.botId, body)
+      await refetch()
+    })
   return (
     <section class="card chatapp">
       <h2>Messaging app channel</h2>
       <ErrorLine error={error()} />
       <Show when={integration() !== undefined} fallback={<p class="loading">Loading…</p>}>
-        <Show when={integration()} fallback={<TokensForm submit="Add the messaging app channel" onSubmit={(body) =>
-              act(async () => {
-                await consoleApi.createChatapp(props.botId, body)
-                await refetch()
-              })
-            } />}>
+        <Show when={integration()} fallback={<TokensForm submit="Add the messaging app channel" onSubmit={create} />}>
           {(chatapp) => <ChatappChannel botId={props.botId} chatapp={chatapp()} act={act} onChanged={mutate} />}
         </Show>
       </Show>
