@@ -1,13 +1,14 @@
 #!/usr/bin/env bun
 /**
- * bun scripts/bench/chatbot-activity.ts: a chatbot's overview, the tokens of its agent runs per
+ * npm run bench:activity: a chatbot's overview, the tokens of its agent runs per
  * day over the last 30 days, on a chatbot with a year or two of runs (20,000 and 200,000, evenly
  * spread over 730 days, so about 4% fall in the window). Measured in the same run on the same
  * file: before migration 20 (the runs reached by agent_runs_by_chatbot, every run of the
  * chatbot read) and after it (agent_runs_finished_by_chatbot, only the window's). Prints the
  * median milliseconds per call of each and their ratio. Then what the index costs the writes:
- * 2,000 runs recorded pending and then finished, each its own transaction as in the autopilot,
- * on two files with the same 20,000 runs behind them, without and with the index.
+ * 2,000 runs recorded pending and then finished, each its own transaction (the worst case: the
+ * autopilot's writes share group commits), on two files with the same 20,000 runs behind
+ * them, without and with the index.
  */
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
