@@ -51,8 +51,8 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
   const shutdown = new AbortController()
   const download = (media: InboundMedia, integration: ChatappChannel) => downloadMedia(media.id, integration.accessToken, shutdown.signal)
 
-  /** `file`: this message's download, started by its webhook; none when another webhook fetches it or there is no file. */
-  async function receiveMessage(integration: ChatappChannel, event: MessageEvent, summary: WebhookSummary, file: Promise<DownloadedMedia> | undefined, own: ReadonlySet<string>): Promise<void> {
+  /** `file`: this message's downloaded file, fetched by its webhook; none when another webhook fetches it or there is no file. */
+  async function receiveMessage(integration: ChatappChannel, event: MessageEvent, summary: WebhookSummary, file: DownloadedMedia | undefined, own: ReadonlySet<string>): Promise<void> {
     const key = inFlightKey(integration, event)
     const earlier = own.has(key) ? undefined : inFlight.get(key)
     if (earlier) await earlier
@@ -64,7 +64,7 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
     const { media } = read
     if (!media || !phoneOf(event.message.from)) return storeMessage(integration, event, read, summary, null)
     // Without its own download: the webhook that was fetching it gave up (a shutdown) or failed.
-    const downloaded = await (file ?? download(media, integration))
+    const downloaded = file ?? (await download(media, integration))
     if (!downloaded.ok && downloaded.interrupted) throw stopping()
     if (!downloaded.ok) logger.warn('chatapp media kept as text: not downloaded', { integration_id: integration.integrationId, wamid: event.message.id, reason: downloaded.reason })
     storeMessage(integration, event, read, summary, downloaded.ok ? { media, bytes: downloaded.bytes } : null)
@@ -88,11 +88,11 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
       claimed.set(key, resolve)
       fetching.push({ event, media })
     }
-    const all = mapConcurrently(fetching, DOWNLOADS_AT_ONCE, ({ media }) => download(media, integration))
-    const files = new Map(fetching.map(({ event }, index) => [event, all.then((downloaded) => downloaded[index] as DownloadedMedia)]))
+    const files = mapConcurrently(fetching, DOWNLOADS_AT_ONCE, ({ media }) => download(media, integration)).then(
+      (downloaded) => new Map(fetching.map(({ event }, index) => [event, downloaded[index] as DownloadedMedia])),
+    )
     return {
       files,
-      all,
       own: new Set(claimed.keys()),
       release() {
         for (const [key, resolve] of claimed) {
@@ -234,7 +234,8 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
       const downloads = startDownloads(integration, events.filter((event): event is MessageEvent => event.kind === 'message' && ours(event)))
       try {
         // Every file is in before anything is stored: a shutdown meanwhile leaves nothing of the webhook half-stored.
-        if ((await downloads.all).some((downloaded) => !downloaded.ok && downloaded.interrupted)) throw stopping()
+        const files = await downloads.files
+        if ([...files.values()].some((downloaded) => !downloaded.ok && downloaded.interrupted)) throw stopping()
         // Then stored one by one in the webhook's order, which is the order the user wrote them in.
         for (const event of events) {
           if (event.kind === 'ignored') summary.ignored.push({ path: event.path, reason: event.reason })
@@ -243,7 +244,7 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
               path: event.path,
               reason: `it is for the business number ${JSON.stringify(event.phoneNumberId)}, not this integration's phone_number_id`,
             })
-          } else if (event.kind === 'message') await receiveMessage(integration, event, summary, downloads.files.get(event), downloads.own)
+          } else if (event.kind === 'message') await receiveMessage(integration, event, summary, files.get(event), downloads.own)
           else receiveStatus(integration, event, summary)
         }
       } finally {
