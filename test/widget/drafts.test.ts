@@ -4,10 +4,10 @@ import type { ChatMessage } from '../../server/protocol/widget-protocol.ts'
 import type { ConversationRef } from '../../server/support/events.ts'
 import { newId } from '../../server/support/new-id.ts'
 import { applyDraftFrame, type Draft, withoutDraft } from '../../widget/src/drafts.ts'
-import { createSession, type Session } from '../../widget/src/session.ts'
+import type { Session } from '../../widget/src/session.ts'
 import { type LiveServer, liveServer } from '../support/live-server.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
-import { memoryStore, until } from './support/session-helpers.ts'
+import { openSession, until } from './support/session-helpers.ts'
 
 describe('draft frames', () => {
   const open: Draft[] = [{ message_id: 'm1', conversation_id: 'c1', text: 'Hel' }]
@@ -45,17 +45,7 @@ describe("the widget's session follows the bot's answer", () => {
   /** A visitor whose chat is open, with the greeting shown: the session and its conversation. */
   async function openChat(): Promise<{ session: Session; ref: ConversationRef }> {
     const chat = await setUpWebChat(server)
-    const session = createSession({
-      socketUrl: server.socketUrl(chat.widgetKey),
-      uploadUrl: `${server.origin}/widget/v1/attachments?key=${chat.widgetKey}`,
-      profile: { contactDetails: {} },
-      memory: memoryStore(),
-      tabMemory: memoryStore(),
-      pageUrl: () => 'http://shop.test/',
-      warn: () => {},
-    })
-    session.setOpen(true)
-    session.setActive(true)
+    const session = openSession(server, chat.widgetKey)
     await until(() => session.messages().length >= 2, 'the greeting')
     const conversation = server.services.conversations.get(session.messages()[0]!.conversation_id)!
     sessions.push(session)

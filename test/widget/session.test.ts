@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createSession, type Session } from '../../widget/src/session.ts'
+import type { Session } from '../../widget/src/session.ts'
 import { type LiveServer, liveServer } from '../support/live-server.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
-import { memoryStore, until } from './support/session-helpers.ts'
+import { openSession, until } from './support/session-helpers.ts'
 
 describe("the widget's session keeps the visitor's messages on their way", () => {
   let server: LiveServer
@@ -17,18 +17,8 @@ describe("the widget's session keeps the visitor's messages on their way", () =>
 
   test('a text the server refuses stays, marked with the reason, until put away; an accepted one leaves for the stored message', async () => {
     const chat = await setUpWebChat(server)
-    const session = createSession({
-      socketUrl: server.socketUrl(chat.widgetKey),
-      uploadUrl: `${server.origin}/widget/v1/attachments?key=${chat.widgetKey}`,
-      profile: { contactDetails: {} },
-      memory: memoryStore(),
-      tabMemory: memoryStore(),
-      pageUrl: () => 'http://shop.test/',
-      warn: () => {},
-    })
+    const session = openSession(server, chat.widgetKey)
     sessions.push(session)
-    session.setOpen(true)
-    session.setActive(true)
     await until(() => session.messages().length >= 2, 'the greeting')
     // Longer than the protocol's 4096 characters: refused with its client_id echoed.
     session.sendText('x'.repeat(5000))

@@ -5,9 +5,8 @@ import { type LiveServer, liveServer } from '../../support/live-server.ts'
 import { rawRequest } from '../../support/raw-request.ts'
 import { setUpWebChat, type WebChat } from '../../support/web-chat.ts'
 import { WidgetClient } from '../../support/widget-client.ts'
-import { createSession, type Session } from '../../../widget/src/session.ts'
 import { refusalNote } from '../../../widget/src/upload-file.ts'
-import { memoryStore, until } from '../../widget/support/session-helpers.ts'
+import { openSession, until } from '../../widget/support/session-helpers.ts'
 
 const MAX_BYTES = 4096
 let server: LiveServer
@@ -132,18 +131,8 @@ describe('a file just over the limit reads the same from the widget and from the
     expect(refused.status).toBe(413)
     const { detail } = (await refused.json()) as { detail: string }
 
-    const session: Session = createSession({
-      socketUrl: server.socketUrl(chat.widgetKey),
-      uploadUrl: `${server.origin}${UPLOAD_PATH}?key=${chat.widgetKey}`,
-      profile: { contactDetails: {} },
-      memory: memoryStore(),
-      tabMemory: memoryStore(),
-      pageUrl: () => 'http://shop.test/',
-      warn: () => {},
-    })
+    const session = openSession(server, chat.widgetKey)
     try {
-      session.setOpen(true)
-      session.setActive(true)
       await until(() => session.messages().length >= 1, 'the greeting, after the welcome with the limit')
       session.sendFile(new File([big], 'photo.png', { type: 'image/png' }))
       await until(() => session.outgoing().some((item) => item.failed), "the widget's refusal")
