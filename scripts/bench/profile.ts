@@ -1,0 +1,97 @@
+#!/usr/bin/env bun
+/**
+ * npm run bench:profile -- http|ws [SECONDS]
+ * Where Parley's serving thread spends its CPU under bench:http's or bench:ws's load: Parley
+ * runs with `bun --cpu-prof`, the load of the bench runs against it (after a warm-up), and the
+ * profile's samples inside the load's window are summed by module and by function, printed as
+ * markdown with the CPU microseconds per request (http) or per chat turn (ws).
+ *   http: GET /api/dev/v1/chatbots/{id}, 64 connections, as bench:http (rate limit on, request log on)
+ *   ws:   1,000 visitors chatting through the echo flow as fast as they can, as bench:ws (b)
+ * BENCH_PROFILE_KEEP=DIR keeps the .cpuprofile (open it in Chrome's DevTools).
+ */
+import { spawn } from 'bun'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { formatSummary, summariseProfile } from './cpu-profile-summary.ts'
+import { publishEchoBot } from './publish-echo-bot.ts'
+import { readUntil } from './read-until.ts'
+import { startParley } from './start-parley.ts'
+
+const root = join(import.meta.dir, '../..')
+const [which = 'http', secondsArg = '5'] = process.argv.slice(2)
+if (which !== 'http' && which !== 'ws') throw new Error('usage: profile.ts http|ws [SECONDS]')
+const SECONDS = Number(secondsArg)
+const VISITORS = Number(process.env.BENCH_VISITORS ?? 1000)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64)
+
+const dataDir = mkdtempSync(join(tmpdir(), 'parley-profile-'))
+const profileDir = process.env.BENCH_PROFILE_KEEP ?? join(dataDir, 'profile')
+process.env.BENCH_PROFILE = profileDir
+process.env.BENCH_PROFILE_JSON = '1'
+const env = which === 'http' ? { PARLEY_RATE_LIMIT: '10000000', LOG_LEVEL: 'info' } : {}
+const { proc: parley, port, api, key } = await startParley(join(dataDir, 'data'), env)
+
+/** The serving thread's CPU time so far, in microseconds (user + system, from /proc). */
+const CLOCK_TICKS_PER_SECOND = 100
+function threadCpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND
+}
+let cpuAtStart = 0
+
+async function run(command: string[], ready?: RegExp): Promise<{ result: Record<string, number>; from: number }> {
+  const proc = spawn(command, { cwd: root, stdout: 'pipe', stderr: 'inherit' })
+  let from = Date.now()
+  cpuAtStart = threadCpuUs(parley.pid)
+  let text = ''
+  if (ready) {
+    const [stdoutA, stdoutB] = proc.stdout.tee()
+    await readUntil(stdoutA, ready)
+    from = Date.now()
+    cpuAtStart = threadCpuUs(parley.pid)
+    text = await new Response(stdoutB).text()
+  } else {
+    text = await new Response(proc.stdout).text()
+  }
+  await proc.exited
+  return { result: JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, number>, from }
+}
+
+let units: number
+let unitName: string
+let from: number
+let to: number
+let cpuUs: number
+if (which === 'http') {
+  const bot = await api('POST', '/chatbots', { name: 'Profile bot' })
+  const url = `http://127.0.0.1:${port}/api/dev/v1/chatbots/${bot.id}`
+  const load = (seconds: number) => run([process.execPath, join(root, 'scripts/bench/load.ts'), url, String(CONNECTIONS), String(seconds), JSON.stringify({ authorization: `Bearer ${key}` })])
+  await load(2) // warm-up: the JIT's tiers, the caches
+  const measured = await load(SECONDS)
+  from = measured.from
+  to = Date.now()
+  cpuUs = threadCpuUs(parley.pid) - cpuAtStart
+  units = measured.result.requests as number
+  unitName = 'request'
+} else {
+  const { socketUrl } = await publishEchoBot(api, port, { chatbot: 'Profile bot', site: 'Profile site' })
+  const chat = (seconds: number) => run([process.execPath, 'scripts/bench/ws-clients.ts', 'chat', socketUrl, String(VISITORS), String(seconds), 'parley', '0'], /chatting/)
+  await chat(2) // warm-up
+  const measured = await chat(SECONDS)
+  from = measured.from
+  to = Date.now()
+  cpuUs = threadCpuUs(parley.pid) - cpuAtStart
+  units = measured.result.messages as number
+  unitName = 'turn'
+}
+
+parley.kill('SIGTERM')
+await parley.exited
+const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))
+if (!file) throw new Error(`no profile in ${profileDir}`)
+const summary = summariseProfile(join(profileDir, file), root, from, to)
+console.log(`bench:profile ${which}: ${SECONDS} s of load, ${units} ${unitName}s (${(units / SECONDS).toFixed(0)}/s)`)
+console.log(`serving thread's CPU time (/proc): ${(cpuUs / units).toFixed(1)} µs per ${unitName}`)
+console.log(formatSummary(summary, units, unitName, cpuUs / units))
+if (!process.env.BENCH_PROFILE_KEEP) rmSync(dataDir, { recursive: true, force: true })
