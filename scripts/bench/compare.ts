@@ -1,0 +1,100 @@
+#!/usr/bin/env bun
+/**
+ * npm run bench:compare -- REF [RUNS]
+ * This tree against another commit, on the same machine in one session: REF is checked out in
+ * a temporary git worktree (its node_modules linked to this tree's when both package-lock.json
+ * files are the same, else installed there with npm ci), its widget and app are built, and each
+ * tree's own bench:http and bench:ws (the chat, without the idle sockets) run RUNS times
+ * (default 5), alternated, this tree first. Each run prints its ratio against its own bare
+ * baseline; the medians are printed side by side. The temporary worktree is removed at the end.
+ * BENCH_COMPARE=http or ws runs one of the two.
+ */
+import { spawn, spawnSync } from 'bun'
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const here = join(import.meta.dir, '../..')
+const [ref, runsArg = '5'] = process.argv.slice(2)
+if (!ref) throw new Error('usage: compare.ts REF [RUNS]')
+const RUNS = Number(runsArg)
+const benches = (process.env.BENCH_COMPARE ?? 'http,ws').split(',') as ('http' | 'ws')[]
+
+function git(...args: string[]): string {
+  const result = spawnSync(['git', ...args], { cwd: here, stdout: 'pipe', stderr: 'pipe' })
+  if (result.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr.toString()}`)
+  return result.stdout.toString().trim()
+}
+
+function run(command: string[], cwd: string, env: Record<string, string> = {}): string {
+  const result = spawnSync(command, { cwd, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const output = result.stdout.toString() + result.stderr.toString()
+  if (result.exitCode !== 0) throw new Error(`${command.join(' ')} in ${cwd} failed:\n${output.slice(-3000)}`)
+  return output
+}
+
+const commit = git('rev-parse', '--verify', `${ref}^{commit}`)
+const other = join(mkdtempSync(join(tmpdir(), 'parley-compare-')), 'tree')
+git('worktree', 'add', '--detach', other, commit)
+const cleanUp = () => {
+  spawnSync(['git', 'worktree', 'remove', '--force', other], { cwd: here })
+  rmSync(join(other, '..'), { recursive: true, force: true })
+}
+process.on('SIGINT', () => {
+  cleanUp()
+  process.exit(130)
+})
+
+try {
+  const lock = (tree: string) => (existsSync(join(tree, 'package-lock.json')) ? readFileSync(join(tree, 'package-lock.json'), 'utf8') : '')
+  if (lock(other) === lock(here)) {
+    // The same locked packages: linking is safe and saves minutes.
+    symlinkSync(join(here, 'node_modules'), join(other, 'node_modules'))
+  } else {
+    console.log(`${commit.slice(0, 7)} locks other packages: npm ci there...`)
+    run(['npm', 'ci', '--no-audit', '--no-fund'], other)
+  }
+  const bun = process.execPath
+  for (const tree of [here, other]) {
+    run([bun, 'scripts/build-widget.ts'], tree)
+    run([bun, 'scripts/build-app.ts'], tree)
+  }
+
+  const head = git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain') ? '+changes' : '')
+  const trees = [
+    { name: `this tree (${head})`, dir: here },
+    { name: `${ref} (${commit.slice(0, 7)})`, dir: other },
+  ]
+  const scripts = { http: 'scripts/bench/http.ts', ws: 'scripts/bench/ws.ts' }
+  const figures: Record<string, Record<string, number[]>> = {}
+  console.log(`bench:compare ${trees[0]?.name} against ${trees[1]?.name}: ${benches.join(' and ')}, ${RUNS} runs each, alternated`)
+  for (let index = 1; index <= RUNS; index++) {
+    for (const bench of benches) {
+      for (const tree of trees) {
+        const output = run([bun, scripts[bench]], tree.dir, { BENCH_IDLE: '0' })
+        const ratio = Number(/ratio parley\/bare: ([\d.]+)/.exec(output)?.[1])
+        const rate = /^parley[^\n]*?:\s+(\d+) (?:req|msg)\/s/m.exec(output)?.[1] ?? '?'
+        ;((figures[bench] ??= {})[tree.name] ??= []).push(ratio)
+        console.log(`  run ${index} ${bench.padEnd(4)} ${tree.name.padEnd(32)} ratio ${ratio.toFixed(2)}  (parley ${rate}/s)`)
+      }
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+  const targets = { http: 0.6, ws: 0.7 }
+  console.log('')
+  console.log(`| bench | ${trees.map((tree) => tree.name).join(' | ')} |`)
+  console.log(`|---|${trees.map(() => '---:').join('|')}|`)
+  for (const bench of benches) {
+    const cells = trees.map((tree) => {
+      const values = figures[bench]?.[tree.name] ?? []
+      return `${median(values).toFixed(2)} (${values.map((value) => value.toFixed(2)).join(', ')})`
+    })
+    console.log(`| bench:${bench} ratio, median (runs) | ${cells.join(' | ')} |`)
+  }
+  for (const bench of benches) {
+    const ours = median(figures[bench]?.[trees[0]?.name as string] ?? [])
+    console.log(`bench:${bench} this tree: median ratio ${ours.toFixed(2)} (target >= ${targets[bench].toFixed(2)}) ${ours >= targets[bench] ? 'MET' : 'NOT MET'}`)
+  }
+} finally {
+  cleanUp()
+}
