@@ -29,7 +29,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'parley-profile-'))
 const profileDir = process.env.BENCH_PROFILE_KEEP ?? join(dataDir, 'profile')
 process.env.BENCH_PROFILE = profileDir
 process.env.BENCH_PROFILE_JSON = '1'
-const env = which === 'http' ? { PARLEY_RATE_LIMIT: '10000000', LOG_LEVEL: 'info' } : {}
+const env: Record<string, string> = which === 'http' ? { PARLEY_RATE_LIMIT: '10000000', LOG_LEVEL: 'info' } : {}
 const { proc: parley, port, api, key } = await startParley(join(dataDir, 'data'), env)
 
 /** The serving thread's CPU time so far, in microseconds (user + system, from /proc). */
