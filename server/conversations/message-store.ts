@@ -92,6 +92,10 @@ export function messageStore(db: Database) {
         })
       }
     },
+    /** A conversation opened now has no client ids yet: its first message needs no query to tell. */
+    opened(conversationId: string): void {
+      knownClientIds.set(conversationId, { ids: new Set(), all: true })
+    },
     findByClientId(conversationId: string, clientId: string): Message | undefined {
       const known = clientIdsOf(conversationId)
       if (!known.ids.has(clientId) && known.all) return undefined

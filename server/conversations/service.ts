@@ -188,7 +188,10 @@ export function conversationService(deps: ConversationServiceDeps) {
     const channelWrites = turnWriters.flatMap((writer) => writer.writesFor(record) ?? [])
     batch.run(
       () => {
-        if (isNew) conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
+        if (isNew) {
+          conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
+          messages.opened(conversation.id)
+        }
         else conversations.saveTurn(conversation.id, state, turn.status === before ? null : turn.status, turn.at, lastAt)
         for (const stored of turn.messages) messages.insert(stored)
         for (const write of channelWrites) write()
