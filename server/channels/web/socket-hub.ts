@@ -59,8 +59,8 @@ export class SocketHub {
     for (const socket of sockets) {
       update?.(socket)
       const waiting = this.queued.get(socket)
-      if (waiting) waiting.push(...frames)
-      else this.queued.set(socket, [...frames])
+      if (!waiting) this.queued.set(socket, frames.slice())
+      else for (const frame of frames) waiting.push(frame)
     }
   }
 
