@@ -26,10 +26,12 @@ function git(...args: string[]): string {
   return result.stdout.toString().trim()
 }
 
-function run(command: string[], cwd: string, env: Record<string, string> = {}): string {
-  const result = spawnSync(command, { cwd, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
-  const output = result.stdout.toString() + result.stderr.toString()
-  if (result.exitCode !== 0) throw new Error(`${command.join(' ')} in ${cwd} failed:\n${output.slice(-3000)}`)
+/** Runs a command to its end (asynchronously, so that a signal can still clean up meanwhile). */
+async function run(command: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(command, { cwd, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+  const output = stdout + stderr
+  if (code !== 0) throw new Error(`${command.join(' ')} in ${cwd} failed:\n${output.slice(-3000)}`)
   return output
 }
 
@@ -40,10 +42,12 @@ const cleanUp = () => {
   spawnSync(['git', 'worktree', 'remove', '--force', other], { cwd: here })
   rmSync(join(other, '..'), { recursive: true, force: true })
 }
-process.on('SIGINT', () => {
-  cleanUp()
-  process.exit(130)
-})
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    cleanUp()
+    process.exit(130)
+  })
+}
 
 try {
   const lock = (tree: string) => (existsSync(join(tree, 'package-lock.json')) ? readFileSync(join(tree, 'package-lock.json'), 'utf8') : '')
@@ -52,12 +56,12 @@ try {
     symlinkSync(join(here, 'node_modules'), join(other, 'node_modules'))
   } else {
     console.log(`${commit.slice(0, 7)} locks other packages: npm ci there...`)
-    run(['npm', 'ci', '--no-audit', '--no-fund'], other)
+    await run(['npm', 'ci', '--no-audit', '--no-fund'], other)
   }
   const bun = process.execPath
   for (const tree of [here, other]) {
-    run([bun, 'scripts/build-widget.ts'], tree)
-    run([bun, 'scripts/build-app.ts'], tree)
+    await run([bun, 'scripts/build-widget.ts'], tree)
+    await run([bun, 'scripts/build-app.ts'], tree)
   }
 
   const head = git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain') ? '+changes' : '')
@@ -71,7 +75,7 @@ try {
   for (let index = 1; index <= RUNS; index++) {
     for (const bench of benches) {
       for (const tree of trees) {
-        const output = run([bun, scripts[bench]], tree.dir, { BENCH_IDLE: '0' })
+        const output = await run([bun, scripts[bench]], tree.dir, { BENCH_IDLE: '0' })
         const ratio = Number(/ratio parley\/bare: ([\d.]+)/.exec(output)?.[1])
         const rate = /^parley[^\n]*?:\s+(\d+) (?:req|msg)\/s/m.exec(output)?.[1] ?? '?'
         ;((figures[bench] ??= {})[tree.name] ??= []).push(ratio)
