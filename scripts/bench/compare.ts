@@ -8,9 +8,14 @@
  * (default 5), alternated, this tree first. Each run prints its ratio against its own bare
  * baseline; the medians are printed side by side. The temporary worktree is removed at the end.
  * BENCH_COMPARE=http or ws runs one of the two.
+ * Each run also profiles both trees under the same two loads (scripts/bench/profile.ts, this
+ * tree's copy in both): the serving thread's CPU per request or turn against the bare
+ * baseline's, read from /proc. On a machine shared with other work the req/s and msg/s ratios
+ * swing with whoever else has the cores; CPU time does not count the waits, so its ratio is the
+ * steadier figure. BENCH_COMPARE_CPU=0 leaves it out.
  */
 import { spawn, spawnSync } from 'bun'
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -19,6 +24,9 @@ const [ref, runsArg = '5'] = process.argv.slice(2)
 if (!ref) throw new Error('usage: compare.ts REF [RUNS]')
 const RUNS = Number(runsArg)
 const benches = (process.env.BENCH_COMPARE ?? 'http,ws').split(',') as ('http' | 'ws')[]
+const withCpu = process.env.BENCH_COMPARE_CPU !== '0'
+/** What profile.ts needs that older trees may lack. */
+const PROFILE_SCRIPTS = ['scripts/bench/profile.ts', 'scripts/bench/cpu-profile-summary.ts']
 
 function git(...args: string[]): string {
   const result = spawnSync(['git', ...args], { cwd: here, stdout: 'pipe', stderr: 'pipe' })
@@ -59,6 +67,7 @@ try {
     await run(['npm', 'ci', '--no-audit', '--no-fund'], other)
   }
   const bun = process.execPath
+  for (const file of PROFILE_SCRIPTS) copyFileSync(join(here, file), join(other, file))
   for (const tree of [here, other]) {
     await run([bun, 'scripts/build-widget.ts'], tree)
     await run([bun, 'scripts/build-app.ts'], tree)
@@ -81,6 +90,14 @@ try {
         ;((figures[bench] ??= {})[tree.name] ??= []).push(ratio)
         console.log(`  run ${index} ${bench.padEnd(4)} ${tree.name.padEnd(32)} ratio ${ratio.toFixed(2)}  (parley ${rate}/s)`)
       }
+      if (!withCpu) continue
+      for (const tree of trees) {
+        const output = await run([bun, 'scripts/bench/profile.ts', bench, '5'], tree.dir)
+        const ratio = Number(/CPU ratio bare\/parley: ([\d.]+)/.exec(output)?.[1])
+        const perUnit = /serving thread's CPU time \(\/proc\): ([\d.]+) µs/.exec(output)?.[1] ?? '?'
+        ;((figures[`${bench} cpu`] ??= {})[tree.name] ??= []).push(ratio)
+        console.log(`  run ${index} ${bench.padEnd(4)} ${tree.name.padEnd(32)} CPU ratio ${ratio.toFixed(2)}  (parley ${perUnit} µs per ${bench === 'http' ? 'request' : 'turn'})`)
+      }
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
@@ -88,16 +105,20 @@ try {
   console.log('')
   console.log(`| bench | ${trees.map((tree) => tree.name).join(' | ')} |`)
   console.log(`|---|${trees.map(() => '---:').join('|')}|`)
-  for (const bench of benches) {
+  for (const key of benches.flatMap((bench) => (withCpu ? [bench, `${bench} cpu`] : [bench]))) {
     const cells = trees.map((tree) => {
-      const values = figures[bench]?.[tree.name] ?? []
+      const values = figures[key]?.[tree.name] ?? []
       return `${median(values).toFixed(2)} (${values.map((value) => value.toFixed(2)).join(', ')})`
     })
-    console.log(`| bench:${bench} ratio, median (runs) | ${cells.join(' | ')} |`)
+    const label = key.endsWith(' cpu') ? `bench:${key.split(' ')[0]} CPU ratio (bench:profile), median (runs)` : `bench:${key} ratio, median (runs)`
+    console.log(`| ${label} | ${cells.join(' | ')} |`)
   }
   for (const bench of benches) {
-    const ours = median(figures[bench]?.[trees[0]?.name as string] ?? [])
-    console.log(`bench:${bench} this tree: median ratio ${ours.toFixed(2)} (target >= ${targets[bench].toFixed(2)}) ${ours >= targets[bench] ? 'MET' : 'NOT MET'}`)
+    for (const key of withCpu ? [bench, `${bench} cpu`] : [bench]) {
+      const ours = median(figures[key]?.[trees[0]?.name as string] ?? [])
+      const what = key === bench ? 'median ratio' : 'median CPU ratio'
+      console.log(`bench:${bench} this tree: ${what} ${ours.toFixed(2)} (target >= ${targets[bench].toFixed(2)}) ${ours >= targets[bench] ? 'MET' : 'NOT MET'}`)
+    }
   }
 } finally {
   cleanUp()

@@ -7,6 +7,9 @@
  * markdown with the CPU microseconds per request (http) or per chat turn (ws).
  *   http: GET /api/dev/v1/chatbots/{id}, 64 connections, as bench:http (rate limit on, request log on)
  *   ws:   1,000 visitors chatting through the echo flow as fast as they can, as bench:ws (b)
+ * The same load then runs on the bench's bare baseline, whose CPU per unit gives a CPU ratio:
+ * unlike req/s or msg/s, CPU time does not count the time a thread waits for a core, so it
+ * holds on a machine busy with other work.
  * BENCH_PROFILE_KEEP=DIR keeps the .cpuprofile (open it in Chrome's DevTools).
  */
 import { spawn } from 'bun'
@@ -17,6 +20,7 @@ import { formatSummary, summariseProfile } from './cpu-profile-summary.ts'
 import { publishEchoBot } from './publish-echo-bot.ts'
 import { readUntil } from './read-until.ts'
 import { startParley } from './start-parley.ts'
+import { startServer } from './start-server.ts'
 
 const root = join(import.meta.dir, '../..')
 const [which = 'http', secondsArg = '5'] = process.argv.slice(2)
@@ -38,24 +42,37 @@ function threadCpuUs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND
 }
-let cpuAtStart = 0
-
-async function run(command: string[], ready?: RegExp): Promise<{ result: Record<string, number>; from: number }> {
+/** Runs one load process; the CPU time `server` spent while it measured (after `ready`, when given). */
+async function run(server: number, command: string[], ready?: RegExp): Promise<{ result: Record<string, number>; from: number; cpuUs: number }> {
   const proc = spawn(command, { cwd: root, stdout: 'pipe', stderr: 'inherit' })
   let from = Date.now()
-  cpuAtStart = threadCpuUs(parley.pid)
+  let cpuAtStart = threadCpuUs(server)
   let text = ''
   if (ready) {
     const [stdoutA, stdoutB] = proc.stdout.tee()
     await readUntil(stdoutA, ready)
     from = Date.now()
-    cpuAtStart = threadCpuUs(parley.pid)
+    cpuAtStart = threadCpuUs(server)
     text = await new Response(stdoutB).text()
   } else {
     text = await new Response(proc.stdout).text()
   }
   await proc.exited
-  return { result: JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, number>, from }
+  const cpuUs = threadCpuUs(server) - cpuAtStart
+  return { result: JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, number>, from, cpuUs }
+}
+
+/** The same load on the bench's bare baseline, after Parley's: its serving thread's CPU per unit. */
+async function bareCpuPerUnit(command: string[], load: (target: string, server: number, seconds: number) => Promise<{ result: Record<string, number>; cpuUs: number }>, target: (port: number) => string, count: 'requests' | 'messages'): Promise<number> {
+  const bare = await startServer(command, {}, /listening (\d+)/)
+  try {
+    await load(target(bare.port), bare.proc.pid, 2)
+    const measured = await load(target(bare.port), bare.proc.pid, SECONDS)
+    return measured.cpuUs / (measured.result[count] as number)
+  } finally {
+    bare.proc.kill()
+    await bare.proc.exited
+  }
 }
 
 let units: number
@@ -63,27 +80,32 @@ let unitName: string
 let from: number
 let to: number
 let cpuUs: number
+let bareUs: number
 if (which === 'http') {
   const bot = await api('POST', '/chatbots', { name: 'Profile bot' })
-  const url = `http://127.0.0.1:${port}/api/dev/v1/chatbots/${bot.id}`
-  const load = (seconds: number) => run([process.execPath, join(root, 'scripts/bench/load.ts'), url, String(CONNECTIONS), String(seconds), JSON.stringify({ authorization: `Bearer ${key}` })])
-  await load(2) // warm-up: the JIT's tiers, the caches
-  const measured = await load(SECONDS)
+  const path = `/api/dev/v1/chatbots/${bot.id}`
+  const load = (url: string, server: number, seconds: number, headers = {}) => run(server, [process.execPath, join(root, 'scripts/bench/load.ts'), url, String(CONNECTIONS), String(seconds), JSON.stringify(headers)])
+  const parleyUrl = `http://127.0.0.1:${port}${path}`
+  const auth = { authorization: `Bearer ${key}` }
+  await load(parleyUrl, parley.pid, 2, auth) // warm-up: the JIT's tiers, the caches
+  const measured = await load(parleyUrl, parley.pid, SECONDS, auth)
   from = measured.from
   to = Date.now()
-  cpuUs = threadCpuUs(parley.pid) - cpuAtStart
+  cpuUs = measured.cpuUs
   units = measured.result.requests as number
   unitName = 'request'
+  bareUs = await bareCpuPerUnit([process.execPath, 'scripts/bench/bare-server.ts', join(dataDir, 'data', 'parley.db')], load, (barePort) => `http://127.0.0.1:${barePort}${path}`, 'requests')
 } else {
   const { socketUrl } = await publishEchoBot(api, port, { chatbot: 'Profile bot', site: 'Profile site' })
-  const chat = (seconds: number) => run([process.execPath, 'scripts/bench/ws-clients.ts', 'chat', socketUrl, String(VISITORS), String(seconds), 'parley', '0'], /chatting/)
-  await chat(2) // warm-up
-  const measured = await chat(SECONDS)
+  const chat = (url: string, server: number, seconds: number, mode = 'parley') => run(server, [process.execPath, 'scripts/bench/ws-clients.ts', 'chat', url, String(VISITORS), String(seconds), mode, '0'], /chatting/)
+  await chat(socketUrl, parley.pid, 2) // warm-up
+  const measured = await chat(socketUrl, parley.pid, SECONDS)
   from = measured.from
   to = Date.now()
-  cpuUs = threadCpuUs(parley.pid) - cpuAtStart
+  cpuUs = measured.cpuUs
   units = measured.result.messages as number
   unitName = 'turn'
+  bareUs = await bareCpuPerUnit([process.execPath, 'scripts/bench/bare-ws-server.ts', join(dataDir, 'bare.db')], (url, server, seconds) => chat(url, server, seconds, 'bare'), (barePort) => `ws://127.0.0.1:${barePort}/`, 'messages')
 }
 
 parley.kill('SIGTERM')
@@ -92,6 +114,7 @@ const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile')
 if (!file) throw new Error(`no profile in ${profileDir}`)
 const summary = summariseProfile(join(profileDir, file), root, from, to)
 console.log(`bench:profile ${which}: ${SECONDS} s of load, ${units} ${unitName}s (${(units / SECONDS).toFixed(0)}/s)`)
-console.log(`serving thread's CPU time (/proc): ${(cpuUs / units).toFixed(1)} µs per ${unitName}`)
+console.log(`serving thread's CPU time (/proc): ${(cpuUs / units).toFixed(1)} µs per ${unitName}; the bare baseline's under the same load ${bareUs.toFixed(1)} µs`)
+console.log(`CPU ratio bare/parley: ${(bareUs / (cpuUs / units)).toFixed(2)} (the throughput ratio where the server's CPU is the limit)`)
 console.log(formatSummary(summary, units, unitName, cpuUs / units))
 if (!process.env.BENCH_PROFILE_KEEP) rmSync(dataDir, { recursive: true, force: true })
