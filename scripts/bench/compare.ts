@@ -5,7 +5,7 @@
  * a temporary git worktree (its node_modules linked to this tree's when both package-lock.json
  * files are the same, else installed there with npm ci), its widget and app are built, and each
  * tree's own bench:http and bench:ws (the chat, without the idle sockets) run RUNS times
- * (default 5), alternated, this tree first. Each run prints its ratio against its own bare
+ * (default 5), alternated in ABBA order (this tree first in odd runs, REF in even ones). Each run prints its ratio against its own bare
  * baseline; the medians are printed side by side. The temporary worktree is removed at the end.
  * BENCH_COMPARE=http or ws runs one of the two.
  * Each run also profiles both trees under the same two loads (scripts/bench/profile.ts, this
@@ -81,9 +81,14 @@ try {
   const scripts = { http: 'scripts/bench/http.ts', ws: 'scripts/bench/ws.ts' }
   const figures: Record<string, Record<string, number[]>> = {}
   console.log(`bench:compare ${trees[0]?.name} against ${trees[1]?.name}: ${benches.join(' and ')}, ${RUNS} runs each, alternated`)
+  // ABBA order: whichever tree runs right after the heavier bench's teardown (1,000 sockets
+  // closing, a server's exit) is measured in a worse minute, so neither tree always does.
+  const settle = () => Bun.sleep(3000)
   for (let index = 1; index <= RUNS; index++) {
+    const order = index % 2 === 1 ? trees : [...trees].reverse()
     for (const bench of benches) {
-      for (const tree of trees) {
+      for (const tree of order) {
+        await settle()
         const output = await run([bun, scripts[bench]], tree.dir, { BENCH_IDLE: '0' })
         const ratio = Number(/ratio parley\/bare: ([\d.]+)/.exec(output)?.[1])
         const rate = /^parley[^\n]*?:\s+(\d+) (?:req|msg)\/s/m.exec(output)?.[1] ?? '?'
@@ -91,7 +96,8 @@ try {
         console.log(`  run ${index} ${bench.padEnd(4)} ${tree.name.padEnd(32)} ratio ${ratio.toFixed(2)}  (parley ${rate}/s)`)
       }
       if (!withCpu) continue
-      for (const tree of trees) {
+      for (const tree of order) {
+        await settle()
         const output = await run([bun, 'scripts/bench/profile.ts', bench, '5'], tree.dir)
         const ratio = Number(/CPU ratio bare\/parley: ([\d.]+)/.exec(output)?.[1])
         const perUnit = /serving thread's CPU time \(\/proc\): ([\d.]+) µs/.exec(output)?.[1] ?? '?'
