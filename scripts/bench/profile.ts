@@ -36,39 +36,45 @@ process.env.BENCH_PROFILE_JSON = '1'
 const env: Record<string, string> = which === 'http' ? { PARLEY_RATE_LIMIT: '10000000', LOG_LEVEL: 'info' } : {}
 const { proc: parley, port, api, key } = await startParley(join(dataDir, 'data'), env)
 
-/** The serving thread's CPU time so far, in microseconds (user + system, from /proc). */
+/** CPU time so far in microseconds (user + system, from /proc): the serving thread's, or with `all` the whole process's (the garbage collector's and the checkpoint worker's threads included). */
 const CLOCK_TICKS_PER_SECOND = 100
-function threadCpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
+function cpuUsOf(pid: number, all = false): number {
+  const fields = readFileSync(all ? `/proc/${pid}/stat` : `/proc/${pid}/task/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
   return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND
 }
+const threadCpuUs = (pid: number) => cpuUsOf(pid)
+const processCpuUs = (pid: number) => cpuUsOf(pid, true)
+
 /** Runs one load process; the CPU time `server` spent while it measured (after `ready`, when given). */
-async function run(server: number, command: string[], ready?: RegExp): Promise<{ result: Record<string, number>; from: number; cpuUs: number }> {
+async function run(server: number, command: string[], ready?: RegExp): Promise<{ result: Record<string, number>; from: number; cpuUs: number; processUs: number }> {
   const proc = spawn(command, { cwd: root, stdout: 'pipe', stderr: 'inherit' })
   let from = Date.now()
   let cpuAtStart = threadCpuUs(server)
+  let processAtStart = processCpuUs(server)
   let text = ''
   if (ready) {
     const [stdoutA, stdoutB] = proc.stdout.tee()
     await readUntil(stdoutA, ready)
     from = Date.now()
     cpuAtStart = threadCpuUs(server)
+    processAtStart = processCpuUs(server)
     text = await new Response(stdoutB).text()
   } else {
     text = await new Response(proc.stdout).text()
   }
   await proc.exited
   const cpuUs = threadCpuUs(server) - cpuAtStart
-  return { result: JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, number>, from, cpuUs }
+  const processUs = processCpuUs(server) - processAtStart
+  return { result: JSON.parse(text.trim().split('\n').at(-1) as string) as Record<string, number>, from, cpuUs, processUs }
 }
 
 /** The same load on the bench's bare baseline, after Parley's: its serving thread's CPU per unit. */
-async function bareCpuPerUnit(command: string[], load: (target: string, server: number, seconds: number) => Promise<{ result: Record<string, number>; cpuUs: number }>, target: (port: number) => string, count: 'requests' | 'messages'): Promise<number> {
+async function bareCpuPerUnit(command: string[], load: (target: string, server: number, seconds: number) => Promise<{ result: Record<string, number>; processUs: number }>, target: (port: number) => string, count: 'requests' | 'messages'): Promise<number> {
   const bare = await startServer(command, {}, /listening (\d+)/)
   try {
     await load(target(bare.port), bare.proc.pid, 2)
     const measured = await load(target(bare.port), bare.proc.pid, SECONDS)
-    return measured.cpuUs / (measured.result[count] as number)
+    return measured.processUs / (measured.result[count] as number)
   } finally {
     bare.proc.kill()
     await bare.proc.exited
@@ -80,6 +86,7 @@ let unitName: string
 let from: number
 let to: number
 let cpuUs: number
+let processUs: number
 let bareUs: number
 if (which === 'http') {
   const bot = await api('POST', '/chatbots', { name: 'Profile bot' })
@@ -92,6 +99,7 @@ if (which === 'http') {
   from = measured.from
   to = Date.now()
   cpuUs = measured.cpuUs
+  processUs = measured.processUs
   units = measured.result.requests as number
   unitName = 'request'
   bareUs = await bareCpuPerUnit([process.execPath, 'scripts/bench/bare-server.ts', join(dataDir, 'data', 'parley.db')], load, (barePort) => `http://127.0.0.1:${barePort}${path}`, 'requests')
@@ -103,6 +111,7 @@ if (which === 'http') {
   from = measured.from
   to = Date.now()
   cpuUs = measured.cpuUs
+  processUs = measured.processUs
   units = measured.result.messages as number
   unitName = 'turn'
   bareUs = await bareCpuPerUnit([process.execPath, 'scripts/bench/bare-ws-server.ts', join(dataDir, 'bare.db')], (url, server, seconds) => chat(url, server, seconds, 'bare'), (barePort) => `ws://127.0.0.1:${barePort}/`, 'messages')
@@ -114,7 +123,7 @@ const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile')
 if (!file) throw new Error(`no profile in ${profileDir}`)
 const summary = summariseProfile(join(profileDir, file), root, from, to)
 console.log(`bench:profile ${which}: ${SECONDS} s of load, ${units} ${unitName}s (${(units / SECONDS).toFixed(0)}/s)`)
-console.log(`serving thread's CPU time (/proc): ${(cpuUs / units).toFixed(1)} µs per ${unitName}; the bare baseline's under the same load ${bareUs.toFixed(1)} µs`)
-console.log(`CPU ratio bare/parley: ${(bareUs / (cpuUs / units)).toFixed(2)} (the throughput ratio where the server's CPU is the limit)`)
+console.log(`serving thread's CPU time (/proc): ${(cpuUs / units).toFixed(1)} µs per ${unitName}; the whole process's ${(processUs / units).toFixed(1)} µs (the garbage collector's and the checkpoint worker's threads included); the bare baseline process's under the same load ${bareUs.toFixed(1)} µs`)
+console.log(`CPU ratio bare/parley: ${(bareUs / (processUs / units)).toFixed(2)} (whole processes: the throughput ratio where the servers' CPU is the limit)`)
 console.log(formatSummary(summary, units, unitName, cpuUs / units))
 if (!process.env.BENCH_PROFILE_KEEP) rmSync(dataDir, { recursive: true, force: true })

@@ -32,12 +32,7 @@ export function createLogger(level: LogLevel, sink: LogSink = stdoutSink()): Log
   const threshold = RANK[level]
   const emit = (at: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields) => {
     if (RANK[at] < threshold) return
-    // The line written out rather than an object spread and serialised whole: one per request.
-    const head = `{"time":"${isoNow()}","level":"${at}","msg":${JSON.stringify(msg)}`
-    if (!fields) return sink.write(`${head}}\n`)
-    if ('time' in fields || 'level' in fields || 'msg' in fields) return sink.write(`${JSON.stringify({ time: isoNow(), level: at, msg, ...fields })}\n`)
-    const rest = JSON.stringify(fields)
-    sink.write(rest.length > 2 ? `${head},${rest.slice(1)}\n` : `${head}}\n`)
+    sink.write(`${JSON.stringify({ time: isoNow(), level: at, msg, ...fields })}\n`)
   }
   return {
     debug: (msg, fields) => emit('debug', msg, fields),
