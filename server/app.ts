@@ -52,6 +52,7 @@ import { messageSearchStore } from './desk/message-search-store.ts'
 import { deskRoutes, deskUploadBodies } from './desk/routes.ts'
 import { deskService } from './desk/service.ts'
 import { deskStore } from './desk/store.ts'
+import { deskTurnFeed } from './desk/turn-feed.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { demoChatbot } from './instance/demo-chatbot.ts'
 import { instanceStore } from './instance/store.ts'
@@ -239,6 +240,10 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     logger,
     tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
   })
+  const deskRows = deskStore(db)
+  const feed = deskFeed({ store: feedStore(db), batch })
+  // Numbers handed out in a rolled-back batch were never stored: read them again.
+  events.on('database.rolled_back', feed.forget)
   const conversations = conversationService({
     contacts,
     conversations: conversationRows,
@@ -247,7 +252,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, deskTurnFeed({ feed, store: deskRows, events })],
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
@@ -260,10 +265,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
   const reads = readService({ reads: readStore(db), batch, events, now })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
-  const deskRows = deskStore(db)
-  const feed = deskFeed({ store: feedStore(db), batch })
-  // Numbers handed out in a rolled-back batch were never stored: read them again.
-  events.on('database.rolled_back', feed.forget)
   const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, attachments, batch, events, feed, now })
   const deskSockets = deskSocket({
     callerOf: (request) => sessionCookies.caller(request),
@@ -276,7 +277,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     logger,
   })
   const deskSearch = messageIndexer({ store: messageSearchStore(db), events, logger, tuning: deskSearchTuning })
-  const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
+  const stopDeskAnnouncements = deskAnnouncements({ events, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
   const web = webChannel({

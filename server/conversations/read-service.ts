@@ -19,6 +19,9 @@ export type ReadService = ReturnType<typeof readService>
  * always names a message of the conversation; each move is announced once stored.
  */
 export function readService({ reads, batch, events, now }: Deps) {
+  // The store keeps marks it read; a rolled-back batch or a cascading delete changes rows behind it.
+  events.on('database.rolled_back', reads.forgetCached)
+  events.on('chatbot.removed', reads.forgetCached)
   /** Marks written in the open batch, so that a second mark in the same turn compares with them. */
   const pending = new Map<string, ReadMark>()
   const current = (conversationId: string) => {
