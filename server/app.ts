@@ -79,6 +79,7 @@ import { loggedFetch } from './http/logged-fetch.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { renderError } from './http/render-error.ts'
+import { trustedProxies } from './http/trusted-proxies.ts'
 import { refuseRepeatedQueryParameters } from './http/repeated-query.ts'
 import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
@@ -359,6 +360,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     maxBodyBytes: Math.max(DEFAULT_BODY_LIMIT, ...bodyLimits.map((limit) => limit.bytes)),
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
     fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
+    /** Which peers are reverse proxies whose forwarding headers name the client (the listener reads it). */
+    proxies: trustedProxies(config.trustedProxies),
     services: { attachments, autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed, deskSearch },
     events,
     socket: web.socket,

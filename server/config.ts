@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { parseRange } from './support/ip-range.ts'
 import { outboundAllowEntryProblem } from './support/outbound-url.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -25,6 +26,8 @@ export interface Config {
   agentRunsPerWorkspace: number
   /** The largest file a conversation takes (a visitor's picture or PDF, an agent's file), in bytes. */
   attachmentMaxBytes: number
+  /** Reverse proxies (IPs, CIDR ranges) whose forwarding headers say who the client is. */
+  trustedProxies: string[]
 }
 
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024
@@ -54,7 +57,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const agentRunsPerWorkspace = integerSetting(env, 'PARLEY_AGENT_RUNS_PER_WORKSPACE', 4, 1, 10_000)
   // Files live in the database: past 100 MiB one would hold a serving thread and a backup too long.
   const attachmentMaxBytes = integerSetting(env, 'PARLEY_ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1024, 100 * 1024 * 1024)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes }
+  const trustedProxies = trustedProxiesSetting(env.PARLEY_TRUSTED_PROXIES)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies }
+}
+
+function trustedProxiesSetting(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean)
+  for (const entry of entries) {
+    if (!parseRange(entry)) throw new ConfigError(`PARLEY_TRUSTED_PROXIES entry "${entry}" is not an IP address or a CIDR range (such as 127.0.0.1 or 10.0.0.0/8)`)
+  }
+  return entries
 }
 
 /** An absolute http(s) base such as https://graph.facebook.com/v21.0: message calls go to `${base}/{phone_number_id}/messages`. */

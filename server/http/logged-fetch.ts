@@ -1,4 +1,5 @@
 import type { Logger } from '../support/logger.ts'
+import { clientAddress } from './client-address.ts'
 import { oversizedHead } from './oversized-head.ts'
 import { problemResponse } from './problem.ts'
 import { beginRequest, type RequestContext } from './request-context.ts'
@@ -37,6 +38,7 @@ export function loggedFetch(fetch: Fetch, logger: Logger, secure: SecurityHeader
       status: response.status,
       duration_ms: Math.round((performance.now() - context.startedAt) * 100) / 100,
       request_id: context.id,
+      client_ip: clientAddress(request),
     })
     return response
   }

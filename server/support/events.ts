@@ -42,7 +42,7 @@ export interface DomainEvents {
   /** The visitor is typing in the widget, or stopped: shown on the desk. */
   'visitor.typing': { conversation: ConversationRef; active: boolean }
   /** A widget visitor with a contact is on a page (at connect, or when their first conversation opens): the desk's context panel shows it. */
-  'visitor.seen': { contactId: string; pageUrl: string | null; userAgent: string | null }
+  'visitor.seen': { contactId: string; pageUrl: string | null; userAgent: string | null; address: string | null }
   /** A "seen" mark moved: the visitor read the answers, or the team (bot or agent) the visitor's messages, up to a message id. */
   'conversation.read': { conversation: ConversationRef; reader: 'visitor' | 'team'; up_to: string; at: string }
 }
