@@ -16,6 +16,8 @@ import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
 import { attachmentRoutes } from './attachments/routes.ts'
+import { backupThread } from './backups/backup-thread.ts'
+import { backupSchedule } from './backups/schedule.ts'
 import { attachmentService } from './attachments/service.ts'
 import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
@@ -102,6 +104,7 @@ import { operationsService } from './operations/service.ts'
 import { operationsStore } from './operations/store.ts'
 import { systemOutboxTime } from './outbox/outbox-time.ts'
 import { UPLOAD_PATH } from './protocol/widget-protocol.ts'
+import { BACKUP_WORKER_URL } from './threads.ts'
 import { VERSION } from './version.ts'
 import { appAssetRoutes } from './app-assets/routes.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
@@ -279,6 +282,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const deskSearch = messageIndexer({ store: messageSearchStore(db), events, logger, tuning: deskSearchTuning })
   const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
+  const writeBackup = backupThread(BACKUP_WORKER_URL)
+  const backups = backupSchedule({ settings: config.backups, databaseFile: db.filename, write: writeBackup, logger })
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
   const web = webChannel({
     findIntegration: findWebIntegration,
@@ -302,7 +307,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
     .use(apiKeyRoutes(auth, workspaces))
-    .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs })))
+    .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
@@ -352,7 +357,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
+  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close(), () => backups.close()]
 
   return {
     http,

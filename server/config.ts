@@ -28,6 +28,15 @@ export interface Config {
   attachmentMaxBytes: number
   /** Reverse proxies (IPs, CIDR ranges) whose forwarding headers say who the client is. */
   trustedProxies: string[]
+  /** Backups written on a schedule (PARLEY_BACKUP_*), or null when none are. */
+  backups: BackupSettings | null
+}
+
+export interface BackupSettings {
+  dir: string
+  everyMs: number
+  /** How many of the newest scheduled backups stay; older ones are deleted. */
+  keep: number
 }
 
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024
@@ -58,7 +67,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Files live in the database: past 100 MiB one would hold a serving thread and a backup too long.
   const attachmentMaxBytes = integerSetting(env, 'PARLEY_ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1024, 100 * 1024 * 1024)
   const trustedProxies = trustedProxiesSetting(env.PARLEY_TRUSTED_PROXIES)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies }
+  const backups = backupSettings(env, dataDir)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies, backups }
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+function backupSettings(env: Record<string, string | undefined>, dataDir: string): BackupSettings | null {
+  const every = env.PARLEY_BACKUP_EVERY?.trim()
+  const dir = env.PARLEY_BACKUP_DIR?.trim()
+  if (!every) {
+    if (dir) throw new ConfigError('PARLEY_BACKUP_DIR is set but PARLEY_BACKUP_EVERY is not: set how often to back up, such as 6h or 1d')
+    return null
+  }
+  const match = /^(\d{1,6})([smhd])$/.exec(every)
+  const everyMs = match ? Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number) : 0
+  if (everyMs < 30_000 || everyMs > 365 * 86_400_000) {
+    throw new ConfigError(`PARLEY_BACKUP_EVERY must be a duration from 30s to 365d such as 30s, 15m, 6h or 1d, got "${every}"`)
+  }
+  return { dir: resolve(dir || `${dataDir}/backups`), everyMs, keep: integerSetting(env, 'PARLEY_BACKUP_KEEP', 7, 1, 10_000) }
 }
 
 function trustedProxiesSetting(raw: string | undefined): string[] {
