@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { statSync } from 'node:fs'
 import { Elysia } from 'elysia'
 import { inboundStore } from './channels/rest-api/inbound-store.ts'
 import { restApiInbound } from './channels/rest-api/inbound-service.ts'
@@ -94,6 +95,10 @@ import { mcpOAuthCallbackRoutes, mcpOAuthRoutes } from './mcp/oauth-routes.ts'
 import { oauthStateOf } from './mcp/oauth-state.ts'
 import { oauthStore } from './mcp/oauth-store.ts'
 import { mcpServerRoutes } from './mcp/routes.ts'
+import { appMetrics } from './metrics/app-metrics.ts'
+import { httpMetrics } from './metrics/http-metrics.ts'
+import { metricsRegistry } from './metrics/registry.ts'
+import { metricsRoutes } from './metrics/routes.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
@@ -282,6 +287,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const deskSearch = messageIndexer({ store: messageSearchStore(db), events, logger, tuning: deskSearchTuning })
   const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
+  const operationsRows = operationsStore(db)
   const writeBackup = backupThread(BACKUP_WORKER_URL)
   const backups = backupSchedule({ settings: config.backups, databaseFile: db.filename, write: writeBackup, logger })
   const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
@@ -307,7 +313,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
     .use(apiKeyRoutes(auth, workspaces))
-    .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
+    .use(operationsRoutes(auth, operationsService({ store: operationsRows, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
@@ -327,6 +333,20 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   ]
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
+  const proxies = trustedProxies(config.trustedProxies)
+  const metrics = metricsRegistry()
+  const observeRequest = httpMetrics(metrics, () => http.routes)
+  const stopAppMetrics = appMetrics({
+    registry: metrics,
+    events,
+    version: VERSION,
+    widgetSockets: () => web.hub.size,
+    deskSockets: () => deskSockets.openCount(),
+    outboxPending: outboxStore(db).pendingByKind,
+    databaseBytes: operationsRows.databaseBytes,
+    walBytes: () => fileBytes(`${db.filename}-wal`),
+    backups: backups.status,
+  })
 
   http
     .onParse(
@@ -344,6 +364,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
       if (path.startsWith('/api/')) refuseRepeatedQueryParameters(request)
     })
     .use(healthRoutes(db))
+    .use(metricsRoutes({ token: config.metricsToken, proxies, render: metrics.render }))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
@@ -357,16 +378,16 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close(), () => backups.close()]
+  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close(), () => backups.close(), stopAppMetrics]
 
   return {
     http,
     /** The largest body any route takes: the listener refuses bigger ones before reading them. */
     maxBodyBytes: Math.max(DEFAULT_BODY_LIMIT, ...bodyLimits.map((limit) => limit.bytes)),
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
-    fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
+    fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config), observeRequest),
     /** Which peers are reverse proxies whose forwarding headers name the client (the listener reads it). */
-    proxies: trustedProxies(config.trustedProxies),
+    proxies,
     services: { attachments, autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed, deskSearch },
     events,
     socket: web.socket,
@@ -388,3 +409,12 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
 }
 
 export type App = ReturnType<typeof createApp>
+
+/** A file's size, 0 when it is not there (the WAL between checkpoints that removed it). */
+function fileBytes(file: string): number {
+  try {
+    return statSync(file).size
+  } catch {
+    return 0
+  }
+}

@@ -30,6 +30,8 @@ export interface Config {
   trustedProxies: string[]
   /** Backups written on a schedule (PARLEY_BACKUP_*), or null when none are. */
   backups: BackupSettings | null
+  /** The Bearer token that reads GET /metrics (besides trusted addresses), or null. */
+  metricsToken: string | null
 }
 
 export interface BackupSettings {
@@ -68,7 +70,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const attachmentMaxBytes = integerSetting(env, 'PARLEY_ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1024, 100 * 1024 * 1024)
   const trustedProxies = trustedProxiesSetting(env.PARLEY_TRUSTED_PROXIES)
   const backups = backupSettings(env, dataDir)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies, backups }
+  const metricsToken = metricsTokenSetting(env.PARLEY_METRICS_TOKEN)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies, backups, metricsToken }
+}
+
+/** A secret someone could guess would open the metrics to the internet: long, and without spaces. */
+function metricsTokenSetting(raw: string | undefined): string | null {
+  const value = raw?.trim()
+  if (!value) return null
+  if (value.length < 32 || value.length > 256 || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError('PARLEY_METRICS_TOKEN must be 32 to 256 visible characters without spaces (such as the output of openssl rand -hex 32)')
+  }
+  return value
 }
 
 const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
