@@ -39,13 +39,18 @@ export function metricsRegistry() {
           for (const { labels, value } of series.values()) lines.push(`${name}${labelText(labelNames, labels)} ${value}`)
         },
       })
+      const seriesOf = (labels: readonly string[]): Sample => {
+        const key = labels.join('\u0001')
+        let found = series.get(key)
+        if (!found) series.set(key, (found = { labels: [...labels], value: 0 }))
+        return found
+      }
       return {
         inc(labels: readonly string[] = [], by = 1): void {
-          const key = labels.join('\u0001')
-          const found = series.get(key)
-          if (found) found.value += by
-          else series.set(key, { labels: [...labels], value: by })
+          seriesOf(labels).value += by
         },
+        /** The series of these labels, to count on without looking it up again (the request path keeps them). */
+        series: seriesOf,
         /** Makes a series show as 0 before its first count, so that rate() sees its start. */
         touch(labels: readonly string[] = []): void {
           const key = labels.join('\u0001')
@@ -74,24 +79,31 @@ export function metricsRegistry() {
           }
         },
       })
+      const seriesOf = (labels: readonly string[]) => {
+        const key = labels.join('\u0001')
+        let found = series.get(key)
+        if (!found) series.set(key, (found = { labels: [...labels], counts: buckets.map(() => 0), sum: 0, count: 0 }))
+        return {
+          observe(value: number): void {
+            const counted = found as { counts: number[]; sum: number; count: number }
+            // Counted in the first bucket that holds it; render() accumulates.
+            for (let index = 0; index < buckets.length; index++) {
+              if (value <= (buckets[index] as number)) {
+                ;(counted.counts[index] as number)++
+                break
+              }
+            }
+            counted.sum += value
+            counted.count++
+          },
+        }
+      }
       return {
         observe(labels: readonly string[], value: number): void {
-          const key = labels.join('\u0001')
-          let found = series.get(key)
-          if (!found) {
-            found = { labels: [...labels], counts: buckets.map(() => 0), sum: 0, count: 0 }
-            series.set(key, found)
-          }
-          // Counted in the first bucket that holds it; render() accumulates.
-          for (let index = 0; index < buckets.length; index++) {
-            if (value <= (buckets[index] as number)) {
-              ;(found.counts[index] as number)++
-              break
-            }
-          }
-          found.sum += value
-          found.count++
+          seriesOf(labels).observe(value)
         },
+        /** The series of these labels, to observe on without looking it up again. */
+        series: seriesOf,
       }
     },
 

@@ -48,19 +48,21 @@ export function routeTemplates(routes: () => readonly RouteLike[]): (path: strin
     return top
   }
 
-  function match(at: Node, segments: string[], index: number): string | null {
-    if (index === segments.length) return at.template ?? at.rest
-    const segment = segments[index] as string
+  /** The template for the rest of `path` from `start` (just after a slash), or null; `depth` bounds the walk. */
+  function match(at: Node, path: string, start: number, depth: number): string | null {
+    if (start > path.length) return at.template ?? at.rest
+    if (depth > MOST_SEGMENTS) return null
+    const slash = path.indexOf('/', start)
+    const end = slash < 0 ? path.length : slash
+    const segment = path.slice(start, end)
     const fixed = at.fixed.get(segment)
-    const found = (fixed && match(fixed, segments, index + 1)) || (at.param && segment !== '' && match(at.param, segments, index + 1))
+    const found = (fixed && match(fixed, path, end + 1, depth + 1)) || (at.param && segment !== '' && match(at.param, path, end + 1, depth + 1))
     return found || at.rest
   }
 
   return (path) => {
     root ??= build()
     const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
-    const segments = trimmed.split('/', MOST_SEGMENTS + 2).slice(1)
-    if (segments.length > MOST_SEGMENTS) return 'unmatched'
-    return match(root, segments, 0) ?? 'unmatched'
+    return match(root, trimmed, 1, 0) ?? 'unmatched'
   }
 }
