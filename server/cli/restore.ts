@@ -41,7 +41,7 @@ export function restore({ dataDir, backupFile, newestMigration, now }: RestoreOp
   renameSync(incoming, target)
   const lines = [`restored ${source} (schema at migration ${schemaVersion}) into ${target}`]
   lines.push(aside ? `the database it replaced is kept at ${aside}` : 'there was no database there before')
-  if (schemaVersion < newestMigration) lines.push(`its ${newestMigration - schemaVersion > 1 ? 'migrations' : 'migration'} up to ${newestMigration} run at the next start`)
+  if (schemaVersion < newestMigration) lines.push(`this Parley brings it up to migration ${newestMigration} when it next starts (an older Parley of its own version opens it as it is)`)
   lines.push('start Parley again (for example: systemctl start parley)')
   return lines
 }
