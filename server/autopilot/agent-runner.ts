@@ -272,6 +272,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
         waited_ms: Math.max(0, Date.parse(now()) - Date.parse((runs[0] as PendingRun).created_at) - Math.round(performance.now() - started)),
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
       }
+      events.emit('autopilot.run_ended', { outcome: outcome.kind, durationMs: timing.duration_ms, ...tokensOf(outcome) })
       // A draft that became the stored answer ends with it; any other is dropped below.
       if (finish(conversationId, state.state, runs, outcome, work, draft, timing)) draft = null
     } finally {
@@ -349,4 +350,16 @@ function exitOffers(agent: AgentSettings, flow: ConversationFlow | undefined) {
     to: exit.to,
     capture: (exit.capture ?? []).map((name) => ({ name, type: flow?.variables?.[name]?.type ?? 'string' })),
   }))
+}
+
+/** The tokens the model reported over a run's calls. */
+function tokensOf(outcome: AgentRunOutcome): { promptTokens: number; completionTokens: number } {
+  let promptTokens = 0
+  let completionTokens = 0
+  for (const entry of outcome.trace) {
+    if (entry.kind !== 'model') continue
+    promptTokens += entry.usage?.prompt_tokens ?? 0
+    completionTokens += entry.usage?.completion_tokens ?? 0
+  }
+  return { promptTokens, completionTokens }
 }

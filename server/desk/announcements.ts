@@ -41,9 +41,9 @@ export function deskAnnouncements({ events, store, batch, now, pass }: Deps): ()
       const workspaceId = workspaceOf(conversation)
       if (workspaceId) pass(workspaceId, { type: 'typing', conversation_id: conversation.id, from: 'visitor', person: null, active })
     }),
-    events.on('visitor.seen', ({ contactId, pageUrl, userAgent }) => {
+    events.on('visitor.seen', ({ contactId, pageUrl, userAgent, address }) => {
       const at = now()
-      batch.run(() => store.saveVisitorPage(contactId, pageUrl, userAgent, at))
+      batch.run(() => store.saveVisitorPage(contactId, pageUrl, userAgent, at, address))
     }),
   ]
   return () => {

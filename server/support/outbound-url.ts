@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
-import { isIPv4, isIPv6 } from 'node:net'
+import { contains, type Ip, parseIp, parseRange, type Range } from './ip-range.ts'
 
 /**
  * Where Parley may send requests on a user's behalf (webhooks, later MCP servers). A URL a
@@ -19,17 +19,6 @@ export type Lookup = (hostname: string) => Promise<{ address: string }[]>
 export type OutboundUrlPolicy = ReturnType<typeof outboundUrlPolicy>
 
 const ALLOW_SETTING = 'PARLEY_OUTBOUND_ALLOW'
-
-interface Ip {
-  family: 4 | 6
-  value: bigint
-}
-
-interface Range {
-  family: 4 | 6
-  base: bigint
-  prefix: number
-}
 
 /**
  * Refused whatever follows the prefix: every range of the IANA special-purpose registries that
@@ -218,43 +207,4 @@ function hostOf(url: URL): string {
 
 function normalName(name: string): string {
   return name.toLowerCase().replace(/\.$/, '')
-}
-
-export function parseIp(text: string): Ip | null {
-  const plain = text.split('%', 1)[0] as string
-  if (isIPv4(plain)) return { family: 4, value: plain.split('.').reduce((acc, part) => (acc << 8n) | BigInt(part), 0n) }
-  if (isIPv6(plain)) return { family: 6, value: ipv6Value(plain) }
-  return null
-}
-
-function ipv6Value(text: string): bigint {
-  let source = text
-  const lastColon = source.lastIndexOf(':')
-  const tail = source.slice(lastColon + 1)
-  if (tail.includes('.')) {
-    const v4 = Number(parseIp(tail)?.value ?? 0n)
-    source = `${source.slice(0, lastColon + 1)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`
-  }
-  const [head = '', rest] = source.split('::')
-  const headParts = head ? head.split(':') : []
-  const restParts = rest ? rest.split(':') : []
-  const fill = rest === undefined ? [] : Array<string>(8 - headParts.length - restParts.length).fill('0')
-  return [...headParts, ...fill, ...restParts].reduce((acc, part) => (acc << 16n) | BigInt(Number.parseInt(part, 16)), 0n)
-}
-
-function parseRange(text: string): Range | null {
-  const [address = '', prefixText, extra] = text.split('/')
-  if (extra !== undefined) return null
-  const ip = parseIp(address)
-  if (!ip || address.includes('%')) return null
-  const bits = ip.family === 4 ? 32 : 128
-  if (prefixText === undefined) return { family: ip.family, base: ip.value, prefix: bits }
-  if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits) return null
-  return { family: ip.family, base: ip.value, prefix: Number(prefixText) }
-}
-
-function contains(range: Range, ip: Ip): boolean {
-  if (range.family !== ip.family) return false
-  const shift = BigInt((range.family === 4 ? 32 : 128) - range.prefix)
-  return range.base >> shift === ip.value >> shift
 }

@@ -68,6 +68,18 @@ export interface Operations {
   uptime_seconds: number
   database_bytes: number
   wal_bytes: number
+  backups: ScheduledBackups
+}
+
+export interface ScheduledBackups {
+  scheduled: boolean
+  dir: string | null
+  every_seconds: number | null
+  keep: number | null
+  files: { name: string; bytes: number; created_at: string; age_seconds: number }[]
+  running: boolean
+  next_at: string | null
+  last_failure: { at: string; error: string } | null
 }
 
 export type WidgetConfig = Record<string, unknown>

@@ -11,6 +11,10 @@ export type ScriptedReply =
       fragment?: number
       /** Before the answer starts. */
       delayMs?: number
+      /** Between streamed chunks (default 1 ms): an answer that visibly arrives piece by piece. */
+      chunkDelayMs?: number
+      /** Called once the last chunk was sent. */
+      onSent?: () => void
     }
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { hang: true }
@@ -96,19 +100,20 @@ async function answer(reply: ScriptedReply, body: ChatRequestBody): Promise<Resp
   })
   chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }] })
   if (usage && body.stream_options?.include_usage) chunks.push({ ...base, choices: [], usage })
-  return sse(chunks, true)
+  return sse(chunks, true, reply.chunkDelayMs, reply.onSent)
 }
 
-function sse(chunks: unknown[], done: boolean): Response {
+function sse(chunks: unknown[], done: boolean, chunkDelayMs = 1, onSent?: () => void): Response {
   const encoder = new TextEncoder()
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       for (const chunk of chunks) {
         controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`))
-        await Bun.sleep(1)
+        await Bun.sleep(chunkDelayMs)
       }
       if (done) controller.enqueue(encoder.encode('data: [DONE]\n\n'))
       controller.close()
+      onSent?.()
     },
   })
   return new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } })
