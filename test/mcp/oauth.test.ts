@@ -261,7 +261,9 @@ describe('OAuth-protected mcp servers: a real authorization server and an SDK se
     const started = await start(id)
     expect(started.status).toBe(502)
     expect(started.body.code).toBe('oauth_failed')
-    expect(started.body.detail).toContain('blocked_address')
+    expect(started.body.detail).toContain('(dns)')
+    expect(started.body.detail).toContain('rebind.test does not resolve to an address Parley may reach')
+    expect(started.body.detail).not.toContain('10.1.2.3')
   })
 
   test('oauth/start on another auth type answers 409, and for another workspace 404', async () => {
