@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util'
 import { backup } from './cli/backup.ts'
 import { keys } from './cli/keys.ts'
 import { serve } from './cli/serve.ts'
+import { terminalText } from './cli/terminal-text.ts'
 import { users } from './cli/users.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { migrate } from './db/migrate.ts'
@@ -137,7 +138,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const known = error instanceof ConfigError || error instanceof UsageError || error instanceof Error
-    console.error(`parley: ${known ? (error as Error).message : String(error)}`)
+    console.error(`parley: ${terminalText(known ? (error as Error).message : String(error))}`)
     process.exit(error instanceof UsageError ? 64 : 1)
   },
 )

@@ -1,7 +1,8 @@
 import { t, type Static } from 'elysia'
 import { Id, listOf, Timestamp } from '../http/common-model.ts'
+import { nameText } from '../support/name-text.ts'
 
-const Name = t.String({ minLength: 1, maxLength: 200, examples: ['Support bot'] })
+const Name = nameText(200, { examples: ['Support bot'] })
 
 export const LlmSettings = t.Object(
   {
