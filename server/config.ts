@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { outboundAllowEntryProblem } from './support/outbound-url.ts'
 
@@ -25,6 +26,8 @@ export interface Config {
   agentRunsPerWorkspace: number
   /** The largest file a conversation takes (a visitor's picture or PDF, an agent's file), in bytes. */
   attachmentMaxBytes: number
+  /** Password hashes (sign-in, links) computed at once; the others wait their turn. */
+  passwordChecks: number
 }
 
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024
@@ -54,7 +57,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const agentRunsPerWorkspace = integerSetting(env, 'PARLEY_AGENT_RUNS_PER_WORKSPACE', 4, 1, 10_000)
   // Files live in the database: past 100 MiB one would hold a serving thread and a backup too long.
   const attachmentMaxBytes = integerSetting(env, 'PARLEY_ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1024, 100 * 1024 * 1024)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes }
+  // argon2id takes a core and 64 MiB per hash: half the cores keeps the rest serving.
+  const passwordChecks = integerSetting(env, 'PARLEY_PASSWORD_CHECKS', Math.max(1, Math.floor(availableParallelism() / 2)), 1, 64)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, passwordChecks }
 }
 
 /** An absolute http(s) base such as https://graph.facebook.com/v21.0: message calls go to `${base}/{phone_number_id}/messages`. */

@@ -40,6 +40,7 @@ Environment:
   PARLEY_SOCKET_RATE_LIMIT (120 messages/minute per widget socket; 0 = off)
   PARLEY_PUBLIC_RATE_LIMIT (600 requests/minute per address on public routes; 0 = off)
   PARLEY_AUTH_FAILURE_LIMIT (20 wrong API keys/minute per address before it is refused; 0 = off)
+  PARLEY_PASSWORD_CHECKS (password hashes at once; default half the cores)
   PARLEY_OUTBOUND_ALLOW (private hosts, IPs or CIDRs webhooks may reach, comma-separated)
   PARLEY_CHATAPP_API_URL (https://graph.facebook.com/v21.0: the messaging provider's cloud API)`
 
