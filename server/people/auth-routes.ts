@@ -77,7 +77,7 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
       },
       {
         body: AcceptInvite,
-        response: { 200: Me, ...errorResponses(400, 403, 409, 413, 415, 422) },
+        response: { 200: Me, ...errorResponses(400, 403, 409, 413, 415, 422, 503) },
         detail: {
           tags,
           summary: 'Set a password from a one-time link, and sign in',
