@@ -31,13 +31,14 @@ async function closedConversation() {
   const closed = await app.call('PATCH', `/api/dev/v1/chatbots/${bot.id}/conversations/${conversation.id}`, { body: { status: 'closed' } })
   expect(closed.status).toBe(200)
   // The services under test get a batcher of their own on the same connection, so the test
-  // decides when a batch fails.
-  const batch = writeBatcher(app.db, () => {})
+  // decides when a batch fails; as in the app, a rollback is announced on the event bus.
+  const events = eventBus()
+  const batch = writeBatcher(app.db, () => events.emit('database.rolled_back', {}))
   const failTheBatch = () => expect(() => batch.run(() => app.db.exec('INSERT INTO no_such_table VALUES (1)'))).toThrow()
   const newestMessage = app.db.query<{ id: string }, []>('SELECT id FROM messages ORDER BY rowid DESC LIMIT 1').get()!.id
   // The app's own batches (the close and what follows it) are committed first.
   while (app.db.inTransaction) await nextTurn()
-  return { app, conversation, contactId: contact.id, batch, failTheBatch, newestMessage }
+  return { app, conversation, contactId: contact.id, events, batch, failTheBatch, newestMessage }
 }
 
 const now = () => new Date().toISOString()
@@ -71,8 +72,8 @@ describe('writes of a rolled-back batch leave no ghosts', () => {
   })
 
   test('a read mark rolled back is set again, and is not reported meanwhile', async () => {
-    const { app, conversation, batch, failTheBatch, newestMessage } = await closedConversation()
-    const reads = readService({ reads: readStore(app.db), batch, events: eventBus(), now })
+    const { app, conversation, events, batch, failTheBatch, newestMessage } = await closedConversation()
+    const reads = readService({ reads: readStore(app.db), batch, events, now })
     expect(reads.mark(conversation, 'visitor', newestMessage)).not.toBeNull()
     expect(reads.mark(conversation, 'visitor', newestMessage)).toBeNull()
     failTheBatch()
