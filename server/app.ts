@@ -70,6 +70,7 @@ import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { answerAfterCommit } from './http/answer-after-commit.ts'
 import { authRoutes } from './people/auth-routes.ts'
+import { passwordPool } from './people/password-pool.ts'
 import { peopleService } from './people/service.ts'
 import { sessionAuth } from './people/session-auth.ts'
 import { sessionService } from './people/sessions.ts'
@@ -170,9 +171,10 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   const personRows = peopleStore(db)
-  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl, events })
+  const passwords = passwordPool({ concurrency: config.passwordChecks })
+  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl, events, passwords })
   const sessions = sessionService({ store: personRows, now, events })
-  const signIn = signInService({ store: personRows, sessions })
+  const signIn = signInService({ store: personRows, sessions, passwords })
   const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
   const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
   const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)

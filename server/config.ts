@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseRange } from './support/ip-range.ts'
 import { outboundAllowEntryProblem } from './support/outbound-url.ts'
@@ -32,6 +33,8 @@ export interface Config {
   backups: BackupSettings | null
   /** The Bearer token that reads GET /metrics (besides trusted addresses), or null. */
   metricsToken: string | null
+  /** Password hashes (sign-in, links) computed at once; the others wait their turn. */
+  passwordChecks: number
 }
 
 export interface BackupSettings {
@@ -71,7 +74,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const trustedProxies = trustedProxiesSetting(env.PARLEY_TRUSTED_PROXIES)
   const backups = backupSettings(env, dataDir)
   const metricsToken = metricsTokenSetting(env.PARLEY_METRICS_TOKEN)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies, backups, metricsToken }
+  // argon2id takes a core and 64 MiB per hash: half the cores keeps the rest serving.
+  const passwordChecks = integerSetting(env, 'PARLEY_PASSWORD_CHECKS', Math.max(1, Math.floor(availableParallelism() / 2)), 1, 64)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies, backups, metricsToken, passwordChecks }
 }
 
 /** A secret someone could guess would open the metrics to the internet: long, and without spaces. */

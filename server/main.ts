@@ -7,6 +7,7 @@ import { backup } from './cli/backup.ts'
 import { keys } from './cli/keys.ts'
 import { restore } from './cli/restore.ts'
 import { serve } from './cli/serve.ts'
+import { terminalText } from './cli/terminal-text.ts'
 import { users } from './cli/users.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { migrate } from './db/migrate.ts'
@@ -43,6 +44,7 @@ Environment:
   PARLEY_SOCKET_RATE_LIMIT (120 messages/minute per widget socket; 0 = off)
   PARLEY_PUBLIC_RATE_LIMIT (600 requests/minute per address on public routes; 0 = off)
   PARLEY_AUTH_FAILURE_LIMIT (20 wrong API keys/minute per address before it is refused; 0 = off)
+  PARLEY_PASSWORD_CHECKS (password hashes at once; default half the cores)
   PARLEY_OUTBOUND_ALLOW (private hosts, IPs or CIDRs webhooks may reach, comma-separated)
   PARLEY_CHATAPP_API_URL (https://graph.facebook.com/v21.0: the messaging provider's cloud API)
   PARLEY_TRUSTED_PROXIES (reverse proxies' IPs or CIDRs whose X-Forwarded-For is believed)
@@ -150,7 +152,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const known = error instanceof ConfigError || error instanceof UsageError || error instanceof Error
-    console.error(`parley: ${known ? (error as Error).message : String(error)}`)
+    console.error(`parley: ${terminalText(known ? (error as Error).message : String(error))}`)
     process.exit(error instanceof UsageError ? 64 : 1)
   },
 )

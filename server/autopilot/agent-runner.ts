@@ -238,6 +238,10 @@ export function agentRunner(deps: AgentRunnerDeps) {
       if (!settings) {
         outcome = { kind: 'failed', reason: 'the chatbot has no model set (PATCH /chatbots/{id} with llm)', trace: [] }
       } else {
+        // A run ends by its deadline whatever its model and tools do, and frees its slot.
+        const deadline = new AbortController()
+        const deadlineTimer = setTimeout(() => deadline.abort(new Error(`the run passed its deadline of ${settings.run_deadline_ms} ms`)), settings.run_deadline_ms)
+        const stop = AbortSignal.any([work.abort.signal, deadline.signal])
         const ports: RunPorts = runPorts({
           ...deps.ports,
           settings,
@@ -245,8 +249,8 @@ export function agentRunner(deps: AgentRunnerDeps) {
           chatbotId: conversation.chatbot_id,
           stateTools: agent.tools ?? [],
           timeoutMs: modelTimeoutMs,
-          signal: work.abort.signal,
-          sleep: tuning.sleep ?? ((ms) => abortable(ms, work.abort.signal)),
+          signal: stop,
+          sleep: tuning.sleep ?? ((ms) => abortable(ms, stop)),
           draft: showDraft,
         })
         const keep = agent.history ?? AGENT_DEFAULTS.history
@@ -261,10 +265,12 @@ export function agentRunner(deps: AgentRunnerDeps) {
             tools: await ports.toolSources(),
             exits: exitOffers(agent, snapshot?.definition),
             maxSteps: agent.max_steps ?? AGENT_DEFAULTS.max_steps,
+            maxTokens: agent.max_tokens ?? settings.max_tokens,
+            signal: stop,
             stream: true,
           },
           ports,
-        )
+        ).finally(() => clearTimeout(deadlineTimer))
       }
       // A shutdown leaves the runs pending: the next start runs them again.
       if (closing) return

@@ -11,7 +11,12 @@ import { contains, type Ip, parseIp, parseRange, type Range } from './ip-range.t
  */
 
 export type OutboundCheck = { ok: true; url: URL } | { ok: false; reason: string }
-export type ResolvedCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }
+/**
+ * `refused`: the URL itself may not be reached (its scheme, an IP address or a local name in
+ * it), and never will be. `unresolved`: its name did not resolve to an address Parley may
+ * reach now; DNS may change that.
+ */
+export type ResolvedCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; kind: 'refused' | 'unresolved'; reason: string }
 
 /** `dns.lookup(host, {all: true})`; injectable so that tests can play a DNS answer. */
 export type Lookup = (hostname: string) => Promise<{ address: string }[]>
@@ -134,6 +139,13 @@ export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = def
     return `points to ${shown}, ${label}; Parley does not send requests to private or local addresses. An operator can allow it by adding ${options} to ${ALLOW_SETTING}`
   }
 
+  function unreachableName(host: string): string {
+    return (
+      `the host ${host} does not resolve to an address Parley may reach: it does not resolve, or it resolves to a private or local address ` +
+      `(which of the two is not said, so that internal names stay private). An operator can allow it by adding "${host}" to ${ALLOW_SETTING}`
+    )
+  }
+
   /** Scheme, credentials and the host as written: no DNS, so it can run while validating a request. */
   function checkOutboundUrl(input: string | URL): OutboundCheck {
     let url: URL
@@ -161,22 +173,27 @@ export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = def
    */
   async function resolveAndCheck(input: string | URL): Promise<ResolvedCheck> {
     const checked = checkOutboundUrl(input)
-    if (!checked.ok) return checked
+    if (!checked.ok) return { ...checked, kind: 'refused' }
     const url = checked.url
     const host = hostOf(url)
     if (verdictOf(host).isIp) return { ok: true, url, addresses: [host] }
+    const allowed = allowedNames.has(host)
+    // A name the operator did not allow gets one answer whether it does not resolve or
+    // resolves to an address Parley may not reach, and never the address: otherwise anyone
+    // who may set a webhook or MCP URL could read the internal DNS through the refusals.
+    const unreachable = { ok: false, kind: 'unresolved', reason: unreachableName(host) } as const
     let addresses: string[]
     try {
       addresses = (await lookup(host)).map((entry) => entry.address)
     } catch (error) {
-      return { ok: false, reason: `the host ${host} could not be resolved (${(error as { code?: string }).code ?? 'error'})` }
+      if (!allowed) return unreachable
+      return { ok: false, kind: 'unresolved', reason: `the host ${host} could not be resolved (${(error as { code?: string }).code ?? 'error'})` }
     }
-    if (addresses.length === 0) return { ok: false, reason: `the host ${host} has no address` }
-    if (!allowedNames.has(host)) {
+    if (addresses.length === 0) return allowed ? { ok: false, kind: 'unresolved', reason: `the host ${host} has no address` } : unreachable
+    if (!allowed) {
       for (const address of addresses) {
         const verdict = verdictOf(address)
-        const reason = verdict.isIp ? verdict.reason : 'not an IP address'
-        if (reason) return { ok: false, reason: refusal(`${host} (${address})`, reason, [host, address]) }
+        if (!verdict.isIp || verdict.reason) return unreachable
       }
     }
     return { ok: true, url, addresses }

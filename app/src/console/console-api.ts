@@ -17,6 +17,9 @@ export interface LlmSettings {
   model: string
   temperature?: number
   api_key?: string | null
+  max_tokens?: number
+  call_deadline_ms?: number
+  run_deadline_ms?: number
 }
 
 export interface Activity {

@@ -22,6 +22,8 @@ export type ScriptedReply =
   | { raw: string; contentType: string }
   /** A stream that starts well and then reports an error chunk. */
   | { failMidStream: string }
+  /** A stream that never ends: a text fragment every `everyMs`, until the client goes away. */
+  | { forever: { everyMs: number; fragment?: string } }
 
 export interface RecordedRequest {
   body: ChatRequestBody
@@ -69,6 +71,24 @@ async function answer(reply: ScriptedReply, body: ChatRequestBody): Promise<Resp
   if ('raw' in reply) return new Response(reply.raw, { headers: { 'content-type': reply.contentType } })
   const id = `chatcmpl-${++completionCount}`
   const base = { id, object: 'chat.completion.chunk', created: 1_700_000_000, model: body.model }
+  if ('forever' in reply) {
+    const { everyMs, fragment = 'and so on ' } = reply.forever
+    const encoder = new TextEncoder()
+    let timer: ReturnType<typeof setInterval> | undefined
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        timer = setInterval(() => {
+          try {
+            controller.enqueue(encoder.encode(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: fragment }, finish_reason: null }] })}\n\n`))
+          } catch {
+            clearInterval(timer)
+          }
+        }, everyMs)
+      },
+      cancel: () => clearInterval(timer),
+    })
+    return new Response(stream, { headers: { 'content-type': 'text/event-stream' } })
+  }
   if ('failMidStream' in reply) {
     return sse([{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: 'Let me' }, finish_reason: null }] }, { error: { message: reply.failMidStream } }], false)
   }
