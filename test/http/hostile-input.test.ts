@@ -50,6 +50,22 @@ function hostileBody(route: BodyRoute, what: string, rawBody: string, code: stri
   }
 }
 
+/** A body that is JSON but not an object: refused by the parser, before the schema's defaults are merged into it. */
+function notAnObjectBody(route: BodyRoute, what: string, rawBody: string): Scenario<Ctx> {
+  return {
+    name: `${route.name}: ${what} answers 422, the body must be a JSON object`,
+    method: route.method,
+    path: route.path,
+    rawBody,
+    headers: { 'content-type': 'application/json' },
+    ...(route.key === null ? { key: null } : {}),
+    status: 422,
+    code: 'validation_failed',
+    errorPaths: [''],
+    check: ({ body }) => expect(body.detail).toBe('the request body is invalid: the body must be a JSON object'),
+  }
+}
+
 const listRoutes: { name: string; path: (c: Ctx) => string }[] = [
   { name: 'chatbots', path: () => api('/chatbots') },
   { name: 'flows', path: (c) => c.chat.path('/flows') },
@@ -105,6 +121,10 @@ scenarios<Ctx>(
         'json_too_many_members',
         `the body has more than ${route.maxKeys ?? 20_000} object members`,
       ),
+      notAnObjectBody(route, 'a JSON string of 900,000 characters', JSON.stringify('x'.repeat(900_000))),
+      notAnObjectBody(route, 'an array of 200,000 numbers', JSON.stringify(Array.from({ length: 200_000 }, () => 0))),
+      notAnObjectBody(route, 'a number', '42'),
+      notAnObjectBody(route, 'true', 'true'),
     ]),
     {
       name: 'a body nested 64 deep is within the limit and meets the schema as usual',
