@@ -4,7 +4,7 @@ import type { ChatMessage } from '../../server/protocol/widget-protocol.ts'
 import type { ConversationRef } from '../../server/support/events.ts'
 import { newId } from '../../server/support/new-id.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
-import { DEVICES, expectInViewport, expectOutOfViewport, inViewport } from '../journeys/support/journey.ts'
+import { DEVICES, expectInViewport, expectOutOfViewport, inViewport, screenshot } from '../journeys/support/journey.ts'
 import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { browserSuite } from './support/browser-suite.ts'
@@ -66,6 +66,7 @@ describe('the widget log stays pinned to the bottom (Chromium, a 390x844 phone)'
     await visitor.shownText('A line while the visitor reads above.', 'agent')
     await expectInViewport(pill, 'the "New message" pill')
     expect(await pill.textContent()).toContain('New message')
+    await screenshot(visitor.page, 'widget-new-message-pill')
     expect(await log.evaluate((element) => element.scrollTop)).toBe(0)
     expect((await inViewport(last)).ok).toBe(false)
     await pill.click()
