@@ -257,7 +257,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   // a shutdown cuts the download short and answers 503, so the provider sends it again.
   const downloadMedia = chatappMediaDownloader({ policy: outbound, time: systemOutboxTime, apiUrl: config.chatappApiUrl, maxBytes: config.attachmentMaxBytes, timeoutMs: 8_000 })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow, attachments, downloadMedia })
-  const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
+  const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now, events })
   const reads = readService({ reads: readStore(db), batch, events, now })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
   const deskRows = deskStore(db)

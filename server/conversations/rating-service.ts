@@ -2,6 +2,7 @@ import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { RatingRefusal } from '../protocol/rating-refusals.ts'
 import type { ConversationRating, RatingScale } from '../protocol/widget-protocol.ts'
 import type { Clock } from '../support/clock.ts'
+import type { EventBus } from '../support/events.ts'
 import type { ConversationStore } from './conversation-store.ts'
 import type { RatingStore } from './rating-store.ts'
 
@@ -25,6 +26,8 @@ interface Deps {
   ratings: RatingStore
   batch: WriteBatcher
   now: Clock
+  /** Told of each stored rating ('conversation.rated'), for the desk. */
+  events?: EventBus
 }
 
 export type RatingService = ReturnType<typeof ratingService>
@@ -34,7 +37,7 @@ export type RatingService = ReturnType<typeof ratingService>
  * integration offers. Pending ratings (written in the open batch) count, so two tabs rating
  * at once keep the first.
  */
-export function ratingService({ conversations, ratings, batch, now }: Deps) {
+export function ratingService({ conversations, ratings, batch, now, events }: Deps) {
   const pending = new Map<string, ConversationRating>()
   const current = (conversationId: string) => pending.get(conversationId) ?? ratings.get(conversationId)
 
@@ -61,6 +64,7 @@ export function ratingService({ conversations, ratings, batch, now }: Deps) {
         () => {
           pending.delete(conversation.id)
           onStored(rating)
+          events?.emit('conversation.rated', { conversation, rating })
         },
       )
       return { ok: true, rating }

@@ -33,6 +33,30 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
     return workspaceId ?? null
   }
 
+  /**
+   * A visitor who starts waiting for a person, or a person's reply that ends the wait, moves
+   * the conversation in or out of every desk's Waiting view (which may not show it yet). The
+   * bot's messages never change a wait, and cost no read here.
+   */
+  const announceWait = (workspaceId: string, conversation: ConversationRef, messages: { role: string; created_at: string }[]) => {
+    const fromPeople = messages.filter((message) => message.role === 'visitor' || message.role === 'agent')
+    if (fromPeople.length === 0) return
+    const thread = store.thread(workspaceId, conversation.id)
+    if (thread?.status !== 'handoff') return
+    const started = thread.waiting_since !== null && fromPeople.some((message) => message.role === 'visitor' && message.created_at === thread.waiting_since)
+    const ended = thread.waiting_since === null && fromPeople.some((message) => message.role === 'agent')
+    if (!started && !ended) return
+    feed.publish(workspaceId, {
+      type: 'conversation',
+      conversation_id: conversation.id,
+      chatbot_id: conversation.chatbot_id,
+      change: 'waiting',
+      status: thread.status,
+      assignee_id: thread.assignee_id,
+      waiting_since: thread.waiting_since,
+    })
+  }
+
   const off = [
     events.on('chatbot.removed', ({ chatbotId }) => void workspaces.delete(chatbotId)),
     events.on('conversation.messages', ({ conversation, messages }) => {
@@ -48,6 +72,12 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
       for (const message of messages) {
         feed.publish(workspaceId, { type: 'message', conversation_id: conversation.id, chatbot_id: conversation.chatbot_id, message })
       }
+      announceWait(workspaceId, conversation, messages)
+    }),
+    events.on('conversation.rated', ({ conversation }) => {
+      const workspaceId = workspaceOf(conversation)
+      const rated = workspaceId ? store.lastEvent(conversation.id, 'rated') : undefined
+      if (workspaceId && rated) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: deskEvent(rated) })
     }),
     events.on('conversation.status', ({ conversation, status }) => {
       const workspaceId = workspaceOf(conversation)

@@ -50,7 +50,7 @@ afterAll(() => {
 const base = { workspaceId: 'W', personId: 'U', limit: 26 }
 const cases: [string, ListFilter][] = [
   ['waiting', { ...base, view: 'waiting' }],
-  ['waiting, next page', { ...base, view: 'waiting', after: { seq: 100, handoffAt: '2026-01-01T00:01:40.000Z' } }],
+  ['waiting, next page', { ...base, view: 'waiting', after: { seq: 100, waitingSince: '2026-01-01T00:01:40.000Z' } }],
   ['mine', { ...base, view: 'mine' }],
   ['open', { ...base, view: 'open' }],
   ['open, next page', { ...base, view: 'open', after: { seq: 15_000 } }],
