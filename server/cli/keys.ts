@@ -1,4 +1,5 @@
 import type { WorkspaceService } from '../workspaces/service.ts'
+import { parleyCommand } from './parley-command.ts'
 
 export interface KeysCommand {
   action: 'create' | 'list' | 'revoke'
@@ -24,7 +25,7 @@ export function keys(workspaces: WorkspaceService, command: KeysCommand, print: 
     }
     case 'list': {
       const rows = workspaces.listKeys()
-      if (rows.length === 0) return print('no API keys yet: run `parley keys create --name NAME`')
+      if (rows.length === 0) return print(`no API keys yet: run \`${parleyCommand()} keys create --name NAME\``)
       print(['PREFIX', 'NAME', 'WORKSPACE', 'CREATED', 'REVOKED'].join('\t'))
       for (const row of rows) {
         print([row.prefix, row.name, row.workspace_id, row.created_at, row.revoked_at ?? '-'].join('\t'))

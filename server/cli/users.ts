@@ -1,5 +1,6 @@
 import { ROLES, type Role } from '../people/model.ts'
 import type { PeopleService } from '../people/service.ts'
+import { parleyCommand } from './parley-command.ts'
 
 export interface UsersCommand {
   action: 'create' | 'reset-password' | 'list'
@@ -48,7 +49,7 @@ export async function users(people: PeopleService, command: UsersCommand, print:
     }
     case 'list': {
       const rows = people.listEverywhere()
-      if (rows.length === 0) return print('no users yet: run `parley users create --email E --name N --role admin`')
+      if (rows.length === 0) return print(`no users yet: run \`${parleyCommand()} users create --email E --name N --role admin\``)
       print(['EMAIL', 'NAME', 'ROLE', 'STATUS', 'WORKSPACE', 'CREATED'].join('\t'))
       for (const row of rows) print([row.email, row.display_name, row.role, row.status, row.workspace_id, row.created_at].join('\t'))
       return

@@ -17,8 +17,8 @@ export interface ResponseHeaders {
 
 export type SessionAuth = ReturnType<typeof sessionAuth>
 
-/** Paths anyone may call without a key or a session: they open sessions. */
-const OPEN_PATHS = new Set(['/api/dev/v1/auth/sign-in', '/api/dev/v1/auth/accept-invite'])
+/** Paths anyone may call without a key or a session: they open sessions, or say what a link is for. */
+const OPEN_PATHS = new Set(['/api/dev/v1/auth/sign-in', '/api/dev/v1/auth/accept-invite', '/api/dev/v1/auth/link'])
 
 /**
  * The session-cookie half of authentication. A request with an Authorization header is a

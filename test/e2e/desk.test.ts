@@ -3,6 +3,7 @@ import { E2E_TIMEOUT } from './support/browser.ts'
 import { DeskPage } from './support/desk-page.ts'
 import { type DeskSuite, deskSuite } from './support/desk-suite.ts'
 import { waitUntil } from './support/widget-page.ts'
+import { expectInViewport } from '../journeys/support/in-viewport.ts'
 
 describe('the desk at /app in Chromium, against the compiled binary', () => {
   const suite = deskSuite()
@@ -86,6 +87,8 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
       }
     })
     expect(answers).toEqual({ invite: 403, chatbot: 403, readChatbots: 200 })
+    // The desk offers an agent no way into the console, which would only refuse them.
+    expect(await agent.page.locator('[data-nav=console]').count()).toBe(0)
   }, E2E_TIMEOUT)
 
   test('a deep link signed out goes through sign-in and lands on the conversation', async () => {
@@ -108,18 +111,20 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     await page.page.goto(made.invite.url)
     // The token leaves the address bar at once.
     await waitUntil(() => !page.page.url().includes('token'), 'the token is gone from the address')
+    // The page says which e-mail the person will sign in with.
+    await expectInViewport(page.page.locator('.link-email [data-email]'), 'the e-mail of the invite')
+    expect(await page.page.locator('.link-email [data-email]').textContent()).toBe('lee@acme.test')
     await page.page.locator('input[name=password]').fill('lee-correct-horse')
     await page.page.locator('input[name=repeat]').fill('lee-correct-horse')
     await page.page.locator('button[type=submit]').click()
     await page.page.locator('.desk').waitFor({ state: 'visible' })
     expect(await page.page.locator('.topbar .who').textContent()).toBe('Lee')
-    // The link worked once.
+    // The link worked once: opened again, it says so at once, and how to get a new one, with no form.
     await page.page.goto(made.invite.url)
-    await page.page.locator('input[name=password]').fill('lee-other-password')
-    await page.page.locator('input[name=repeat]').fill('lee-other-password')
-    await page.page.locator('button[type=submit]').click()
-    await page.page.locator('.form-error').waitFor({ state: 'visible' })
-    expect(await page.page.locator('.form-error').textContent()).toContain('expired or was already used')
+    await expectInViewport(page.page.locator('[data-dead-link] .form-error'), 'the used link said')
+    expect(await page.page.locator('[data-dead-link] .form-error').textContent()).toContain('already used')
+    expect(await page.page.locator('[data-dead-link]').textContent()).toContain('Ask an admin of your team for a new link')
+    expect(await page.page.locator('input').count()).toBe(0)
   }, E2E_TIMEOUT)
 
   test('at phone size (390×844) the list fills the screen, a conversation replaces it, and back returns', async () => {

@@ -5,7 +5,7 @@ import type { ChatMessage, DeskConversation, Person, TimelineItem, User } from '
 import { Composer, type SendResult } from './Composer.tsx'
 import { ContextPanel } from './ContextPanel.tsx'
 import * as data from './data.ts'
-import { CHANNEL_NAMES, contactName } from './format.ts'
+import { CHANNEL_NAMES, contactName, ratingClass, ratingLabel } from './format.ts'
 import type { Live } from './live.ts'
 import { EventView, MessageView, NoteView } from './MessageView.tsx'
 import { mergeTimeline, newestMessageId } from './timeline.ts'
@@ -182,6 +182,20 @@ export function ConversationView(props: { conversationId: string; connection: Li
               <span class="muted">
                 {current().chatbot_name} · {CHANNEL_NAMES[current().channel] ?? current().channel} ·{' '}
                 <span class={`status status-${current().status}`}>{STATUS_NAMES[current().status]}</span>
+                <Show when={current().waiting_seconds !== null}>
+                  {' '}
+                  · <span class="wait">waiting for a reply</span>
+                </Show>
+                <Show when={current().rating}>
+                  {(rating) => (
+                    <>
+                      {' '}
+                      · <span class={`rating-badge rating-${ratingClass(rating())}`} data-rating title={rating().comment ?? 'Rated by the visitor'}>
+                        Rated {ratingLabel(rating())}
+                      </span>
+                    </>
+                  )}
+                </Show>
               </span>
             )}
           </Show>
