@@ -34,9 +34,13 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     await agent.reply('Hi, I am Sam. Let me look at order 1042.')
     const shown = await visitor.shownText('Hi, I am Sam. Let me look at order 1042.', 'agent')
     expect(shown.at(-1)?.author).toContain('Sam')
-    await agent.messagesWhen((messages) => messages.at(-1)?.author === 'Sam', 'the reply is shown with its author')
-    // Opened, so read.
-    await agent.rowsWhen((shown) => shown.find((candidate) => candidate.id === conversationId)?.unread === false, 'the row is marked read')
+    // The reply, under Sam's name, and the conversation nobody had is now Sam's.
+    await agent.messagesWhen((messages) => messages.findLast((message) => message.role !== 'event')?.author === 'Sam', 'the reply is shown with its author')
+    await agent.messagesWhen((messages) => messages.at(-1)?.text.startsWith('Assigned to Sam by Sam') === true, 'the assignment by reply on the timeline')
+    // Answered, so nobody waits: it leaves the Waiting view; opened, so read, under Mine.
+    await agent.rowsWhen((shown) => !shown.some((candidate) => candidate.id === conversationId), 'the answered conversation leaves Waiting')
+    await agent.view('mine')
+    await agent.rowsWhen((shown) => shown.find((candidate) => candidate.id === conversationId)?.unread === false, 'the row is read, under Mine')
     await waitUntil(async () => (await agent.page.title()) === 'Parley desk', 'the title has nothing unread left', { seen: () => agent.page.title() })
     expect(agent.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
@@ -142,7 +146,7 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     // Nothing is wider than the screen.
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await phone.reply('Answered from a phone')
-    await phone.messagesWhen((messages) => messages.at(-1)?.text === 'Answered from a phone', 'the reply')
+    await phone.messagesWhen((messages) => messages.findLast((message) => message.role !== 'event')?.text === 'Answered from a phone', 'the reply')
     await phone.page.getByRole('button', { name: 'Back to the list' }).click()
     await phone.page.locator('.list').waitFor({ state: 'visible' })
   }, E2E_TIMEOUT)

@@ -38,6 +38,8 @@ export interface Journey {
   console(person: Person, device?: Device, path?: string): Promise<ConsolePage>
   /** A new visitor on a shop page at `path` that embeds the widget with `widgetKey` (the chat still closed). */
   visitor(widgetKey: string, device?: Device, path?: string): Promise<WidgetPage>
+  /** A new visitor on a page of the test's own making (`host.page(...)` first), at its full URL. */
+  visitorAt(url: string, device?: Device): Promise<WidgetPage>
   /** A real HTTP receiver on 127.0.0.1 (a rest-api integration's webhook URL), stopped at the end. */
   receiver(): WebhookReceiver
 }
@@ -76,6 +78,11 @@ export function journey(env: Record<string, string> = {}): Journey {
     suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey }))
     const visitor = await WidgetPage.open(suite.browser, DEVICES[device])
     await visitor.goto(suite.host.url('shop.test', path))
+    return visitor
+  }
+  suite.visitorAt = async (url, device = 'desktop') => {
+    const visitor = await WidgetPage.open(suite.browser, DEVICES[device])
+    await visitor.goto(url)
     return visitor
   }
   suite.receiver = () => {

@@ -61,13 +61,13 @@ export async function startParleyBinary(env: Record<string, string> = {}) {
     output: () => server.output(),
     call,
     must,
-    /** A chatbot with `flow` published and a web integration; its widget key. */
-    async webChat(flow: ConversationFlow, name = 'Shop bot'): Promise<{ chatbotId: string; widgetKey: string }> {
+    /** A chatbot with `flow` published and a web integration (with `web`'s fields, widget_config say); its widget key. */
+    async webChat(flow: ConversationFlow, name = 'Shop bot', web: Record<string, unknown> = {}): Promise<{ chatbotId: string; widgetKey: string }> {
       const bot = await must('POST', '/api/dev/v1/chatbots', { name })
       const made = await must('POST', `/api/dev/v1/chatbots/${bot.id}/flows`, { name: 'Main', type: 'conversation', flow })
       await must('POST', `/api/dev/v1/chatbots/${bot.id}/flows/${made.id}/publish`)
-      const web = await must('POST', `/api/dev/v1/chatbots/${bot.id}/integrations/web`, { name: 'Site' })
-      return { chatbotId: bot.id, widgetKey: web.config.widget_key }
+      const integration = await must('POST', `/api/dev/v1/chatbots/${bot.id}/integrations/web`, { name: 'Site', ...web })
+      return { chatbotId: bot.id, widgetKey: integration.config.widget_key }
     },
     /** Invites a person with the API key and sets their password through the invite link's API. */
     async person(name: string, role: 'admin' | 'agent'): Promise<Person & { id: string }> {

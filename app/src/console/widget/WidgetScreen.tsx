@@ -96,7 +96,10 @@ export default function WidgetScreen() {
                   </Show>
                 </div>
                 <Show when={saved()}>
-                  <p role="status">{saved()}</p>
+                  {/* Below the Save button at the end of a long form: brought into view, not left under the fold. */}
+                  <p role="status" ref={(line) => requestAnimationFrame(() => line.scrollIntoView({ block: 'nearest' }))}>
+                    {saved()}
+                  </p>
                 </Show>
               </form>
               <div class="grid-stack">
