@@ -289,6 +289,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     logger,
     ratePerMinute: config.socketRatePerMinute,
     attachments,
+    isTeamPage: sessionCookies.isTeamPage,
     ...webTuning,
   })
 
@@ -329,7 +330,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
         (request, path) => {
           if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
           // A visitor's file is read only for a live socket's token, from an allowed page.
-          if (path === UPLOAD_PATH && request.method === 'POST') web.uploads.check(uploadCredentials(request))
+          if (path === UPLOAD_PATH && request.method === 'POST') web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage))
         },
       ),
     )
@@ -341,7 +342,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
-    .use(webUploadRoutes(web.uploads))
+    .use(webUploadRoutes(web.uploads, sessionCookies.isTeamPage))
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
     .use(mcpOAuthCallbackRoutes(mcpAuth, config.publicRatePerMinute))
