@@ -96,6 +96,16 @@ describe('journey: the first day of a new team', () => {
     await expectInViewport(page.locator('.widget-form [role=status]'), 'the widget saved')
     const snippet = ((await page.locator('[data-embed-snippet]').textContent()) ?? '').trim()
     expect(snippet).toContain('data-widget-key="wk_')
+    // The preview is the real widget: the admin tries the published flow in it (a real conversation, still with the bot).
+    const previewFrame = page.locator('iframe.preview-frame')
+    const preview = page.frameLocator('iframe.preview-frame')
+    await previewFrame.scrollIntoViewIfNeeded()
+    await expectInViewport(previewFrame, 'the preview')
+    await preview.locator('#parley-widget .launcher').click()
+    await preview.getByText('Hi! I am the Northwind assistant.').waitFor()
+    await preview.locator('#parley-widget button.choice', { hasText: 'Where is my order?' }).click()
+    await preview.getByText('Orders ship within two days.').waitFor()
+    await expectInViewport(preview.locator('#parley-widget .log .msg').last(), "the flow's answer in the preview")
     await screenshot(page, 'first-day-4-widget-builder')
     day.host.page('/shop', `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Northwind</title></head><body><h1>Northwind Outfitters</h1>${snippet}</body></html>`)
 
@@ -110,7 +120,11 @@ describe('journey: the first day of a new team', () => {
 
     // The admin's desk: waiting, counted in the tab title; answered, the wait ends and the conversation is hers.
     await page.locator('.console-nav [data-nav=desk]').click()
-    const conversationId = (await parley.must('GET', `/api/dev/v1/chatbots/${chatbotId}/conversations`)).items[0].id as string
+    // Two conversations now (the preview's, with the bot, and the visitor's); one waits for a person.
+    expect((await parley.must('GET', `/api/dev/v1/chatbots/${chatbotId}/conversations`)).items).toHaveLength(2)
+    const waiting = (await parley.must('GET', `/api/dev/v1/desk/conversations?view=waiting&chatbot_id=${chatbotId}`)).items
+    expect(waiting).toHaveLength(1)
+    const conversationId = waiting[0].id as string
     const row = page.locator(`.list .row[data-conversation="${conversationId}"]`)
     await expectInViewport(row, 'the waiting visitor in the list')
     await waitUntil(async () => ((await row.locator('.wait').textContent()) ?? '').startsWith('waiting'), 'the wait shown')
