@@ -51,6 +51,8 @@ describe('waiting for a person', () => {
     await reply(sam, opened.id, 'Let me look it up.')
     const answered = await row(opened.id)
     expect(answered).toMatchObject({ status: 'handoff', waiting_since: null, waiting_seconds: null, assignee: { id: sam.id, display_name: 'sam' } })
+    // The row's last message says who wrote it.
+    expect(answered.last_message).toMatchObject({ role: 'agent', author: 'sam', preview: 'Let me look it up.' })
     expect(await waitingIds()).not.toContain(opened.id)
     const events = (await server.call('GET', `${DESK}/conversations/${opened.id}/events`)).body.items
     expect(events.at(-1)).toMatchObject({ kind: 'assigned', actor: { id: sam.id }, data: { assignee: { id: sam.id } } })

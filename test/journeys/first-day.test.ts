@@ -176,7 +176,7 @@ describe('journey: the first day of a new team', () => {
     await page.locator('table.chatbots a', { hasText: 'Northwind' }).click()
     await expectInViewport(page.locator('[data-csat-value]'), 'the CSAT on the overview')
     await waitUntil(async () => (await page.locator('[data-csat-value]').textContent()) === '100% CSAT', 'CSAT counted', { seen: () => page.locator('[data-csat-value]').textContent() })
-    expect(await page.locator('[data-ratings]').textContent()).toContain('1 good, 0 neutral, 0 bad of 1 ratings')
+    expect(await page.locator('[data-ratings]').textContent()).toContain('1 good, 0 neutral, 0 bad of 1 rating')
     await screenshot(page, 'first-day-7-console-csat')
     expect(admin.console.filter((line) => line.startsWith('pageerror'))).toEqual([])
     expect(visitor.pageErrors()).toEqual([])

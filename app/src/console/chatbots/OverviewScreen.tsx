@@ -9,6 +9,7 @@ const H = 140
 
 const TOKENS_H = 60
 const count = new Intl.NumberFormat('en')
+const plural = (n: number, noun: string) => `${count.format(n)} ${noun}${n === 1 ? '' : 's'}`
 
 /** One chatbot at a glance: conversations per day over 30 days, who waits, visitor satisfaction, agent token usage, its flows. */
 export default function OverviewScreen() {
@@ -58,7 +59,7 @@ export default function OverviewScreen() {
             {activity()?.waiting ?? '…'}
           </p>
           <p class="muted" data-open-handoffs={activity()?.open_handoffs}>
-            {activity()?.open_handoffs ?? 0} open handoffs, {activity()?.waiting ?? 0} not answered yet: answer them in the <A href="/">desk</A>.
+            {plural(activity()?.open_handoffs ?? 0, 'open handoff')}, {activity()?.waiting ?? 0} not answered yet: answer them in the <A href="/">desk</A>.
           </p>
         </section>
         <section class="card" data-csat>
@@ -67,7 +68,11 @@ export default function OverviewScreen() {
             {ratings() ? (ratings()!.csat === null ? 'no ratings' : `${Math.round(ratings()!.csat! * 100)}% CSAT`) : '…'}
           </p>
           <p class="muted" data-ratings>
-            {ratings() ? `${ratings()!.good} good, ${ratings()!.neutral} neutral, ${ratings()!.bad} bad of ${ratings()!.count} ratings` : ''}
+            {ratings()
+              ? ratings()!.count > 0
+                ? `${ratings()!.good} good, ${ratings()!.neutral} neutral, ${ratings()!.bad} bad of ${plural(ratings()!.count, 'rating')}`
+                : 'Visitors rate a conversation once it is closed, when the widget asks (Rating at the end, on the Widget tab).'
+              : ''}
             <Show when={(ratings()?.count ?? 0) > 0}>
               {' '}
               · <A href={`/?view=closed&rating=any&bot=${params.botId}`}>read them in the desk</A>
