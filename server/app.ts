@@ -51,6 +51,7 @@ import { messageIndexer, type MessageIndexerTuning } from './desk/message-indexe
 import { messageSearchStore } from './desk/message-search-store.ts'
 import { deskRoutes, deskUploadBodies } from './desk/routes.ts'
 import { deskService } from './desk/service.ts'
+import { waitTurnWriter } from './desk/wait-turn-writer.ts'
 import { deskStore } from './desk/store.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { demoChatbot } from './instance/demo-chatbot.ts'
@@ -247,7 +248,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, waitTurnWriter(deskStore(db))],
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)

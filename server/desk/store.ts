@@ -101,6 +101,8 @@ export function deskStore(db: Database) {
   const workspaceOfChatbot = db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?')
 
   const endWait = db.query<unknown, [string]>('UPDATE desk_threads SET waiting_since = NULL WHERE conversation_id = ?')
+  const setWait = db.query<unknown, [string | null, string]>('UPDATE desk_threads SET waiting_since = ? WHERE conversation_id = ?')
+  const startWait = db.query<unknown, [string, string]>('UPDATE desk_threads SET waiting_since = coalesce(waiting_since, ?) WHERE conversation_id = ?')
   const lastOfKind = db.query<EventRow, [string, string]>('SELECT * FROM desk_events WHERE conversation_id = ? AND kind = ? ORDER BY id DESC LIMIT 1')
   const rating = db.query<ConversationRating, [string]>('SELECT scale, score, comment, created_at FROM conversation_ratings WHERE conversation_id = ?')
 
@@ -118,6 +120,9 @@ export function deskStore(db: Database) {
     insertEvent: (row: Omit<EventRow, 'id'>) => (insertEvent.get(row.conversation_id, row.kind, row.at, row.actor_id, row.actor_name, row.data) as { id: number }).id,
     /** A person took the conversation over: nobody waits for a person any more. */
     endWait: (conversationId: string) => endWait.run(conversationId),
+    /** The wait of a handed-off conversation from `since` (null: nobody waits); `keepEarlier` keeps a wait already running. */
+    setWait: (conversationId: string, since: string | null, keepEarlier: boolean) =>
+      since !== null && keepEarlier ? startWait.run(since, conversationId) : setWait.run(since, conversationId),
     lastEvent: (conversationId: string, kind: string) => lastOfKind.get(conversationId, kind) ?? undefined,
     rating: (conversationId: string) => rating.get(conversationId) ?? null,
     attributeStatusEvent: (conversationId: string, actorId: string | null, actorName: string | null) => attribute.run(actorId, actorName, conversationId),

@@ -57,11 +57,9 @@ async function setup(app: TestApp) {
     // Older than the 30 days.
     { daysAgo: 31, status: 'done', prompt: 7, completion: 0 },
   ])
-  // One visitor of a handoff writes (the desk's waiting_since starts); the others have not.
+  // One visitor of a handoff waits for a person (as the desk's turn writer records it); the others were answered.
   const id = (n: number) => `${botId.slice(0, 20)}V${String(n).padStart(5, '0')}`
-  app.db
-    .query("INSERT INTO messages (id, conversation_id, conversation_seq, role, content, created_at) VALUES ('M1', ?, (SELECT seq FROM conversations WHERE id = ?), 'visitor', '{\"kind\":\"text\",\"text\":\"hello?\"}', ?)")
-    .run(id(2), id(2), dayOf(0))
+  app.db.query('UPDATE desk_threads SET waiting_since = ? WHERE conversation_id = ?').run(dayOf(0), id(2))
   // Ratings as the widget stores them: four in the 30 days (two good, one neutral, one bad), one older.
   const rate = app.db.query('INSERT INTO conversation_ratings (conversation_id, scale, score, comment, created_at) VALUES (?, ?, ?, NULL, ?)')
   rate.run(id(1), 'stars', 5, dayOf(0))

@@ -48,27 +48,18 @@ describe('migration 21: who waits for a person, and ratings, on the desk', () =>
     expect(rated.map((row) => ({ ...row, data: JSON.parse(row.data) }))).toEqual([{ kind: 'rated', at: t(9), data: { scale: 'stars', score: 2, comment: 'slow' } }])
   })
 
-  test("afterwards the triggers keep it: a visitor's message starts a wait, an agent's ends it, the bot's does nothing, leaving handoff ends it; a rating is grouped and on the timeline", () => {
+  test("afterwards its triggers keep status changes and ratings (messages are the desk's turn writer's: test/desk/waiting.test.ts)", () => {
     const db = olderDatabase()
     migrate(db)
-    const message = db.query("INSERT INTO messages (id, conversation_id, conversation_seq, role, content, created_at) VALUES (?, ?, ?, ?, '{\"kind\":\"text\",\"text\":\"x\"}', ?)")
-    message.run('A3', 'ANSWERED', 2, 'bot', t(10))
-    expect(threads(db).ANSWERED?.waiting).toBeNull()
-    message.run('A4', 'ANSWERED', 2, 'visitor', t(11))
-    message.run('A5', 'ANSWERED', 2, 'visitor', t(12))
-    expect(threads(db).ANSWERED?.waiting).toBe(t(11))
-    message.run('A6', 'ANSWERED', 2, 'agent', t(13))
-    expect(threads(db).ANSWERED?.waiting).toBeNull()
-    // The bot's conversation: a visitor writing to the bot waits for nobody.
-    message.run('B2', 'BOT', 5, 'visitor', t(14))
-    expect(threads(db).BOT?.waiting).toBeNull()
     // Handed off: the handoff starts the wait; closed, it ends.
     db.query("UPDATE conversations SET status = 'handoff', updated_at = ? WHERE id = 'BOT'").run(t(15))
     expect(threads(db).BOT?.waiting).toBe(t(15))
     db.query("UPDATE conversations SET status = 'closed', updated_at = ? WHERE id = 'BOT'").run(t(16))
     expect(threads(db).BOT?.waiting).toBeNull()
+    db.query("UPDATE conversations SET status = 'bot', updated_at = ? WHERE id = 'UNANSWERED'").run(t(17))
+    expect(threads(db).UNANSWERED?.waiting).toBeNull()
     const rate = db.query("INSERT INTO conversation_ratings (conversation_id, scale, score, comment, created_at) VALUES ('BOT', ?, ?, NULL, ?)")
-    rate.run('thumbs', 1, t(17))
+    rate.run('thumbs', 1, t(18))
     expect(threads(db).BOT?.rating).toBe('good')
     expect(db.query("SELECT count(*) AS n FROM desk_events WHERE conversation_id = 'BOT' AND kind = 'rated'").get()).toEqual({ n: 1 })
   })
