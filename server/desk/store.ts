@@ -106,15 +106,18 @@ export function deskStore(db: Database) {
   const lastOfKind = db.query<EventRow, [string, string]>('SELECT * FROM desk_events WHERE conversation_id = ? AND kind = ? ORDER BY id DESC LIMIT 1')
   const rating = db.query<ConversationRating, [string]>('SELECT scale, score, comment, created_at FROM conversation_ratings WHERE conversation_id = ?')
 
-  const visitorPage = db.query<{ page_url: string | null; user_agent: string | null }, [string]>('SELECT page_url, user_agent FROM desk_web_visitors WHERE contact_id = ?')
-  const saveVisitorPage = db.query<unknown, [string, string | null, string | null, string]>(
-    `INSERT INTO desk_web_visitors (contact_id, page_url, user_agent, seen_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (contact_id) DO UPDATE SET page_url = excluded.page_url, user_agent = excluded.user_agent, seen_at = excluded.seen_at`,
+  const visitorPage = db.query<{ page_url: string | null; user_agent: string | null; address: string | null }, [string]>(
+    'SELECT page_url, user_agent, address FROM desk_web_visitors WHERE contact_id = ?',
+  )
+  const saveVisitorPage = db.query<unknown, [string, string | null, string | null, string, string | null]>(
+    `INSERT INTO desk_web_visitors (contact_id, page_url, user_agent, seen_at, address) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (contact_id) DO UPDATE SET page_url = excluded.page_url, user_agent = excluded.user_agent, seen_at = excluded.seen_at, address = excluded.address`,
   )
 
   return {
     visitorPage: (contactId: string) => visitorPage.get(contactId) ?? undefined,
-    saveVisitorPage: (contactId: string, pageUrl: string | null, userAgent: string | null, at: string) => saveVisitorPage.run(contactId, pageUrl, userAgent, at),
+    saveVisitorPage: (contactId: string, pageUrl: string | null, userAgent: string | null, at: string, address: string | null = null) =>
+      saveVisitorPage.run(contactId, pageUrl, userAgent, at, address),
     thread: (workspaceId: string, conversationId: string) => thread.get(conversationId, workspaceId) ?? undefined,
     assign: (conversationId: string, assigneeId: string | null, at: string) => assign.run(assigneeId, assigneeId ? at : null, conversationId),
     insertEvent: (row: Omit<EventRow, 'id'>) => (insertEvent.get(row.conversation_id, row.kind, row.at, row.actor_id, row.actor_name, row.data) as { id: number }).id,

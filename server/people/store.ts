@@ -118,6 +118,8 @@ export function peopleStore(db: Database) {
     spendToken: (hash: string, at: string) => spendToken.get(at, hash, at),
     /** A token that would still work, without spending it. */
     liveToken: (hash: string, at: string) => liveToken.get(hash, at) ?? undefined,
+    /** Whether a token could be spent now (a read: spending is spendToken's alone). */
+    isTokenLive: (hash: string, at: string) => liveToken.get(hash, at) !== null,
     deleteUnusedTokensOf: (userId: string) => void deleteTokensOf.run(userId),
   }
 }

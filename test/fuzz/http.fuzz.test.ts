@@ -31,6 +31,7 @@ const KNOWN_OPEN: { invariant: Invariant; status: number; why: string }[] = []
 const PERSON_ONLY = new Set([
   'POST /api/dev/v1/auth/sign-in',
   'POST /api/dev/v1/auth/accept-invite',
+  'POST /api/dev/v1/auth/link',
   'GET /api/dev/v1/auth/me',
   'GET /api/dev/v1/auth/sessions',
   'POST /api/dev/v1/auth/sign-out',
@@ -73,6 +74,8 @@ const NO_FIXTURE_YET = new Set([
   'GET /attachments/{id}/{key}/{filename}',
   // The provider's verify handshake succeeds only with the integration's verify token, a secret.
   'GET /hooks/chatapp/{integration_id}',
+  // Read with the operator's PARLEY_METRICS_TOKEN or from a trusted proxy, never an API key: test/metrics.
+  'GET /metrics',
 ])
 
 /**
@@ -83,7 +86,11 @@ const NO_FIXTURE_YET = new Set([
 const NEEDS_LUCK = new Set([
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/web',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api',
+  // As its POST: four of the five webhook_url hints are refused, and the scene may have none yet.
+  'PATCH /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/chatapp',
+  // As its POST: the scene has no chatapp integration to change until a POST got lucky.
+  'PATCH /api/dev/v1/chatbots/{chatbot_id}/integrations/chatapp',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api/messages',
   'POST /api/dev/v1/chatbots/{chatbot_id}/flows/{flow_id}/test-run',
   'POST /api/dev/v1/chatbots/{chatbot_id}/conversations/{conversation_id}/read',

@@ -85,6 +85,14 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
             </>
           )}
         </Show>
+        <Show when={props.info.visitor?.address}>
+          {(address) => (
+            <>
+              <dt>Address</dt>
+              <dd class="visitor-address">{address()}</dd>
+            </>
+          )}
+        </Show>
         <Show when={props.info.rating}>
           {(rating) => (
             <>

@@ -15,7 +15,7 @@ export const deskWaitingAndRatings: Migration = {
       -- first message after a person's last reply, until a person (or the API, as an agent)
       -- replies. NULL when nobody waits. Status changes set it by the trigger below; the
       -- messages of a handed-off conversation by the desk's share of each turn
-      -- (server/desk/wait-turn-writer.ts), which costs a turn with the bot nothing (a trigger
+      -- (server/desk/turn-wait.ts), which costs a turn with the bot nothing (a trigger
       -- on messages made every turn 13 % slower).
       ALTER TABLE desk_threads ADD COLUMN waiting_since TEXT;
       UPDATE desk_threads SET waiting_since = CASE
