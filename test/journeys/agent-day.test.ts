@@ -143,6 +143,10 @@ describe('journey: two agents on the desk', () => {
     }
     await screenshot(phone.page, 'agent-day-4-phone-rated')
     await samDesk.view('closed')
+    // Who wrote last, as Sam reads it: his own reply is You, Lee's is Lee's.
+    const lastLines = (rows: { id: string; preview: string }[]) => rows.filter((row) => row.id === order || row.id === swap).map((row) => row.preview.split(':')[0])
+    await samDesk.rowsWhen((rows) => JSON.stringify(lastLines(rows).sort()) === '["Lee","You"]', 'the last senders: You and Lee')
+    await expectInViewport(samDesk.page.locator(`.list .row[data-conversation="${swap}"] .row-sender`), "Lee's name before the last line")
     await samDesk.page.getByRole('combobox', { name: 'Rating' }).selectOption('bad')
     await samDesk.rowsWhen((rows) => rows.length === 1 && rows[0]!.id === swap, 'the bad rating found')
     await expectInViewport(samDesk.page.locator(`.list .row[data-conversation="${swap}"] .row-rating`), 'the bad rating on its row')

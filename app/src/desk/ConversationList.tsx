@@ -12,6 +12,8 @@ export function ConversationList(props: {
   /** The view the rows belong to; differs from `view` while a switch is being fetched. */
   listedView: ViewId | null
   selected?: string
+  /** The signed-in person's name: their own replies read "You". */
+  me?: string | null
   /** When the rows' wait times were measured against, so they keep counting between fetches. */
   now: number
   fetchedAt: number
@@ -51,7 +53,7 @@ export function ConversationList(props: {
                   </Show>
                 </span>
                 <span class="row-preview">
-                  <Show when={item.last_message && senderOf(item.last_message)}>{(sender) => <span class="row-sender">{sender()}: </span>}</Show>
+                  <Show when={item.last_message && senderOf(item.last_message, props.me ?? null)}>{(sender) => <span class="row-sender">{sender()}: </span>}</Show>
                   {item.last_message?.preview ?? ''}
                 </span>
                 <span class="row-meta">

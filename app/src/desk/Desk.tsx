@@ -163,6 +163,7 @@ export function Desk() {
         view={filter().view}
         listedView={listedView()}
         selected={params.conversationId}
+        me={me()?.user.display_name ?? null}
         now={now()}
         fetchedAt={fetchedAt()}
         hasMore={Boolean(nextCursor())}

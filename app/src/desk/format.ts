@@ -37,8 +37,12 @@ export function ratingClass(rating: ConversationRating): 'good' | 'neutral' | 'b
   return good ? 'good' : bad ? 'bad' : 'neutral'
 }
 
-/** Who wrote a list row's last message, for the line before its text. */
-export function senderOf(message: NonNullable<DeskConversation['last_message']>): string {
-  if (message.role === 'agent') return message.author ?? 'Agent'
+/**
+ * Who wrote a list row's last message, for the line before its text: You for the signed-in
+ * person's own reply (`me`, their display name: an agent message carries the name the
+ * visitor saw, not who sent it, so a namesake's reply reads as You too), a colleague's name.
+ */
+export function senderOf(message: NonNullable<DeskConversation['last_message']>, me: string | null = null): string {
+  if (message.role === 'agent') return message.author && message.author === me ? 'You' : (message.author ?? 'Agent')
   return message.role === 'visitor' ? 'Visitor' : message.role === 'bot' ? 'Bot' : ''
 }
