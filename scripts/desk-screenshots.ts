@@ -71,6 +71,8 @@ try {
     const context = await browser.newContext({ viewport, deviceScaleFactor: phone ? 2 : 1, reducedMotion: 'reduce', hasTouch: phone, isMobile: phone })
     const page = await context.newPage()
     await signIn(page)
+    // Answered on the desktop pass, Maya no longer waits: she is Sam's, under Mine.
+    if (phone) await page.locator('.view[data-view=mine]').click()
     await page.locator('.row', { hasText: 'Maya Lopez' }).click()
     await page.locator('.message.event').first().waitFor()
     if (!phone) {

@@ -273,7 +273,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   // a shutdown cuts the download short and answers 503, so the provider sends it again.
   const downloadMedia = chatappMediaDownloader({ policy: outbound, time: systemOutboxTime, apiUrl: config.chatappApiUrl, maxBytes: config.attachmentMaxBytes, timeoutMs: 8_000 })
   const chatappIn = chatappInbound({ integrations, visitors, conversations, store: chatappRows, batch, now, logger, metaFlow, attachments, downloadMedia })
-  const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
+  const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now, events })
   const reads = readService({ reads: readStore(db), batch, events, now })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
   const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, attachments, batch, events, feed, now })
@@ -288,7 +288,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     logger,
   })
   const deskSearch = messageIndexer({ store: messageSearchStore(db), events, logger, tuning: deskSearchTuning })
-  const stopDeskAnnouncements = deskAnnouncements({ events, store: deskRows, batch, now, pass: deskSockets.pass })
+  const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const operationsRows = operationsStore(db)
   const writeBackup = backupThread(BACKUP_WORKER_URL)
@@ -304,6 +304,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     logger,
     ratePerMinute: config.socketRatePerMinute,
     attachments,
+    isTeamPage: sessionCookies.isTeamPage,
     ...webTuning,
   })
 
@@ -358,7 +359,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
         (request, path) => {
           if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
           // A visitor's file is read only for a live socket's token, from an allowed page.
-          if (path === UPLOAD_PATH && request.method === 'POST') web.uploads.check(uploadCredentials(request))
+          if (path === UPLOAD_PATH && request.method === 'POST') web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage))
         },
       ),
     )
@@ -371,7 +372,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
-    .use(webUploadRoutes(web.uploads))
+    .use(webUploadRoutes(web.uploads, sessionCookies.isTeamPage))
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
     .use(mcpOAuthCallbackRoutes(mcpAuth, config.publicRatePerMinute))

@@ -35,3 +35,8 @@ export async function signOut(): Promise<void> {
     setMe(null)
   }
 }
+
+/** What a one-time link is for, asked before its page shows a form (a used link answers ApiError invalid_token). */
+export async function peekLink(token: string): Promise<{ purpose: 'setup' | 'invite' | 'reset'; email: string | null; expires_at: string }> {
+  return await api('POST', '/auth/link', { token })
+}

@@ -1,6 +1,6 @@
-import type { ChatMessage, Content, ConversationStatus } from '../../server/protocol/widget-protocol.ts'
+import type { ChatMessage, Content, ConversationRating, ConversationStatus } from '../../server/protocol/widget-protocol.ts'
 
-export type { ChatMessage, Content, ConversationStatus }
+export type { ChatMessage, Content, ConversationRating, ConversationStatus }
 
 export interface User {
   id: string
@@ -36,16 +36,19 @@ export interface DeskConversation {
   created_at: string
   last_message_at: string
   handoff_at: string | null
+  /** Since when the visitor waits for a person (their oldest unanswered message); null once answered. */
+  waiting_since: string | null
   waiting_seconds: number | null
   assignee: Person | null
   contact: { id: string; name: string | null; email: string | null; phone: string | null; identified: boolean }
-  last_message: { id: string; role: string; preview: string; created_at: string } | null
+  last_message: { id: string; role: string; author: string | null; preview: string; created_at: string } | null
+  rating: ConversationRating | null
   unread: boolean
 }
 
 export interface DeskEvent {
   id: number
-  kind: 'handed_off' | 'handed_back' | 'closed' | 'assigned' | 'unassigned'
+  kind: 'handed_off' | 'handed_back' | 'closed' | 'assigned' | 'unassigned' | 'rated'
   at: string
   actor: Person | null
   data: Record<string, unknown>
@@ -81,6 +84,7 @@ export interface Context {
     created_at: string
   }
   visitor: { page_url: string | null; user_agent: string | null; address: string | null } | null
+  rating: ConversationRating | null
   earlier_conversations: { id: string; status: ConversationStatus; channel: Channel; created_at: string; last_message_at: string }[]
   flow: { id: string; name: string | null; version: number | null; state: string | null; variables: Record<string, unknown>; at_handoff: boolean } | null
 }

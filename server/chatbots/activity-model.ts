@@ -10,6 +10,17 @@ export const ChatbotActivity = t.Object({
     { description: 'the last 30 UTC days, oldest first, today last; days without conversations count 0' },
   ),
   open_handoffs: t.Integer({ minimum: 0, description: 'conversations handed to a person and not yet handed back or closed' }),
+  waiting: t.Integer({ minimum: 0, description: "open handoffs whose visitor waits for a person now: not answered since their last message (the desk's Waiting view)" }),
+  ratings: t.Object(
+    {
+      count: t.Integer({ minimum: 0 }),
+      good: t.Integer({ minimum: 0, description: 'thumbs up, or 4 or 5 stars' }),
+      neutral: t.Integer({ minimum: 0, description: '3 stars' }),
+      bad: t.Integer({ minimum: 0, description: 'thumbs down, or 1 or 2 stars' }),
+      csat: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], { description: 'good / count (customer satisfaction), null without ratings' }),
+    },
+    { description: "visitors' end ratings given in the same 30 days" },
+  ),
   agent_usage: t.Object(
     {
       runs: t.Integer({ minimum: 0, description: 'LLM agent runs finished in the 30 days' }),

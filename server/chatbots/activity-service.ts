@@ -30,7 +30,11 @@ export function activityService(store: ActivityStore, now: Clock) {
         completion_tokens: sum((row) => row.completion_tokens),
         total_tokens: sum((row) => row.total_tokens),
       }
-      return { days, open_handoffs: store.countWithStatus(chatbotId, 'handoff'), agent_usage }
+      const rated = { good: 0, neutral: 0, bad: 0 }
+      for (const row of store.ratingsSince(chatbotId, since)) rated[row.rating] = row.n
+      const count = rated.good + rated.neutral + rated.bad
+      const ratings = { count, ...rated, csat: count > 0 ? Math.round((rated.good / count) * 1000) / 1000 : null }
+      return { days, open_handoffs: store.countWithStatus(chatbotId, 'handoff'), waiting: store.countWaiting(chatbotId), ratings, agent_usage }
     },
   }
 }

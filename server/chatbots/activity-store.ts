@@ -17,6 +17,16 @@ export function activityStore(db: Database) {
      FROM agent_runs WHERE chatbot_id = ? AND status != 'pending' AND finished_at >= ? GROUP BY day`,
   )
   const byStatus = db.query<{ n: number }, [string, string]>('SELECT count(*) AS n FROM conversations WHERE chatbot_id = ? AND status = ?')
+  // The desk's threads (server/desk/ keeps them): a visitor waits for a person while waiting_since is set.
+  // Prepared on first use (db.query caches them): the columns come with migration 21, and the
+  // store is also built on older databases by the migration tests before they upgrade them.
+  const waiting = () => db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM desk_threads WHERE chatbot_id = ? AND status = 'handoff' AND waiting_since IS NOT NULL")
+  // Visitors' ratings given from `since` on, by how the desk groups them (migration 21's desk_threads.rating).
+  const ratings = () =>
+    db.query<{ rating: 'good' | 'neutral' | 'bad'; n: number }, [string, string]>(
+      `SELECT t.rating, count(*) AS n FROM conversation_ratings r JOIN desk_threads t ON t.conversation_id = r.conversation_id
+       WHERE t.chatbot_id = ? AND r.created_at >= ? GROUP BY t.rating`,
+    )
 
   return {
     chatbotExists: (workspaceId: string, chatbotId: string) => chatbotInWorkspace.get(chatbotId, workspaceId) !== null,
@@ -25,5 +35,7 @@ export function activityStore(db: Database) {
     /** Token counts of the agent runs that finished per UTC day from `since` on; days without any are absent. */
     agentTokensPerDay: (chatbotId: string, since: string) => tokensPerDay.all(chatbotId, since),
     countWithStatus: (chatbotId: string, status: 'bot' | 'handoff' | 'closed') => byStatus.get(chatbotId, status)?.n ?? 0,
+    countWaiting: (chatbotId: string) => waiting().get(chatbotId)?.n ?? 0,
+    ratingsSince: (chatbotId: string, since: string) => ratings().all(chatbotId, since),
   }
 }

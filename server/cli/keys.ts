@@ -1,5 +1,6 @@
 import { nameProblem } from '../support/name-text.ts'
 import type { WorkspaceService } from '../workspaces/service.ts'
+import { parleyCommand } from './parley-command.ts'
 import { terminalText as safe } from './terminal-text.ts'
 
 /** As the API's key name (server/workspaces/key-model.ts). */
@@ -31,7 +32,7 @@ export function keys(workspaces: WorkspaceService, command: KeysCommand, print: 
     }
     case 'list': {
       const rows = workspaces.listKeys()
-      if (rows.length === 0) return print('no API keys yet: run `parley keys create --name NAME`')
+      if (rows.length === 0) return print(`no API keys yet: run \`${parleyCommand()} keys create --name NAME\``)
       print(['PREFIX', 'NAME', 'WORKSPACE', 'CREATED', 'REVOKED'].join('\t'))
       for (const row of rows) {
         print([row.prefix, row.name, row.workspace_id, row.created_at, row.revoked_at ?? '-'].map(safe).join('\t'))

@@ -1,6 +1,7 @@
 import { ROLES, type Role } from '../people/model.ts'
 import type { PeopleService } from '../people/service.ts'
 import { nameProblem } from '../support/name-text.ts'
+import { parleyCommand } from './parley-command.ts'
 import { terminalText as safe } from './terminal-text.ts'
 
 export interface UsersCommand {
@@ -54,7 +55,7 @@ export async function users(people: PeopleService, command: UsersCommand, print:
     }
     case 'list': {
       const rows = people.listEverywhere()
-      if (rows.length === 0) return print('no users yet: run `parley users create --email E --name N --role admin`')
+      if (rows.length === 0) return print(`no users yet: run \`${parleyCommand()} users create --email E --name N --role admin\``)
       print(['EMAIL', 'NAME', 'ROLE', 'STATUS', 'WORKSPACE', 'CREATED'].join('\t'))
       for (const row of rows) print([row.email, row.display_name, row.role, row.status, row.workspace_id, row.created_at].map(safe).join('\t'))
       return

@@ -2,6 +2,7 @@ import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { RatingRefusal } from '../protocol/rating-refusals.ts'
 import type { ConversationRating, RatingScale } from '../protocol/widget-protocol.ts'
 import type { Clock } from '../support/clock.ts'
+import type { EventBus } from '../support/events.ts'
 import type { ConversationStore } from './conversation-store.ts'
 import type { RatingStore } from './rating-store.ts'
 
@@ -25,6 +26,8 @@ interface Deps {
   ratings: RatingStore
   batch: WriteBatcher
   now: Clock
+  /** Told of each stored rating ('conversation.rated'), for the desk. */
+  events?: EventBus
 }
 
 export type RatingService = ReturnType<typeof ratingService>
@@ -35,7 +38,7 @@ export type RatingService = ReturnType<typeof ratingService>
  * connection's transaction, so two tabs rating at once keep the first; a rolled-back batch
  * takes its rating with it (no copy of it is kept in memory to outlive the rollback).
  */
-export function ratingService({ conversations, ratings, batch, now }: Deps) {
+export function ratingService({ conversations, ratings, batch, now, events }: Deps) {
   const current = (conversationId: string) => ratings.get(conversationId)
 
   return {
@@ -57,7 +60,10 @@ export function ratingService({ conversations, ratings, batch, now }: Deps) {
       const rating: ConversationRating = { scale: input.scale, score: input.score, comment, created_at: now() }
       batch.run(
         () => ratings.insertOnce(conversation.id, rating),
-        () => onStored(rating),
+        () => {
+          onStored(rating)
+          events?.emit('conversation.rated', { conversation, rating })
+        },
       )
       return { ok: true, rating }
     },

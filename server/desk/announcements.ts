@@ -1,11 +1,14 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { Clock } from '../support/clock.ts'
 import type { ConversationRef, EventBus } from '../support/events.ts'
+import { deskEvent } from './desk-event.ts'
+import type { DeskFeed } from './feed.ts'
 import type { PassingEvent } from './feed-events.ts'
 import type { DeskStore } from './store.ts'
 
 interface Deps {
   events: EventBus
+  feed: DeskFeed
   store: DeskStore
   batch: WriteBatcher
   now: Clock
@@ -15,11 +18,12 @@ interface Deps {
 
 /**
  * What the rest of Parley announces, turned into the desk's events: typing passes straight to
- * open desks, a visitor's page is remembered. Stored messages and status changes become
+ * open desks, a visitor's page is remembered, a stored rating's timeline event joins the
+ * feed. Stored messages, status changes and waits become
  * numbered feed entries in the turn's own unit (turn-feed.ts). Notes never travel here: they
  * are not messages, and only the desk announces them.
  */
-export function deskAnnouncements({ events, store, batch, now, pass }: Deps): () => void {
+export function deskAnnouncements({ events, feed, store, batch, now, pass }: Deps): () => void {
   // A chatbot never changes workspace: remembered once read.
   const workspaces = new Map<string, string | null>()
   const workspaceOf = (conversation: ConversationRef): string | null => {
@@ -33,6 +37,11 @@ export function deskAnnouncements({ events, store, batch, now, pass }: Deps): ()
 
   const off = [
     events.on('chatbot.removed', ({ chatbotId }) => void workspaces.delete(chatbotId)),
+    events.on('conversation.rated', ({ conversation }) => {
+      const workspaceId = workspaceOf(conversation)
+      const rated = workspaceId ? store.lastEvent(conversation.id, 'rated') : undefined
+      if (workspaceId && rated) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: deskEvent(rated) })
+    }),
     events.on('conversation.typing', ({ conversation, active, from, person }) => {
       const workspaceId = workspaceOf(conversation)
       if (workspaceId) pass(workspaceId, { type: 'typing', conversation_id: conversation.id, from, person: person ?? null, active })

@@ -11,9 +11,12 @@ export type FeedEvent =
       type: 'conversation'
       conversation_id: string
       chatbot_id: string
-      change: 'opened' | 'status' | 'assigned'
+      /** waiting: the visitor began to wait for a person, or a person's reply ended the wait. */
+      change: 'opened' | 'status' | 'assigned' | 'waiting'
       status: 'bot' | 'handoff' | 'closed'
       assignee_id: string | null
+      /** With change 'waiting': since when the visitor waits, or null once answered. */
+      waiting_since?: string | null
     }
   | { type: 'timeline'; conversation_id: string; event: DeskEvent }
   | { type: 'note'; conversation_id: string; note: Note }

@@ -8,7 +8,7 @@ import type { View } from './model.ts'
  * clients: base64url of a small JSON object.
  */
 export function encodeCursor(view: View, position: ListPosition): string {
-  return Buffer.from(JSON.stringify({ v: view, s: position.seq, h: position.handoffAt })).toString('base64url')
+  return Buffer.from(JSON.stringify({ v: view, s: position.seq, h: position.waitingSince })).toString('base64url')
 }
 
 export function decodeCursor(view: View, cursor: string): ListPosition {
@@ -22,5 +22,5 @@ export function decodeCursor(view: View, cursor: string): ListPosition {
   if (typeof parsed !== 'object' || parsed === null || !Number.isSafeInteger(value.s)) throw invalidField('/cursor', 'is not a cursor this list made')
   if (value.v !== view) throw invalidField('/cursor', `was made for the view ${String(value.v)}, not ${view}`)
   if (view === 'waiting' && typeof value.h !== 'string') throw invalidField('/cursor', 'is not a cursor this list made')
-  return view === 'waiting' ? { seq: value.s as number, handoffAt: value.h as string } : { seq: value.s as number }
+  return view === 'waiting' ? { seq: value.s as number, waitingSince: value.h as string } : { seq: value.s as number }
 }

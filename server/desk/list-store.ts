@@ -1,12 +1,12 @@
 import type { Database } from 'bun:sqlite'
 import type { Channel } from '../conversations/model.ts'
 import { CONVERSATION_OF_KEY } from './message-search-store.ts'
-import type { View } from './model.ts'
+import type { RatingFilter, View } from './model.ts'
 
-/** Where a page of a list starts: after this conversation (and, waiting, this handoff time). */
+/** Where a page of a list starts: after this conversation (and, waiting, this start of the wait). */
 export interface ListPosition {
   seq: number
-  handoffAt?: string
+  waitingSince?: string
 }
 
 export interface ListFilter {
@@ -16,6 +16,7 @@ export interface ListFilter {
   personId: string | null
   chatbotId?: string
   channel?: Channel
+  rating?: RatingFilter
   /** FTS5 queries, already made safe (search-query.ts); null when not searching that source. */
   contactMatch?: string | null
   messageMatch?: string | null
@@ -39,6 +40,7 @@ export interface ListRow {
   created_at: string
   last_message_at: string
   handoff_at: string | null
+  waiting_since: string | null
   assignee_id: string | null
   assignee_name: string | null
   contact_id: string
@@ -48,15 +50,21 @@ export interface ListRow {
   last_role: string | null
   last_content: string | null
   last_at: string | null
+  last_author: string | null
+  rating_scale: 'thumbs' | 'stars' | null
+  rating_score: number | null
+  rating_comment: string | null
+  rating_at: string | null
   last_visitor_id: string | null
   read_id: string | null
 }
 
 const ROW = `
   SELECT p.seq, c.id, c.chatbot_id, b.name AS chatbot_name, c.channel, c.integration_id, p.status, c.created_at,
-         c.last_message_at, p.handoff_at, p.assignee_id, u.display_name AS assignee_name,
+         c.last_message_at, p.handoff_at, p.waiting_since, p.assignee_id, u.display_name AS assignee_name,
          c.contact_id, ct.external_id, ct.details,
-         l.id AS last_id, l.role AS last_role, l.content AS last_content, l.created_at AS last_at,
+         l.id AS last_id, l.role AS last_role, l.content AS last_content, l.created_at AS last_at, l.author AS last_author,
+         cr.scale AS rating_scale, cr.score AS rating_score, cr.comment AS rating_comment, cr.created_at AS rating_at,
          (SELECT v.id FROM messages v WHERE v.conversation_seq = p.seq AND v.role = 'visitor' ORDER BY v.rowid DESC LIMIT 1) AS last_visitor_id,
          r.message_id AS read_id
   FROM page p
@@ -65,7 +73,8 @@ const ROW = `
   JOIN contacts ct ON ct.id = c.contact_id
   LEFT JOIN users u ON u.id = p.assignee_id
   LEFT JOIN messages l ON l.rowid = (SELECT max(rowid) FROM messages WHERE conversation_seq = p.seq)
-  LEFT JOIN desk_reads r ON r.user_id = $person AND r.conversation_id = p.conversation_id`
+  LEFT JOIN desk_reads r ON r.user_id = $person AND r.conversation_id = p.conversation_id
+  LEFT JOIN conversation_ratings cr ON p.rating IS NOT NULL AND cr.conversation_id = p.conversation_id`
 
 export type ListStore = ReturnType<typeof listStore>
 
@@ -76,11 +85,12 @@ export function listQuery(filter: ListFilter): { sql: string; params: Record<str
   let order = 't.seq DESC'
   switch (filter.view) {
     case 'waiting':
-      where.push('t.workspace_id = $workspace', "t.status = 'handoff'")
-      order = 't.handoff_at, t.seq'
+      // status too: a chatbot's own index (chatbot, status, seq) then finds only its handoffs.
+      where.push('t.workspace_id = $workspace', "t.status = 'handoff'", 't.waiting_since IS NOT NULL')
+      order = 't.waiting_since, t.seq'
       if (filter.after) {
-        where.push('(t.handoff_at, t.seq) > ($after_at, $after_seq)')
-        params.after_at = filter.after.handoffAt ?? ''
+        where.push('(t.waiting_since, t.seq) > ($after_at, $after_seq)')
+        params.after_at = filter.after.waitingSince ?? ''
       }
       break
     case 'mine':
@@ -113,6 +123,10 @@ export function listQuery(filter: ListFilter): { sql: string; params: Record<str
   if (filter.channel !== undefined) {
     where.push('t.channel = $channel')
     params.channel = filter.channel
+  }
+  if (filter.rating !== undefined) {
+    where.push(filter.rating === 'any' ? 't.rating IS NOT NULL' : 't.rating = $rating')
+    if (filter.rating !== 'any') params.rating = filter.rating
   }
   const found: string[] = []
   if (filter.messageSeqs) {

@@ -1,10 +1,14 @@
 import { type Static, t } from 'elysia'
 import { Id, Timestamp } from '../http/common-model.ts'
 import { Channel, ChatMessage } from '../conversations/model.ts'
-import { ConversationStatus } from '../protocol/widget-protocol.ts'
+import { ConversationRating, ConversationStatus } from '../protocol/widget-protocol.ts'
 
 export const VIEWS = ['waiting', 'mine', 'open', 'bot', 'closed'] as const
 export type View = (typeof VIEWS)[number]
+
+/** Ratings as the desk groups them (migration 21): good, bad, neutral, or any rating at all. */
+export const RATING_FILTERS = ['any', 'good', 'neutral', 'bad'] as const
+export type RatingFilter = (typeof RATING_FILTERS)[number]
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()])
 
@@ -23,6 +27,11 @@ export const DeskListQuery = t.Object({
   ),
   chatbot_id: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
   channel: t.Optional(Channel),
+  rating: t.Optional(
+    t.Union(RATING_FILTERS.map((rating) => t.Literal(rating)), {
+      description: "only conversations the visitor rated: any rating; good (thumbs up, 4 or 5 stars); neutral (3 stars); bad (thumbs down, 1 or 2 stars)",
+    }),
+  ),
   q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "search the contact's e-mail, phone and name (any part, 3 characters or more) and what visitors and agents wrote (word prefixes)" })),
   cursor: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'the next_cursor of the previous page' })),
   limit: t.Optional(QueryLimit),
@@ -49,10 +58,25 @@ export const DeskConversation = t.Object({
   created_at: Timestamp,
   last_message_at: Timestamp,
   handoff_at: Nullable(Timestamp),
-  waiting_seconds: Nullable(t.Integer({ description: 'for a handed-off conversation: seconds since the handoff' })),
+  waiting_since: Nullable(Timestamp),
+  waiting_seconds: Nullable(
+    t.Integer({
+      description:
+        "while the visitor waits for a person: seconds since their oldest unanswered message (the handoff, or their first message after a person's last reply); null once a person has replied",
+    }),
+  ),
   assignee: Nullable(Person),
   contact: ContactSummary,
-  last_message: Nullable(t.Object({ id: Id, role: t.String(), preview: t.String(), created_at: Timestamp })),
+  last_message: Nullable(
+    t.Object({
+      id: Id,
+      role: t.String(),
+      author: Nullable(t.String({ description: "the person's name on an agent message" })),
+      preview: t.String(),
+      created_at: Timestamp,
+    }),
+  ),
+  rating: Nullable(ConversationRating),
   unread: t.Boolean({ description: 'a visitor wrote since you last read it (false with an API key)' }),
 })
 export type DeskConversation = Static<typeof DeskConversation>
@@ -66,10 +90,10 @@ export const DeskConversationParams = t.Object({ conversation_id: t.String({ des
 
 export const DeskEvent = t.Object({
   id: t.Integer(),
-  kind: t.Union([t.Literal('handed_off'), t.Literal('handed_back'), t.Literal('closed'), t.Literal('assigned'), t.Literal('unassigned')]),
+  kind: t.Union([t.Literal('handed_off'), t.Literal('handed_back'), t.Literal('closed'), t.Literal('assigned'), t.Literal('unassigned'), t.Literal('rated')]),
   at: Timestamp,
   actor: Nullable(Person),
-  data: t.Record(t.String(), t.Unknown(), { description: 'handed_off: from, state, flow_id, flow_version, variables; assigned: assignee' }),
+  data: t.Record(t.String(), t.Unknown(), { description: "handed_off: from, state, flow_id, flow_version, variables; assigned: assignee; rated: the visitor's scale, score and comment" }),
 })
 export type DeskEvent = Static<typeof DeskEvent>
 
@@ -156,6 +180,7 @@ export const Context = t.Object({
       { description: 'the page, browser and address the widget was on (web channel)' },
     ),
   ),
+  rating: Nullable(ConversationRating),
   earlier_conversations: t.Array(t.Object({ id: Id, status: ConversationStatus, channel: Channel, created_at: Timestamp, last_message_at: Timestamp })),
   flow: Nullable(
     t.Object({

@@ -65,11 +65,16 @@ export function deskService({ store, lists, conversations, contacts, messages, l
     return user ? { id: user.id, display_name: user.display_name } : null
   }
 
-  /** An agent message sent as the caller (signed with a person's name), and read by that person. */
+  /**
+   * An agent message sent as the caller (signed with a person's name), and read by that
+   * person. A person's reply to a conversation nobody has is theirs from then on, so that two
+   * people do not answer the same visitor.
+   */
   function sendAs(caller: Caller, conversationId: string, send: (author: string | undefined) => Message): Message {
     const person = actor(caller)
     const message = send(person?.display_name)
     if (person) batch.run(() => store.markRead(person.id, conversationId, message.id))
+    if (person && thread(caller, conversationId).assignee_id === null) service.assign(caller, conversationId, person.id)
     return message
   }
 
@@ -94,7 +99,8 @@ export function deskService({ store, lists, conversations, contacts, messages, l
       created_at: row.created_at,
       last_message_at: row.last_message_at,
       handoff_at: row.handoff_at,
-      waiting_seconds: row.status === 'handoff' && row.handoff_at ? Math.max(0, Math.floor((at - Date.parse(row.handoff_at)) / 1000)) : null,
+      waiting_since: row.waiting_since,
+      waiting_seconds: row.waiting_since ? Math.max(0, Math.floor((at - Date.parse(row.waiting_since)) / 1000)) : null,
       assignee: row.assignee_id ? { id: row.assignee_id, display_name: row.assignee_name ?? '' } : null,
       contact: {
         id: row.contact_id,
@@ -104,8 +110,9 @@ export function deskService({ store, lists, conversations, contacts, messages, l
         identified: external !== null,
       },
       last_message: row.last_id
-        ? { id: row.last_id, role: row.last_role ?? '', preview: preview(row.last_content), created_at: row.last_at ?? row.last_message_at }
+        ? { id: row.last_id, role: row.last_role ?? '', author: row.last_author, preview: preview(row.last_content), created_at: row.last_at ?? row.last_message_at }
         : null,
+      rating: row.rating_scale && row.rating_score !== null ? { scale: row.rating_scale, score: row.rating_score, comment: row.rating_comment, created_at: row.rating_at ?? '' } : null,
       unread: Boolean(caller.person) && row.last_visitor_id !== null && (row.read_id === null || row.last_visitor_id > row.read_id),
     }
   }
@@ -124,7 +131,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
     feed.publish(workspaceId, { type: 'conversation', conversation_id: row.conversation_id, chatbot_id: row.chatbot_id, change, status, assignee_id: assigneeId })
   }
 
-  return {
+  const service = {
     list(caller: Caller, query: DeskListQuery): { items: DeskConversation[]; next_cursor: string | null } {
       const view: View = query.view ?? 'open'
       if (view === 'mine') requirePerson(caller, 'the view "mine"')
@@ -137,6 +144,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
         personId: caller.person?.id ?? null,
         chatbotId: query.chatbot_id,
         channel: query.channel,
+        rating: query.rating,
         contactMatch: search && search.contactMatch,
         messageMatch: search && search.messageMatch,
         after: query.cursor === undefined ? undefined : decodeCursor(view, query.cursor),
@@ -148,7 +156,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
       const items = page.map((row) => toRow(caller, row, at))
       return {
         items,
-        next_cursor: rows.length > limit && lastRow ? encodeCursor(view, { seq: lastRow.seq, handoffAt: lastRow.handoff_at ?? undefined }) : null,
+        next_cursor: rows.length > limit && lastRow ? encodeCursor(view, { seq: lastRow.seq, waitingSince: lastRow.waiting_since ?? undefined }) : null,
       }
     },
 
@@ -218,8 +226,14 @@ export function deskService({ store, lists, conversations, contacts, messages, l
       if (conversation.status !== status) {
         const person = actor(caller)
         lifecycle.setStatus(conversation, status, { chatbotId: conversation.chatbot_id, channel: conversation.channel, integrationId: conversation.integration_id })
-        // Same batch, same transaction as the trigger's event: who acted is never lost or misattributed.
-        if (person) batch.run(() => store.attributeStatusEvent(conversationId, person.id, person.display_name))
+        // Same batch, same transaction as the trigger's event: who acted is never lost or
+        // misattributed. A person who takes over keeps nobody waiting for a person.
+        if (person) {
+          batch.run(() => {
+            store.attributeStatusEvent(conversationId, person.id, person.display_name)
+            if (status === 'handoff') store.endWait(conversationId)
+          })
+        }
         // Taking over assigns to whoever took it, if no one had it.
         if (status === 'handoff' && person && row.assignee_id === null) this.assign(caller, conversationId, person.id)
       }
@@ -329,6 +343,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
           created_at: contact.created_at,
         },
         visitor: conversation.channel === 'web' ? (visitor ?? { page_url: null, user_agent: null, address: null }) : null,
+        rating: store.rating(conversationId),
         earlier_conversations: store.earlierConversations(contact.id, conversationId) as Context['earlier_conversations'],
         flow: flowId
           ? {
@@ -368,6 +383,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
       batch.run(() => store.deleteSavedReply(caller.workspaceId, id))
     },
   }
+  return service
 }
 
 /** A line of a message for the list: its text, or what kind of message it is. */

@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { Channel } from '../conversations/model.ts'
+import type { ConversationRating } from '../protocol/widget-protocol.ts'
 
 /** A conversation as the desk finds it: workspace-scoped, with its desk state. */
 export interface ThreadRow {
@@ -10,6 +11,9 @@ export interface ThreadRow {
   channel: Channel
   status: 'bot' | 'handoff' | 'closed'
   handoff_at: string | null
+  /** Since when the visitor waits for a person; null when nobody waits (migration 21). */
+  waiting_since: string | null
+  rating: 'good' | 'neutral' | 'bad' | null
   assignee_id: string | null
   assigned_at: string | null
 }
@@ -96,6 +100,12 @@ export function deskStore(db: Database) {
   const flowName = db.query<{ name: string }, [string]>('SELECT name FROM flows WHERE id = ?')
   const workspaceOfChatbot = db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?')
 
+  const endWait = db.query<unknown, [string]>('UPDATE desk_threads SET waiting_since = NULL WHERE conversation_id = ?')
+  const setWait = db.query<unknown, [string | null, string]>('UPDATE desk_threads SET waiting_since = ? WHERE conversation_id = ?')
+  const startWait = db.query<unknown, [string, string]>('UPDATE desk_threads SET waiting_since = coalesce(waiting_since, ?) WHERE conversation_id = ?')
+  const lastOfKind = db.query<EventRow, [string, string]>('SELECT * FROM desk_events WHERE conversation_id = ? AND kind = ? ORDER BY id DESC LIMIT 1')
+  const rating = db.query<ConversationRating, [string]>('SELECT scale, score, comment, created_at FROM conversation_ratings WHERE conversation_id = ?')
+
   const visitorPage = db.query<{ page_url: string | null; user_agent: string | null; address: string | null }, [string]>(
     'SELECT page_url, user_agent, address FROM desk_web_visitors WHERE contact_id = ?',
   )
@@ -111,6 +121,13 @@ export function deskStore(db: Database) {
     thread: (workspaceId: string, conversationId: string) => thread.get(conversationId, workspaceId) ?? undefined,
     assign: (conversationId: string, assigneeId: string | null, at: string) => assign.run(assigneeId, assigneeId ? at : null, conversationId),
     insertEvent: (row: Omit<EventRow, 'id'>) => (insertEvent.get(row.conversation_id, row.kind, row.at, row.actor_id, row.actor_name, row.data) as { id: number }).id,
+    /** A person took the conversation over: nobody waits for a person any more. */
+    endWait: (conversationId: string) => endWait.run(conversationId),
+    /** The wait of a handed-off conversation from `since` (null: nobody waits); `keepEarlier` keeps a wait already running. */
+    setWait: (conversationId: string, since: string | null, keepEarlier: boolean) =>
+      since !== null && keepEarlier ? startWait.run(since, conversationId) : setWait.run(since, conversationId),
+    lastEvent: (conversationId: string, kind: string) => lastOfKind.get(conversationId, kind) ?? undefined,
+    rating: (conversationId: string) => rating.get(conversationId) ?? null,
     attributeStatusEvent: (conversationId: string, actorId: string | null, actorName: string | null) => attribute.run(actorId, actorName, conversationId),
     events: (conversationId: string) => eventsOf.all(conversationId),
     lastHandoff: (conversationId: string) => lastHandoff.get(conversationId) ?? undefined,

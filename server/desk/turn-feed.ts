@@ -4,6 +4,7 @@ import type { EventBus } from '../support/events.ts'
 import { deskEvent } from './desk-event.ts'
 import type { DeskFeed } from './feed.ts'
 import type { DeskStore } from './store.ts'
+import { turnWait } from './turn-wait.ts'
 
 /** Conversations known to have messages, so that a turn's first messages are told without a query. */
 const CONVERSATIONS_KNOWN_STARTED = 10_000
@@ -15,10 +16,11 @@ interface Deps {
 }
 
 /**
- * The desk feed's share of every turn: its messages (and "opened" for a conversation's first
- * ones) and a status change become numbered feed entries written in the turn's own unit, so a
- * stored turn costs one commit, the desk's live update included, and the desk hears of it
- * exactly when the widget does. The entries are worked out before the unit (which workspace,
+ * The desk's share of every turn: its messages (and "opened" for a conversation's first
+ * ones), a status change and a wait that starts or ends (turn-wait.ts: desk_threads.waiting_since
+ * and a 'waiting' change) are written in the turn's own unit, so a stored turn costs one
+ * commit, the desk's live update included, and the desk hears of it exactly when the widget
+ * does. The entries are worked out before the unit (which workspace,
  * whether the conversation already had messages); a status change's timeline event is read
  * at the end of the task that made it, still in the same batch, so that the person who acted
  * (written just after the turn, desk/service.ts) is in it.
@@ -55,13 +57,22 @@ export function deskTurnFeed({ feed, store, events }: Deps): TurnWriter {
       const workspaceId = workspaceOf(conversation.chatbot_id)
       if (!workspaceId) return null
       const opened = opens(turn)
+      const wait = turnWait(turn)
       const ref = { conversation_id: conversation.id, chatbot_id: conversation.chatbot_id }
       return () => {
+        if (wait) store.setWait(conversation.id, wait.since, wait.keepEarlier)
         if (opened) {
           const thread = store.thread(workspaceId, conversation.id)
           if (thread) feed.publish(workspaceId, { type: 'conversation', ...ref, change: 'opened', status: thread.status, assignee_id: null })
         }
         for (const message of messages) feed.publish(workspaceId, { type: 'message', ...ref, message })
+        if (wait) {
+          // Moves the conversation in or out of every desk's Waiting view, which may not show it yet.
+          // A visitor already waiting keeps their start: nothing changed, nothing to tell.
+          const thread = store.thread(workspaceId, conversation.id)
+          const changed = thread && (!wait.keepEarlier || thread.waiting_since === wait.since)
+          if (changed) feed.publish(workspaceId, { type: 'conversation', ...ref, change: 'waiting', status: thread.status, assignee_id: thread.assignee_id, waiting_since: thread.waiting_since })
+        }
         if (!statusChanged) return
         queueMicrotask(() => {
           const thread = store.thread(workspaceId, conversation.id)

@@ -4,7 +4,7 @@ import type { Authenticate } from '../http/authenticate.ts'
 import { clientAddress } from '../http/client-address.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { rateLimiter } from '../http/rate-limiter.ts'
-import { AcceptInvite, Me, SessionList, SignIn } from './model.ts'
+import { AcceptInvite, LinkAnswer, LinkQuestion, Me, SessionList, SignIn } from './model.ts'
 import { type PeopleService, toUser } from './service.ts'
 import type { Caller, SessionAuth } from './session-auth.ts'
 import { clearedSessionCookie, sessionCookie } from './session-cookie.ts'
@@ -58,6 +58,30 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
           summary: 'Sign in with e-mail and password',
           description:
             'Sets the `parley_session` cookie (HttpOnly, SameSite=Lax, Secure over https). A wrong e-mail and a wrong password get the same 401. Slowed per address and per (e-mail, address), never per e-mail alone (429 with Retry-After); 503 sign_in_busy with Retry-After when the queue of password checks is full.',
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/link',
+      ({ request, body }) => {
+        sessionAuth.refuseForeignOrigin(request)
+        const decision = acceptLimit(clientAddress(request))
+        if (!decision.allowed) {
+          throw new ApiError(429, 'rate_limited', `too many attempts from this address; retry in ${decision.retryAfter} s`, undefined, {
+            'retry-after': String(decision.retryAfter),
+          })
+        }
+        return people.peek(body.token)
+      },
+      {
+        body: LinkQuestion,
+        response: { 200: LinkAnswer, ...errorResponses(400, 403, 413, 415, 422) },
+        detail: {
+          tags,
+          summary: 'What a one-time link is for, without using it',
+          description:
+            "The link's page asks first, so that a used or expired link says so at once instead of after a form, and an invite shows the e-mail the person will sign in with. A link that would not work answers 400 invalid_token, as accept-invite would. Counted with accept-invite's tries per address.",
           security: [],
         },
       },

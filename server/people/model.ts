@@ -75,6 +75,13 @@ export const AcceptInvite = t.Object(
 )
 export type AcceptInvite = Static<typeof AcceptInvite>
 
+export const LinkQuestion = t.Object({ token: OneTimeToken }, { additionalProperties: false })
+export const LinkAnswer = t.Object({
+  purpose: t.Union([t.Literal('setup'), t.Literal('invite'), t.Literal('reset')]),
+  email: t.Union([t.String(), t.Null()], { description: 'the e-mail the person signs in with; null for a setup link (the first admin chooses it)' }),
+  expires_at: Timestamp,
+})
+
 export const SessionView = t.Object({
   created_at: Timestamp,
   expires_at: Timestamp,

@@ -150,6 +150,18 @@ export function peopleService({ store, now, publicUrl, events, passwords }: { st
     },
 
     /**
+     * What a one-time link is for, before its page shows a form: its purpose and the e-mail
+     * the person will sign in with (none for a setup link, which asks for one). A link that
+     * would not work answers exactly as accepting it would.
+     */
+    peek(token: string): { purpose: TokenPurpose; email: string | null; expires_at: string } {
+      const row = store.liveToken(secretHash(token), now())
+      const user = row?.user_id ? store.getUser(row.workspace_id, row.user_id) : undefined
+      if (!row || (row.user_id && (!user || user.disabled_at))) throw invalidToken()
+      return { purpose: row.purpose, email: user?.email ?? null, expires_at: row.expires_at }
+    },
+
+    /**
      * Spends a one-time token and sets the password it allows: for an invited person, a
      * person resetting theirs (signed out everywhere), or, with a setup token, a new first admin.
      * Every failure answers alike: an unknown, spent and expired token are the same to a guesser.

@@ -17,8 +17,8 @@ export interface ResponseHeaders {
 
 export type SessionAuth = ReturnType<typeof sessionAuth>
 
-/** Paths anyone may call without a key or a session: they open sessions. */
-const OPEN_PATHS = new Set(['/api/dev/v1/auth/sign-in', '/api/dev/v1/auth/accept-invite'])
+/** Paths anyone may call without a key or a session: they open sessions, or say what a link is for. */
+const OPEN_PATHS = new Set(['/api/dev/v1/auth/sign-in', '/api/dev/v1/auth/accept-invite', '/api/dev/v1/auth/link'])
 
 /**
  * The session-cookie half of authentication. A request with an Authorization header is a
@@ -73,6 +73,17 @@ export function sessionAuth({ sessions, publicOrigin }: { sessions: SessionServi
     admitsWithoutKey(request: Request, path: string): boolean {
       if (OPEN_PATHS.has(path)) return true
       return caller(request) !== null
+    },
+    /**
+     * Whether a request comes from Parley's own pages (its Origin) with a live session of a
+     * person of `workspaceId`. The widget preview the console frames is admitted by it where a
+     * chatbot's allowed_domains leave Parley's host out. Never throws: an ended session is no one.
+     */
+    isTeamPage(request: Request, workspaceId: string): boolean {
+      if (request.headers.get('origin') !== publicOrigin) return false
+      // Not caller(): the widget's uploads carry their socket's token in Authorization.
+      const secret = readSessionCookie(request)
+      return secret !== null && resume(request, secret)?.workspaceId === workspaceId
     },
     /** Sign-in and invite acceptance change state without a session: a browser's Origin, when sent, must be ours. */
     refuseForeignOrigin(request: Request): void {

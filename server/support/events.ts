@@ -1,4 +1,4 @@
-import type { ChatMessage, ConversationStatus } from '../protocol/widget-protocol.ts'
+import type { ChatMessage, ConversationRating, ConversationStatus } from '../protocol/widget-protocol.ts'
 
 /**
  * What one part of Parley announces so that others can react without being imported by it
@@ -21,6 +21,8 @@ export interface DomainEvents {
   'flow.removed': { workspaceId: string; chatbotId: string; flowId: string }
   /** Messages were stored in a conversation (one turn's worth, in order): channels deliver them. */
   'conversation.messages': { conversation: ConversationRef; messages: ChatMessage[] }
+  /** The visitor rated their closed conversation (stored): the desk shows it. */
+  'conversation.rated': { conversation: ConversationRef; rating: ConversationRating }
   /** A conversation's status changed (handoff, closed, back to the bot). */
   'conversation.status': { conversation: ConversationRef; status: ConversationStatus }
   /**

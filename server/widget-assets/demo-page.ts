@@ -1,6 +1,6 @@
 /**
  * GET /: a page that embeds the demo chatbot's widget, so a newcomer can talk to a bot at
- * once, and shows the snippet to copy. Without a demo web integration it says so and points
+ * once, and shows the snippet to copy; it links to the desk and the console. Without a demo web integration it says so and points
  * to the API reference. Self-contained: no external script, style or font.
  */
 export function demoPage(widgetKey: string | null, publicUrl: string): string {
@@ -26,6 +26,7 @@ export function demoPage(widgetKey: string | null, publicUrl: string): string {
   .lead { color: #5b6470; font-size: 18px; margin-top: 0; }
   pre { background: #fff; border: 1px solid #e3e7ec; border-radius: 8px; padding: 14px; overflow: auto; }
   code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; }
+  .doors { background: #fff; border: 1px solid #e3e7ec; border-radius: 8px; padding: 14px; }
   .note { background: #fff8e6; border: 1px solid #f3d98b; border-radius: 8px; padding: 14px; }
   a { color: #0057d9; }
 </style>
@@ -34,6 +35,7 @@ export function demoPage(widgetKey: string | null, publicUrl: string): string {
 <main>
   <h1>Parley</h1>
   <p class="lead">A self-hosted chatbot platform in one binary.</p>
+  <p class="doors">Your team answers visitors in the <a href="/app">desk</a>; admins set up chatbots, flows, the widget and people in the <a href="/app/console">console</a>.</p>
   ${body}
   <h2>Next steps</h2>
   <p>Read the <a href="/api/dev/v1/reference">API reference</a> (or fetch <a href="/api/dev/v1/openapi.json">the OpenAPI document</a>) to create chatbots, flows and integrations.</p>

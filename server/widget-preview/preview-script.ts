@@ -3,7 +3,9 @@
  * has not saved yet after `#` (JSON: widget_key, name, greeting_message, widget_config), and
  * this loads the real /widget.js with that key, answering its configuration request with
  * those settings in place of the saved ones. Everything else (the socket, the chat) is the
- * live widget's. Shown on every path of the preview (allowed_paths is not applied here).
+ * live widget's: the socket admits this page for a signed-in person of the chatbot's
+ * workspace even when allowed_domains leave Parley's host out, and when it refuses, the
+ * framing console is told why. Shown on every path (allowed_paths is not applied here).
  */
 export const PREVIEW_SCRIPT = `(function () {
   var preview
@@ -18,10 +20,21 @@ export const PREVIEW_SCRIPT = `(function () {
     var url = typeof input === 'string' ? input : input && input.url
     if (url && new URL(url, location.href).pathname === configPath) {
       var settings = Object.assign({}, preview.widget_config, { allowed_paths: null })
-      var boot = { name: preview.name || '', greeting_message: preview.greeting_message || null, widget_config: settings, socket_path: '/widget/v1/socket' }
+      var boot = { name: preview.name || '', greeting_message: preview.greeting_message || null, widget_config: settings, socket_path: '/widget/v1/socket?key=' + encodeURIComponent(preview.widget_key) }
       return Promise.resolve(new Response(JSON.stringify(boot), { status: 200, headers: { 'content-type': 'application/json' } }))
     }
     return realFetch(input, init)
+  }
+  // The console says why the preview cannot chat: the socket's refusal (a 4xxx close) is
+  // told to the framing console page, which is this page's own origin.
+  var RealSocket = window.WebSocket
+  var tell = function (message) { if (window.parent !== window) window.parent.postMessage(Object.assign({ type: 'parley-preview' }, message), location.origin) }
+  window.WebSocket = class extends RealSocket {
+    constructor(url, protocols) {
+      super(url, protocols)
+      this.addEventListener('open', function () { tell({ connected: true }) })
+      this.addEventListener('close', function (event) { if (event.code >= 4000 && event.code < 5000) tell({ connected: false, code: event.code, reason: event.reason }) })
+    }
   }
   var script = document.createElement('script')
   script.src = '/widget.js'

@@ -16,7 +16,9 @@ function seedConversations(app: TestApp, chatbotId: string, started: { daysAgo: 
     const contact = `${chatbotId.slice(0, 20)}C${String(n).padStart(5, '0')}`
     app.db.query('INSERT INTO contacts (id, chatbot_id, created_at) VALUES (?, ?, ?)').run(contact, chatbotId, at)
     app.db
-      .query("INSERT INTO conversations (id, chatbot_id, contact_id, channel, status, created_at, last_message_at) VALUES (?, ?, ?, 'web', ?, ?, ?)")
+      .query(
+        "INSERT INTO conversations (id, chatbot_id, contact_id, channel, status, created_at, last_message_at, seq) VALUES (?, ?, ?, 'web', ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM conversations))",
+      )
       .run(`${chatbotId.slice(0, 20)}V${String(n).padStart(5, '0')}`, chatbotId, contact, status, at, at)
   }
 }
@@ -55,6 +57,16 @@ async function setup(app: TestApp) {
     // Older than the 30 days.
     { daysAgo: 31, status: 'done', prompt: 7, completion: 0 },
   ])
+  // One visitor of a handoff waits for a person (as the desk's turn writer records it); the others were answered.
+  const id = (n: number) => `${botId.slice(0, 20)}V${String(n).padStart(5, '0')}`
+  app.db.query('UPDATE desk_threads SET waiting_since = ? WHERE conversation_id = ?').run(dayOf(0), id(2))
+  // Ratings as the widget stores them: four in the 30 days (two good, one neutral, one bad), one older.
+  const rate = app.db.query('INSERT INTO conversation_ratings (conversation_id, scale, score, comment, created_at) VALUES (?, ?, ?, NULL, ?)')
+  rate.run(id(1), 'stars', 5, dayOf(0))
+  rate.run(id(2), 'thumbs', 1, dayOf(1))
+  rate.run(id(3), 'stars', 3, dayOf(2))
+  rate.run(id(4), 'thumbs', 0, dayOf(3))
+  rate.run(id(7), 'stars', 5, dayOf(90))
   const otherKey = app.otherWorkspaceKey()
   const agent = await activePerson(app, 'sam@acme.io', 'agent')
   return { botId, quietId, otherKey, agent }
@@ -92,7 +104,21 @@ scenarios<Ctx>('chatbot activity', setup, [
       expect(body.agent_usage).toEqual({ runs: 3, prompt_tokens: 95, completion_tokens: 60, total_tokens: 155 })
     },
   },
-  { name: 'open handoffs count every conversation waiting for a person, however old', method: 'GET', path: (c) => activity(c.botId), status: 200, check: ({ body }) => expect(body.open_handoffs).toBe(4) },
+  { name: 'open handoffs count every conversation handed to a person, however old', method: 'GET', path: (c) => activity(c.botId), status: 200, check: ({ body }) => expect(body.open_handoffs).toBe(4) },
+  {
+    name: 'waiting counts the visitors waiting for a person now (written to a handoff, not answered yet)',
+    method: 'GET',
+    path: (c) => activity(c.botId),
+    status: 200,
+    check: ({ body }) => expect(body.waiting).toBe(1),
+  },
+  {
+    name: "ratings of the 30 days: how many, good (thumbs up, 4-5 stars), neutral, bad, and CSAT (the good ones' share)",
+    method: 'GET',
+    path: (c) => activity(c.botId),
+    status: 200,
+    check: ({ body }) => expect(body.ratings).toEqual({ count: 4, good: 2, neutral: 1, bad: 1, csat: 0.5 }),
+  },
   {
     name: 'a chatbot without conversations has 30 zero days and no handoffs',
     method: 'GET',
@@ -101,6 +127,8 @@ scenarios<Ctx>('chatbot activity', setup, [
     check: ({ body }) => {
       expect(body.days.every((d: { conversations: number }) => d.conversations === 0)).toBe(true)
       expect(body.open_handoffs).toBe(0)
+      expect(body.waiting).toBe(0)
+      expect(body.ratings).toEqual({ count: 0, good: 0, neutral: 0, bad: 0, csat: null })
       expect(body.days.every((d: { agent_tokens: number }) => d.agent_tokens === 0)).toBe(true)
       expect(body.agent_usage).toEqual({ runs: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })
     },

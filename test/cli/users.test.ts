@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { compiledParley } from '../support/compiled-parley.ts'
 import { type RunningParley, runParley } from '../support/run-parley.ts'
 
@@ -44,6 +44,9 @@ describe('people from the CLI of the compiled binary', () => {
 
   test('the first start prints a one-time link for the first admin beside the API key, and logs neither', () => {
     expect(banner).toContain('Create the first admin of the desk with this link (it works once, for 30 minutes):')
+    // The command to make another link, spelled as this binary is reached from where it was started.
+    expect(banner).toContain(`\`./${relative(process.cwd(), binary)} users create --email E --name N --role admin\` prints a new link.`)
+    expect(banner).toContain(`the desk is at ${PUBLIC_URL}/app and the console at ${PUBLIC_URL}/app/console`)
     expect(setupToken).toBeDefined()
     const logLines = banner.split('\n').filter((line) => line.startsWith('{'))
     expect(logLines.length).toBeGreaterThan(0)
@@ -53,7 +56,8 @@ describe('people from the CLI of the compiled binary', () => {
   test('users list on a new install says there is nobody yet', () => {
     const result = parley(['users', 'list'])
     expect(result.code).toBe(0)
-    expect(result.stdout.trim()).toBe('no users yet: run `parley users create --email E --name N --role admin`')
+    // Run from another folder, the binary is named by its full path: the command works as printed.
+    expect(result.stdout.trim()).toBe(`no users yet: run \`${binary} users create --email E --name N --role admin\``)
   })
 
   test('users create prints an invite link; --password-stdin makes a person who can sign in at once', () => {

@@ -34,6 +34,8 @@ beforeAll(async () => {
       conversation.run(`C${n}`, n % 50 === 0 ? 'B2' : 'B', `P${n}`, n % 7 === 0 ? 'chatapp' : 'web', status, at, at, at, n)
       message.run(`M${n}`, `C${n}`, n, JSON.stringify({ kind: 'text', text: n % 1000 === 0 ? 'invoice missing' : `message number ${n}` }), at)
     }
+    // Nobody answered the handoffs: each visitor waits since it (the desk's turn writer would say so).
+    db.run("UPDATE desk_threads SET waiting_since = handoff_at WHERE status = 'handoff'")
     db.run("UPDATE desk_threads SET assignee_id = 'U' WHERE seq % 20 = 0")
     db.run("UPDATE desk_threads SET assignee_id = 'U' || (seq % 30) WHERE seq % 20 = 5")
   })()
@@ -50,7 +52,7 @@ afterAll(() => {
 const base = { workspaceId: 'W', personId: 'U', limit: 26 }
 const cases: [string, ListFilter][] = [
   ['waiting', { ...base, view: 'waiting' }],
-  ['waiting, next page', { ...base, view: 'waiting', after: { seq: 100, handoffAt: '2026-01-01T00:01:40.000Z' } }],
+  ['waiting, next page', { ...base, view: 'waiting', after: { seq: 100, waitingSince: '2026-01-01T00:01:40.000Z' } }],
   ['mine', { ...base, view: 'mine' }],
   ['open', { ...base, view: 'open' }],
   ['open, next page', { ...base, view: 'open', after: { seq: 15_000 } }],

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { activePerson, ORIGIN } from '../people/support/people-context.ts'
+import { activePerson, browser, ORIGIN } from '../people/support/people-context.ts'
 import { liveServer, type LiveServer } from '../support/live-server.ts'
 import { setUpWebChat, type WebChat } from '../support/web-chat.ts'
 import { WidgetClient } from '../support/widget-client.ts'
 import { DeskClient } from './support/desk-client.ts'
+import { DESK, flush, openConversation } from './support/desk-context.ts'
 
 /** Counts the commits made on the app's connection from now on. */
 function commitCounter(server: LiveServer): { count: () => number; stop: () => void } {
@@ -83,5 +84,31 @@ describe("the desk feed's entries are written with the turn", () => {
       visitor.close()
       desk.close()
     }
+  })
+
+  test("a handed-off visitor writing after a person's reply: the wait, the message and the 'waiting' entry take one commit", async () => {
+    const opened = openConversation(server, chat, { handoff: true, says: 'my parcel is late' })
+    await flush()
+    const sent = await server.call('POST', `${DESK}/conversations/${opened.id}/replies`, { key: null, headers: browser(cookie), body: { text: 'Looking.' } })
+    expect(sent.status).toBe(201)
+    await flush()
+    const desk = await DeskClient.connect(`ws://127.0.0.1:${server.server.port}/app/socket`, { cookie, origin: ORIGIN })
+    await desk.next('ready')
+
+    let since = ''
+    const commits = commitCounter(server)
+    try {
+      server.services.conversations.visitorSays(opened.conversation, { clientId: 'w1', content: { kind: 'text', text: 'Any news?' } }, opened.ctx)
+      const said = await desk.next((frame) => frame.type === 'message' && frame.message.role === 'visitor')
+      const waiting = await desk.next((frame) => frame.type === 'conversation' && frame.change === 'waiting')
+      since = said.message.created_at
+      expect(waiting).toMatchObject({ conversation_id: opened.id, waiting_since: since })
+      await Bun.sleep(50)
+      expect(commits.count()).toBe(1)
+    } finally {
+      commits.stop()
+      desk.close()
+    }
+    expect((await server.call('GET', `${DESK}/conversations/${opened.id}`)).body.waiting_since).toBe(since)
   })
 })

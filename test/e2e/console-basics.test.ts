@@ -73,7 +73,9 @@ describe('the console at /app/console in Chromium, against the compiled binary',
     await page.locator('[data-open-handoffs]').waitFor()
     await waitUntil(async () => (await page.locator('.chart rect').count()) === 30, 'thirty bars')
     expect(await page.locator('[data-total]').textContent()).toBe('0')
-    expect(await page.locator('[data-open-handoffs]').textContent()).toBe('0')
+    expect(await page.locator('[data-waiting]').textContent()).toBe('0')
+    expect(await page.locator('[data-open-handoffs]').getAttribute('data-open-handoffs')).toBe('0')
+    expect(await page.locator('[data-csat-value]').textContent()).toBe('no ratings')
     await page.locator('[data-published-flow=Echo]').waitFor()
     expect(await page.locator('[data-published-flow=Echo]').textContent()).toContain('Echo version 1')
     expect(await page.locator('[data-published-flow=Echo]').textContent()).not.toContain('unpublished changes')
@@ -84,6 +86,11 @@ describe('the console at /app/console in Chromium, against the compiled binary',
     await suite.bed.must('PATCH', `${flows}/${echo.id}`, { flow: { ...definition, states: { ...definition.states, spare: { say: [{ text: 'Not live yet.' }] } } } })
     await page.reload()
     await waitUntil(async () => ((await page.locator('[data-published-flow=Echo]').textContent()) ?? '').includes('conversation, unpublished changes'), 'the unpublished changes marked')
+    // An admin goes from the console to the desk and back by links.
+    await page.locator('.console-nav [data-nav=desk]').click()
+    await page.locator('.desk').waitFor()
+    await page.locator('[data-nav=console]').click()
+    await page.locator('.console table.chatbots').waitFor()
     expect(admin.errors()).toEqual([])
   }, E2E_TIMEOUT)
 
@@ -124,13 +131,15 @@ describe('the console at /app/console in Chromium, against the compiled binary',
     expect(admin.errors()).toEqual([])
   }, E2E_TIMEOUT)
 
-  test('an agent sees none of the console and none of its data is asked for', async () => {
+  test('an agent sees none of the console, no menu item that refuses them, and none of its data is asked for', async () => {
     const agent = await consoleOf(sam, '/app/console/keys')
     const { page } = agent
     const loaded: string[] = []
     page.on('request', (request) => loaded.push(new URL(request.url()).pathname))
     await page.locator('.refused').waitFor()
     expect(await page.locator('.refused').textContent()).toContain('for admins')
+    // No menu item that would only refuse them: the way to the desk, and only that.
+    expect(await page.locator('.console-nav a').allTextContents()).toEqual(['Desk'])
     await page.reload()
     await page.locator('.refused').waitFor()
     expect(loaded.filter((path) => path.startsWith('/api/dev/v1/') && path !== '/api/dev/v1/auth/me')).toEqual([])

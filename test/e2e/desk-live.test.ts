@@ -31,7 +31,7 @@ describe('the desk live: people, collisions, notes, typing, reconnects (Chromium
     await sam.page.locator('[data-action="send-anyway"]').click()
     await visitor.shownText('Sure, which address?', 'agent')
     sam.releaseSocket()
-    const shown = await sam.messagesWhen((messages) => messages.at(-1)?.text === 'Sure, which address?', 'the reply shown')
+    const shown = await sam.messagesWhen((messages) => messages.findLast((message) => message.role !== 'event')?.text === 'Sure, which address?', 'the reply shown')
     expect(shown.filter((message) => message.text === 'Sure, which address?')).toHaveLength(1)
     expect(shown.filter((message) => message.text === 'Actually, it is urgent')).toHaveLength(1)
     expect(await sam.page.locator('.stale').count()).toBe(0)

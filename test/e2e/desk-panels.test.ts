@@ -20,6 +20,9 @@ describe('the desk: context, saved replies, search, alerts (Chromium, compiled b
     await waitUntil(async () => (await panel.locator('.page-url').count()) === 1, 'the page is shown')
     expect(await panel.locator('.page-url').textContent()).toContain('http://shop.test:')
     expect(await panel.locator('.visitor-address').textContent()).toBe('127.0.0.1')
+    // The browser in words (the raw header on hover), as a person would say it.
+    expect(await panel.locator('.user-agent').textContent()).toMatch(/^Chrome \d+ \(headless\) on Linux$/)
+    expect(await panel.locator('.user-agent').getAttribute('title')).toContain('HeadlessChrome/')
     await ada.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/desk-context-address.png` })
   }, E2E_TIMEOUT)
 

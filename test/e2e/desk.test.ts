@@ -3,6 +3,7 @@ import { E2E_TIMEOUT } from './support/browser.ts'
 import { DeskPage } from './support/desk-page.ts'
 import { type DeskSuite, deskSuite } from './support/desk-suite.ts'
 import { waitUntil } from './support/widget-page.ts'
+import { expectInViewport } from '../journeys/support/in-viewport.ts'
 
 describe('the desk at /app in Chromium, against the compiled binary', () => {
   const suite = deskSuite()
@@ -33,9 +34,13 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     await agent.reply('Hi, I am Sam. Let me look at order 1042.')
     const shown = await visitor.shownText('Hi, I am Sam. Let me look at order 1042.', 'agent')
     expect(shown.at(-1)?.author).toContain('Sam')
-    await agent.messagesWhen((messages) => messages.at(-1)?.author === 'Sam', 'the reply is shown with its author')
-    // Opened, so read.
-    await agent.rowsWhen((shown) => shown.find((candidate) => candidate.id === conversationId)?.unread === false, 'the row is marked read')
+    // The reply, under Sam's name, and the conversation nobody had is now Sam's.
+    await agent.messagesWhen((messages) => messages.findLast((message) => message.role !== 'event')?.author === 'Sam', 'the reply is shown with its author')
+    await agent.messagesWhen((messages) => messages.at(-1)?.text.startsWith('Assigned to Sam by Sam') === true, 'the assignment by reply on the timeline')
+    // Answered, so nobody waits: it leaves the Waiting view; opened, so read, under Mine.
+    await agent.rowsWhen((shown) => !shown.some((candidate) => candidate.id === conversationId), 'the answered conversation leaves Waiting')
+    await agent.view('mine')
+    await agent.rowsWhen((shown) => shown.find((candidate) => candidate.id === conversationId)?.unread === false, 'the row is read, under Mine')
     await waitUntil(async () => (await agent.page.title()) === 'Parley desk', 'the title has nothing unread left', { seen: () => agent.page.title() })
     expect(agent.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
@@ -86,6 +91,8 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
       }
     })
     expect(answers).toEqual({ invite: 403, chatbot: 403, readChatbots: 200 })
+    // The desk offers an agent no way into the console, which would only refuse them.
+    expect(await agent.page.locator('[data-nav=console]').count()).toBe(0)
   }, E2E_TIMEOUT)
 
   test('a deep link signed out goes through sign-in and lands on the conversation', async () => {
@@ -108,18 +115,20 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     await page.page.goto(made.invite.url)
     // The token leaves the address bar at once.
     await waitUntil(() => !page.page.url().includes('token'), 'the token is gone from the address')
+    // The page says which e-mail the person will sign in with.
+    await expectInViewport(page.page.locator('.link-email [data-email]'), 'the e-mail of the invite')
+    expect(await page.page.locator('.link-email [data-email]').textContent()).toBe('lee@acme.test')
     await page.page.locator('input[name=password]').fill('lee-correct-horse')
     await page.page.locator('input[name=repeat]').fill('lee-correct-horse')
     await page.page.locator('button[type=submit]').click()
     await page.page.locator('.desk').waitFor({ state: 'visible' })
     expect(await page.page.locator('.topbar .who').textContent()).toBe('Lee')
-    // The link worked once.
+    // The link worked once: opened again, it says so at once, and how to get a new one, with no form.
     await page.page.goto(made.invite.url)
-    await page.page.locator('input[name=password]').fill('lee-other-password')
-    await page.page.locator('input[name=repeat]').fill('lee-other-password')
-    await page.page.locator('button[type=submit]').click()
-    await page.page.locator('.form-error').waitFor({ state: 'visible' })
-    expect(await page.page.locator('.form-error').textContent()).toContain('expired or was already used')
+    await expectInViewport(page.page.locator('[data-dead-link] .form-error'), 'the used link said')
+    expect(await page.page.locator('[data-dead-link] .form-error').textContent()).toContain('already used')
+    expect(await page.page.locator('[data-dead-link]').textContent()).toContain('Ask an admin of your team for a new link')
+    expect(await page.page.locator('input').count()).toBe(0)
   }, E2E_TIMEOUT)
 
   test('at phone size (390×844) the list fills the screen, a conversation replaces it, and back returns', async () => {
@@ -137,7 +146,7 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     // Nothing is wider than the screen.
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await phone.reply('Answered from a phone')
-    await phone.messagesWhen((messages) => messages.at(-1)?.text === 'Answered from a phone', 'the reply')
+    await phone.messagesWhen((messages) => messages.findLast((message) => message.role !== 'event')?.text === 'Answered from a phone', 'the reply')
     await phone.page.getByRole('button', { name: 'Back to the list' }).click()
     await phone.page.locator('.list').waitFor({ state: 'visible' })
   }, E2E_TIMEOUT)

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { CloseCode } from '../../server/protocol/close-codes.ts'
 import { textOf } from '../support/web-chat.ts'
+import { inViewport } from '../journeys/support/in-viewport.ts'
 import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { browserSuite } from './support/browser-suite.ts'
@@ -77,6 +78,10 @@ describe('the widget survives a dropped connection in Chromium', () => {
     await older.click()
     await visitor.shownWhen((messages) => messages.length === newest.length + 13, 'the earlier messages are shown too')
     expect(texts(await visitor.shown())).toEqual(await stored())
+    // They came in above: the line the visitor was reading stays in view, and nothing calls them new.
+    const wasFirst = visitor.page.locator('#parley-widget .log .msg', { hasText: newest[0]! }).first()
+    expect(await inViewport(wasFirst)).toEqual({ ok: true, why: '' })
+    expect(await visitor.page.locator('#parley-widget .new-below').count()).toBe(0)
     expect(await older.count()).toBe(0)
     // How: the resync's welcome answered the gap with the newest page and has_more; one hello was enough.
     expect(visitor.sent('hello').map((hello) => hello.after !== undefined)).toEqual([false, true])

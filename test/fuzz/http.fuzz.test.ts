@@ -31,6 +31,7 @@ const KNOWN_OPEN: { invariant: Invariant; status: number; why: string }[] = []
 const PERSON_ONLY = new Set([
   'POST /api/dev/v1/auth/sign-in',
   'POST /api/dev/v1/auth/accept-invite',
+  'POST /api/dev/v1/auth/link',
   'GET /api/dev/v1/auth/me',
   'GET /api/dev/v1/auth/sessions',
   'POST /api/dev/v1/auth/sign-out',
@@ -88,6 +89,8 @@ const NEEDS_LUCK = new Set([
   // As its POST: four of the five webhook_url hints are refused, and the scene may have none yet.
   'PATCH /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/chatapp',
+  // As its POST: the scene has no chatapp integration to change until a POST got lucky.
+  'PATCH /api/dev/v1/chatbots/{chatbot_id}/integrations/chatapp',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api/messages',
   'POST /api/dev/v1/chatbots/{chatbot_id}/flows/{flow_id}/test-run',
   'POST /api/dev/v1/chatbots/{chatbot_id}/conversations/{conversation_id}/read',

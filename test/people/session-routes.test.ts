@@ -222,6 +222,22 @@ scenarios('people: sign-in, sessions and the Origin check', setup, [
       expect((await ctx.app.call('GET', `${AUTH}/me`, { key: null, headers: { cookie: ctx.admin.cookie } })).status).toBe(200)
     },
   },
+  {
+    name: "a link's page asks what the link is for before showing a form: an invite names the e-mail the person will sign in with, and spends nothing",
+    method: 'POST',
+    path: `${AUTH}/link`,
+    key: null,
+    headers: { origin: ORIGIN },
+    body: (ctx: Ctx) => ({ token: ctx.inviteToken }),
+    status: 200,
+    check: async ({ body }, ctx) => {
+      expect(body).toEqual({ purpose: 'invite', email: 'ivy@acme.io', expires_at: expect.any(String) })
+      const setupLink = await ctx.app.call('POST', `${AUTH}/link`, { key: null, headers: { origin: ORIGIN }, body: { token: ctx.setupToken } })
+      expect(setupLink.body).toEqual({ purpose: 'setup', email: null, expires_at: expect.any(String) })
+    },
+  },
+  { name: 'asking about an unknown link answers as accepting it would', method: 'POST', path: `${AUTH}/link`, key: null, headers: { origin: ORIGIN }, body: { token: 'pt_nope' }, status: 400, code: 'invalid_token' },
+  { name: 'asking about a link from another site is refused', method: 'POST', path: `${AUTH}/link`, key: null, headers: { origin: 'https://evil.example' }, body: { token: 'pt_nope' }, status: 403, code: 'origin_refused' },
   { name: 'an unknown token is refused', method: 'POST', path: `${AUTH}/accept-invite`, key: null, body: { token: 'pt_nope', password: PASSWORD }, status: 400, code: 'invalid_token' },
   { name: 'a short password is refused', method: 'POST', path: `${AUTH}/accept-invite`, key: null, body: { token: 'pt_x', password: 'short' }, status: 422, errorPaths: ['/password'] },
   {
@@ -238,6 +254,7 @@ scenarios('people: sign-in, sessions and the Origin check', setup, [
     },
   },
   { name: 'an invite link works once', method: 'POST', path: `${AUTH}/accept-invite`, key: null, body: (ctx: Ctx) => ({ token: ctx.inviteToken, password: PASSWORD }), status: 400, code: 'invalid_token' },
+  { name: 'a used link says so when its page asks, before any form', method: 'POST', path: `${AUTH}/link`, key: null, headers: { origin: ORIGIN }, body: (ctx: Ctx) => ({ token: ctx.inviteToken }), status: 400, code: 'invalid_token' },
   { name: 'a setup link needs the first admin\'s e-mail (and is not spent by the mistake)', method: 'POST', path: `${AUTH}/accept-invite`, key: null, body: (ctx: Ctx) => ({ token: ctx.setupToken, password: PASSWORD }), status: 422, errorPaths: ['/email'] },
   {
     name: 'a setup link creates an admin and signs them in',

@@ -195,6 +195,13 @@ describe('GET /: the demo page', () => {
     expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//)
   })
 
+  test('links to the desk and the console, with or without a demo', () => {
+    for (const html of [demoPage('wk_demo123456789012345678', 'https://chat.acme.io'), demoPage(null, 'https://chat.acme.io')]) {
+      expect(html).toContain('<a href="/app">desk</a>')
+      expect(html).toContain('<a href="/app/console">console</a>')
+    }
+  })
+
   test('escapes a key it did not make itself', () => {
     expect(demoPage('wk_"><script>alert(1)</script>', 'http://localhost:3000')).not.toContain('<script>alert(1)')
   })

@@ -4,8 +4,9 @@ import { me, signOut } from '../session.ts'
 import './console.css'
 
 /**
- * The console's frame: its navigation and, for anyone but an admin, nothing at all (the
- * server refuses an agent every admin route too; this only spares them the screens).
+ * The console's frame: its navigation and, for anyone but an admin, nothing but the way to
+ * the desk (the server refuses an agent every admin route too; this spares them the screens
+ * and the menu items that would only refuse them).
  */
 export default function ConsoleLayout(props: { children?: JSX.Element }) {
   const isAdmin = () => me()?.user.role === 'admin'
@@ -14,13 +15,16 @@ export default function ConsoleLayout(props: { children?: JSX.Element }) {
       <header class="topbar">
         <strong class="brand">Parley console</strong>
         <nav class="console-nav" aria-label="Console">
-          <A href="/console" end>
-            Chatbots
-          </A>
-          <A href="/console/people">People</A>
-          <A href="/console/keys">API keys</A>
-          <A href="/console/operations">Operations</A>
-          <A href="/" end>
+          {/* An agent is refused every admin screen: they see only the way back to the desk. */}
+          <Show when={isAdmin()}>
+            <A href="/console" end>
+              Chatbots
+            </A>
+            <A href="/console/people">People</A>
+            <A href="/console/keys">API keys</A>
+            <A href="/console/operations">Operations</A>
+          </Show>
+          <A href="/" end data-nav="desk">
             Desk
           </A>
         </nav>
@@ -35,7 +39,7 @@ export default function ConsoleLayout(props: { children?: JSX.Element }) {
         fallback={
           <main class="console-main">
             <p class="refused" role="alert">
-              The console is for admins. Your role is {me()?.user.role}: the desk has everything you need.
+              The console is for admins. Your role is {me()?.user.role}: the <A href="/">desk</A> has everything you need.
             </p>
           </main>
         }

@@ -25,6 +25,8 @@ export interface LlmSettings {
 export interface Activity {
   days: { date: string; conversations: number; agent_tokens: number }[]
   open_handoffs: number
+  waiting: number
+  ratings: { count: number; good: number; neutral: number; bad: number; csat: number | null }
   agent_usage: { runs: number; prompt_tokens: number; completion_tokens: number; total_tokens: number }
 }
 

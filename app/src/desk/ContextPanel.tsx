@@ -2,11 +2,12 @@ import { useNavigate } from '@solidjs/router'
 import { createResource, For, Show } from 'solid-js'
 import type { Context } from '../types.ts'
 import { context } from './data.ts'
-import { CHANNEL_NAMES, clock } from './format.ts'
+import { CHANNEL_NAMES, clock, ratingClass, ratingLabel } from './format.ts'
+import { describeBrowser } from './user-agent.ts'
 
 /**
  * Who the contact is (identity, verified or not), their details and when each was set, where
- * the conversation comes from, the page and browser of the widget, their earlier
+ * the conversation comes from, the page and browser of the widget, the visitor's rating, their earlier
  * conversations, and where the flow was (state, variables) at the handoff.
  */
 export function ContextPanel(props: { conversationId: string; version: number; onClose: () => void }) {
@@ -78,7 +79,9 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
           {(agent) => (
             <>
               <dt>Browser</dt>
-              <dd class="user-agent">{agent()}</dd>
+              <dd class="user-agent" title={agent()}>
+                {describeBrowser(agent())}
+              </dd>
             </>
           )}
         </Show>
@@ -87,6 +90,18 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
             <>
               <dt>Address</dt>
               <dd class="visitor-address">{address()}</dd>
+            </>
+          )}
+        </Show>
+        <Show when={props.info.rating}>
+          {(rating) => (
+            <>
+              <dt>Rating</dt>
+              <dd data-field="rating" class={`rating-${ratingClass(rating())}`}>
+                {ratingLabel(rating())}
+                <Show when={rating().comment}>{(comment) => <q class="rating-comment">{comment()}</q>}</Show>
+                <span class="muted set-at"> · {clock(rating().created_at)}</span>
+              </dd>
             </>
           )}
         </Show>

@@ -1,6 +1,6 @@
 import { For, Show } from 'solid-js'
 import type { DeskConversation } from '../types.ts'
-import { CHANNEL_NAMES, clock, contactName, duration } from './format.ts'
+import { CHANNEL_NAMES, clock, contactName, duration, ratingClass, ratingLabel, senderOf } from './format.ts'
 import type { ViewId } from './views.ts'
 
 /** The list of one view: who, what was said last, how long they have waited, unread marks. */
@@ -12,6 +12,8 @@ export function ConversationList(props: {
   /** The view the rows belong to; differs from `view` while a switch is being fetched. */
   listedView: ViewId | null
   selected?: string
+  /** The signed-in person's name: their own replies read "You". */
+  me?: string | null
   /** When the rows' wait times were measured against, so they keep counting between fetches. */
   now: number
   fetchedAt: number
@@ -44,16 +46,27 @@ export function ConversationList(props: {
               >
                 <span class="row-top">
                   <span class="row-name">{contactName(item.contact)}</span>
-                  <Show when={item.status === 'handoff' && item.waiting_seconds !== null} fallback={<span class="row-time">{clock(item.last_message_at)}</span>}>
-                    <span class="wait" title="Waiting for a person since the handoff">
+                  <Show when={item.waiting_seconds !== null} fallback={<span class="row-time">{clock(item.last_message_at)}</span>}>
+                    <span class="wait" title="Waiting for a person since their oldest unanswered message">
                       waiting {waited(item)}
                     </span>
                   </Show>
                 </span>
-                <span class="row-preview">{item.last_message?.preview ?? ''}</span>
+                <span class="row-preview">
+                  <Show when={item.last_message && senderOf(item.last_message, props.me ?? null)}>{(sender) => <span class="row-sender">{sender()}: </span>}</Show>
+                  {item.last_message?.preview ?? ''}
+                </span>
                 <span class="row-meta">
                   {item.chatbot_name} · {CHANNEL_NAMES[item.channel] ?? item.channel}
                   <Show when={item.assignee}>{(assignee) => <span class="assignee"> · {assignee().display_name}</span>}</Show>
+                  <Show when={item.rating}>
+                    {(rating) => (
+                      <span class={`row-rating rating-${ratingClass(rating())}`} title={rating().comment ?? 'Rated by the visitor'}>
+                        {' '}
+                        · {ratingLabel(rating())}
+                      </span>
+                    )}
+                  </Show>
                 </span>
               </button>
             </li>

@@ -1,14 +1,15 @@
-import { createResource, createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js'
+import { createResource, createSignal, For, Match, onCleanup, onMount, Show, Switch } from 'solid-js'
 import { ApiError } from '../api.ts'
 import { me } from '../session.ts'
 import type { ChatMessage, DeskConversation, Person, TimelineItem, User } from '../types.ts'
 import { Composer, type SendResult } from './Composer.tsx'
 import { ContextPanel } from './ContextPanel.tsx'
 import * as data from './data.ts'
-import { CHANNEL_NAMES, contactName } from './format.ts'
+import { CHANNEL_NAMES, contactName, ratingClass, ratingLabel } from './format.ts'
 import type { Live } from './live.ts'
 import { EventView, MessageView, NoteView } from './MessageView.tsx'
 import { mergeTimeline, newestMessageId } from './timeline.ts'
+import { pinToBottom } from '../../../widget/src/pin-to-bottom.ts'
 
 const STATUS_NAMES = { bot: 'with the bot', handoff: 'with a person', closed: 'closed' } as const
 
@@ -30,8 +31,13 @@ export function ConversationView(props: { conversationId: string; connection: Li
   let log: HTMLOListElement | undefined
   const myId = () => me()?.user.id
 
-  const atBottom = () => !log || log.scrollHeight - log.scrollTop - log.clientHeight < 60
-  const scrollDown = () => requestAnimationFrame(() => log && (log.scrollTop = log.scrollHeight))
+  // The history follows its newest line while the person is there (a picture that loads later
+  // included); scrolled up, it stays put and a pill says something new came (the widget's own rule).
+  const [newBelow, setNewBelow] = createSignal(false)
+  let pin: ReturnType<typeof pinToBottom> | undefined
+  onMount(() => (pin = log && pinToBottom(log, setNewBelow)))
+  onCleanup(() => pin?.stop())
+  const scrollDown = () => pin?.toBottom()
 
   let readUpTo: string | null = null
   const markRead = () => {
@@ -41,18 +47,14 @@ export function ConversationView(props: { conversationId: string; connection: Li
     void data.markRead(id, newest).then(props.onChanged, () => {})
   }
   const add = (added: TimelineItem[]) => {
-    const follow = atBottom()
     setItems(mergeTimeline(items(), added))
-    if (follow) scrollDown()
     markRead()
   }
   const load = async () => {
     try {
-      const follow = items().length === 0 || atBottom()
       const page = await data.timeline(id)
       setItems(mergeTimeline(page.items, items()))
       setHasMore(page.has_more)
-      if (follow) scrollDown()
       markRead()
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'The conversation could not be loaded.')
@@ -124,12 +126,8 @@ export function ConversationView(props: { conversationId: string; connection: Li
     }),
   )
 
-  /** The panel narrows the history: a reader at the newest message stays there. */
-  const toggleContext = () => {
-    const follow = atBottom()
-    setShowContext((shown) => !shown)
-    if (follow) scrollDown()
-  }
+  /** The panel narrows the history: a reader at the newest message stays there (the pin sees the resize). */
+  const toggleContext = () => setShowContext((shown) => !shown)
   const act = async (change: () => Promise<DeskConversation>) => {
     setError('')
     try {
@@ -182,6 +180,20 @@ export function ConversationView(props: { conversationId: string; connection: Li
               <span class="muted">
                 {current().chatbot_name} · {CHANNEL_NAMES[current().channel] ?? current().channel} ·{' '}
                 <span class={`status status-${current().status}`}>{STATUS_NAMES[current().status]}</span>
+                <Show when={current().waiting_seconds !== null}>
+                  {' '}
+                  · <span class="wait">waiting for a reply</span>
+                </Show>
+                <Show when={current().rating}>
+                  {(rating) => (
+                    <>
+                      {' '}
+                      · <span class={`rating-badge rating-${ratingClass(rating())}`} data-rating title={rating().comment ?? 'Rated by the visitor'}>
+                        Rated {ratingLabel(rating())}
+                      </span>
+                    </>
+                  )}
+                </Show>
               </span>
             )}
           </Show>
@@ -255,6 +267,11 @@ export function ConversationView(props: { conversationId: string; connection: Li
           )}
         </For>
       </ol>
+      <Show when={newBelow()}>
+        <button type="button" class="new-below" onClick={scrollDown}>
+          New message ↓
+        </button>
+      </Show>
       <p class="typing" aria-live="polite">
         {visitorTyping() ? 'The visitor is typing…' : othersTyping().length > 0 ? `${othersTyping().map((person) => person.display_name).join(', ')} is typing…` : ''}
       </p>

@@ -1,4 +1,4 @@
-import { useNavigate, useParams, useSearchParams } from '@solidjs/router'
+import { A, useNavigate, useParams, useSearchParams } from '@solidjs/router'
 import { createEffect, createResource, createSignal, on, onCleanup, onMount, Show } from 'solid-js'
 import { loadMe, me, signOut } from '../session.ts'
 import type { DeskConversation } from '../types.ts'
@@ -21,12 +21,13 @@ const REFRESH_COALESCE_MS = 250
  */
 export function Desk() {
   const params = useParams<{ conversationId?: string }>()
-  const [search, setSearch] = useSearchParams<{ view?: string; bot?: string; channel?: string; q?: string }>()
+  const [search, setSearch] = useSearchParams<{ view?: string; bot?: string; channel?: string; rating?: string; q?: string }>()
   const navigate = useNavigate()
   const filter = (): ListFilter => ({
     view: isView(search.view) ? search.view : 'waiting',
     chatbot_id: search.bot || undefined,
     channel: search.channel || undefined,
+    rating: search.rating || undefined,
     q: search.q || undefined,
   })
   const [bots] = createResource(chatbots, { initialValue: [] })
@@ -56,7 +57,7 @@ export function Desk() {
       setListError('')
       setFetchedAt(Date.now())
       setNow(Date.now())
-      const plain = !shown.chatbot_id && !shown.channel && !shown.q
+      const plain = !shown.chatbot_id && !shown.channel && !shown.rating && !shown.q
       const [waiting, assigned] = await Promise.all([
         plain && shown.view === 'waiting' ? page : listConversations({ view: 'waiting' }),
         plain && shown.view === 'mine' ? page : listConversations({ view: 'mine' }),
@@ -142,6 +143,11 @@ export function Desk() {
         <button type="button" class="link" onClick={() => setShowHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
           ?
         </button>
+        <Show when={me()?.user.role === 'admin'}>
+          <A class="link" href="/console" data-nav="console">
+            Console
+          </A>
+        </Show>
         <span class="who" title={me()?.user.email}>
           {me()?.user.display_name}
         </span>
@@ -157,6 +163,7 @@ export function Desk() {
         view={filter().view}
         listedView={listedView()}
         selected={params.conversationId}
+        me={me()?.user.display_name ?? null}
         now={now()}
         fetchedAt={fetchedAt()}
         hasMore={Boolean(nextCursor())}

@@ -1,9 +1,9 @@
 import { createSignal, For, Show } from 'solid-js'
 import type { Chatbot } from '../types.ts'
 import { CHANNEL_NAMES } from './format.ts'
-import { type ListFilter, VIEWS } from './views.ts'
+import { type ListFilter, RATING_FILTERS, VIEWS } from './views.ts'
 
-type Change = Partial<Record<'view' | 'bot' | 'channel' | 'q', string | undefined>>
+type Change = Partial<Record<'view' | 'bot' | 'channel' | 'rating' | 'q', string | undefined>>
 
 /** The views, the chatbot and channel filters and the search box; all kept in the URL. */
 export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts: { waiting: number }; onChange: (change: Change) => void }) {
@@ -54,6 +54,10 @@ export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts
         <select aria-label="Channel" value={props.filter.channel ?? ''} onChange={(event) => props.onChange({ channel: event.currentTarget.value || undefined })}>
           <option value="">All channels</option>
           <For each={Object.entries(CHANNEL_NAMES)}>{([id, name]) => <option value={id}>{name}</option>}</For>
+        </select>
+        <select aria-label="Rating" value={props.filter.rating ?? ''} onChange={(event) => props.onChange({ rating: event.currentTarget.value || undefined })}>
+          <option value="">Any or no rating</option>
+          <For each={RATING_FILTERS}>{(rating) => <option value={rating.id}>{rating.name}</option>}</For>
         </select>
       </div>
     </nav>

@@ -1,7 +1,7 @@
 import { For, Match, Switch } from 'solid-js'
 import { safeMediaUrl, splitLinks } from '../../../widget/src/links.ts'
-import type { ChatMessage, Content, DeskEvent, Note } from '../types.ts'
-import { clock } from './format.ts'
+import type { ChatMessage, Content, ConversationRating, DeskEvent, Note } from '../types.ts'
+import { clock, ratingLabel } from './format.ts'
 
 type Of<K extends Content['kind']> = Extract<Content, { kind: K }>
 
@@ -45,7 +45,7 @@ export function NoteView(props: { note: Note }) {
 /** What happened to the conversation: handed off at a state, taken over by someone, closed. */
 export function EventView(props: { event: DeskEvent }) {
   return (
-    <li class="message event" data-event={props.event.id}>
+    <li class="message event" classList={{ rated: props.event.kind === 'rated' }} data-event={props.event.id}>
       <span>{describeEvent(props.event)}</span> <time datetime={props.event.at}>{clock(props.event.at)}</time>
     </li>
   )
@@ -65,6 +65,10 @@ export function describeEvent(event: DeskEvent): string {
       return `Assigned to ${data.assignee?.display_name ?? 'someone'}${by}`
     case 'unassigned':
       return `Unassigned${by}`
+    case 'rated': {
+      const rating = event.data as unknown as ConversationRating
+      return `The visitor rated it ${ratingLabel(rating)}${rating.comment ? `: “${rating.comment}”` : ''}`
+    }
   }
 }
 

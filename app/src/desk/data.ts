@@ -16,7 +16,7 @@ export async function people(): Promise<User[]> {
 }
 
 export async function listConversations(filter: ListFilter, cursor?: string | null): Promise<{ items: DeskConversation[]; next_cursor: string | null }> {
-  return await api('GET', `/desk/conversations${query({ view: filter.view, chatbot_id: filter.chatbot_id, channel: filter.channel, q: filter.q, cursor, limit: LIST_PAGE })}`)
+  return await api('GET', `/desk/conversations${query({ view: filter.view, chatbot_id: filter.chatbot_id, channel: filter.channel, rating: filter.rating, q: filter.q, cursor, limit: LIST_PAGE })}`)
 }
 
 export async function conversation(id: string): Promise<DeskConversation> {

@@ -1,4 +1,4 @@
-import type { DeskConversation } from '../types.ts'
+import type { ConversationRating, DeskConversation } from '../types.ts'
 
 /** "45 s", "3 min", "2 h 5 min", "4 d": a duration in seconds, for wait times. */
 export function duration(seconds: number): string {
@@ -23,3 +23,26 @@ export function contactName(contact: DeskConversation['contact']): string {
 }
 
 export const CHANNEL_NAMES: Record<string, string> = { web: 'Web widget', chatapp: 'Messaging app', 'rest-api': 'REST API' }
+
+/** A visitor's rating as the desk shows it: "★★★★☆ 4/5", "👍 Good", "👎 Bad". */
+export function ratingLabel(rating: ConversationRating): string {
+  if (rating.scale === 'thumbs') return rating.score === 1 ? '👍 Good' : '👎 Bad'
+  return `${'★'.repeat(rating.score)}${'☆'.repeat(5 - rating.score)} ${rating.score}/5`
+}
+
+/** How the desk groups a rating (as the list's filter does): good, neutral or bad. */
+export function ratingClass(rating: ConversationRating): 'good' | 'neutral' | 'bad' {
+  const good = rating.scale === 'thumbs' ? rating.score === 1 : rating.score >= 4
+  const bad = rating.scale === 'thumbs' ? rating.score === 0 : rating.score <= 2
+  return good ? 'good' : bad ? 'bad' : 'neutral'
+}
+
+/**
+ * Who wrote a list row's last message, for the line before its text: You for the signed-in
+ * person's own reply (`me`, their display name: an agent message carries the name the
+ * visitor saw, not who sent it, so a namesake's reply reads as You too), a colleague's name.
+ */
+export function senderOf(message: NonNullable<DeskConversation['last_message']>, me: string | null = null): string {
+  if (message.role === 'agent') return message.author && message.author === me ? 'You' : (message.author ?? 'Agent')
+  return message.role === 'visitor' ? 'Visitor' : message.role === 'bot' ? 'Bot' : ''
+}

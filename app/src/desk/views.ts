@@ -16,5 +16,14 @@ export interface ListFilter {
   view: ViewId
   chatbot_id?: string
   channel?: string
+  /** Only conversations the visitor rated: any, good, neutral or bad (the API's groups). */
+  rating?: string
   q?: string
 }
+
+export const RATING_FILTERS = [
+  { id: 'any', name: 'Rated' },
+  { id: 'good', name: 'Rated good' },
+  { id: 'neutral', name: 'Rated neutral' },
+  { id: 'bad', name: 'Rated bad' },
+] as const

@@ -2,14 +2,16 @@ import { Elysia, t } from 'elysia'
 import { errorResponses } from '../../http/error-responses.ts'
 import { fileBytes } from '../../http/json-body.ts'
 import { UPLOAD_PATH, UploadAnswer } from '../../protocol/widget-protocol.ts'
+import { type TeamPageCheck, teamPageOf } from './admit-widget.ts'
 import type { UploadCredentials, WebUploads } from './upload-service.ts'
 
 /** Who sends an upload, from its head: read before the body, and again by the route. */
-export function uploadCredentials(request: Request): UploadCredentials {
+export function uploadCredentials(request: Request, isTeamPage?: TeamPageCheck): UploadCredentials {
   return {
     origin: request.headers.get('origin'),
     widgetKey: new URL(request.url).searchParams.get('key') ?? '',
     authorization: request.headers.get('authorization'),
+    isTeamPage: teamPageOf(request, isTeamPage),
   }
 }
 
@@ -19,15 +21,16 @@ export function uploadCredentials(request: Request): UploadCredentials {
  * the CORS preflight, answered only for the integration's allowed pages. The body is read by
  * the app's parser (raw, bounded by PARLEY_ATTACHMENT_MAX_BYTES) once the token is checked.
  */
-export function webUploadRoutes(uploads: WebUploads) {
+export function webUploadRoutes(uploads: WebUploads, isTeamPage?: TeamPageCheck) {
+  const credentials = (request: Request) => uploadCredentials(request, isTeamPage)
   return new Elysia()
-    .options(UPLOAD_PATH, ({ request }) => new Response(null, { status: 204, headers: uploads.preflight(uploadCredentials(request)) }), {
+    .options(UPLOAD_PATH, ({ request }) => new Response(null, { status: 204, headers: uploads.preflight(credentials(request)) }), {
       detail: { tags: ['Widget'], summary: "CORS preflight of a visitor's upload", security: [] },
     })
     .post(
       UPLOAD_PATH,
       ({ request, body, query, set }) => {
-        const answer = uploads.receive(uploadCredentials(request), {
+        const answer = uploads.receive(credentials(request), {
           clientId: query.client_id ?? null,
           filename: query.filename ?? null,
           bytes: fileBytes(body),

@@ -2,7 +2,7 @@ import { type AttachmentService, attachmentTooLarge } from '../../attachments/se
 import type { VisitorResult } from '../../conversations/service.ts'
 import { ApiError } from '../../http/api-error.ts'
 import type { ChatMessage } from '../../protocol/widget-protocol.ts'
-import { admitWidget, REFUSAL_STATUSES } from './admit-widget.ts'
+import { admitWidget, type IsTeamPage, REFUSAL_STATUSES } from './admit-widget.ts'
 import type { WidgetSocket } from './socket-data.ts'
 import type { UploadTokens } from './upload-tokens.ts'
 import type { FindWebIntegration } from './web-directory.ts'
@@ -15,6 +15,8 @@ export interface UploadCredentials {
   widgetKey: string
   /** The Authorization header: `Bearer <upload_token>`. */
   authorization: string | null
+  /** Whether the page is the team's own (the console's preview), for a widget whose allowed_domains leave Parley out. */
+  isTeamPage?: IsTeamPage
 }
 
 export interface UploadInput {
@@ -54,8 +56,8 @@ export function webUploads({ findIntegration, tokens, attachments, say, runningC
   const corsOf = (origin: string | null): Record<string, string> => (origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : { vary: 'Origin' })
 
   /** The page may use this widget; its CORS headers. Throws the configuration route's refusals. */
-  function admitPage(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey'>) {
-    const admission = admitWidget(findIntegration, credentials.widgetKey, credentials.origin)
+  function admitPage(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey' | 'isTeamPage'>) {
+    const admission = admitWidget(findIntegration, credentials.widgetKey, credentials.origin, credentials.isTeamPage)
     if (!admission.admitted) {
       const { status, code } = REFUSAL_STATUSES[admission.refusal]
       // No CORS header: a page that may not use the widget does not read why.
@@ -94,7 +96,7 @@ export function webUploads({ findIntegration, tokens, attachments, say, runningC
     tooLarge: (credentials: UploadCredentials, declaredBytes?: number) => attachmentTooLarge(attachments.maxBytes, declaredBytes, corsOf(credentials.origin)),
 
     /** The answer to a CORS preflight: allowed pages may POST a file with the token. */
-    preflight(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey'>): Record<string, string> {
+    preflight(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey' | 'isTeamPage'>): Record<string, string> {
       const { cors } = admitPage(credentials)
       return {
         ...cors,

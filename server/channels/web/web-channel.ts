@@ -6,6 +6,7 @@ import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
 import type { EventBus } from '../../support/events.ts'
 import type { Logger } from '../../support/logger.ts'
+import type { TeamPageCheck } from './admit-widget.ts'
 import { type DraftRelayTuning, draftRelay } from './draft-relay.ts'
 import { SocketHub } from './socket-hub.ts'
 import { webUploads } from './upload-service.ts'
@@ -27,6 +28,8 @@ export interface WebChannelDeps extends DraftRelayTuning {
   attachments: AttachmentService
   /** How long a closed socket's upload token still works (tests shorten it). */
   uploadGraceMs?: number
+  /** The team's own pages (the console's preview) are admitted where allowed_domains leave Parley out. */
+  isTeamPage?: TeamPageCheck
 }
 
 /**

@@ -11,7 +11,7 @@ import { ClientMessage, FRAME_LIMITS } from '../../protocol/widget-protocol.ts'
 import type { EventBus } from '../../support/events.ts'
 import type { Logger } from '../../support/logger.ts'
 import { describeJsonShapeBreach, type JsonShapeBreach, jsonShapeBreach } from '../../support/json-shape.ts'
-import { admitWidget, type WidgetRefusal } from './admit-widget.ts'
+import { admitWidget, type TeamPageCheck, teamPageOf, type WidgetRefusal } from './admit-widget.ts'
 import type { SocketData, WidgetSocket } from './socket-data.ts'
 import type { SocketHub } from './socket-hub.ts'
 import type { FindWebIntegration } from './web-directory.ts'
@@ -54,6 +54,8 @@ export interface WidgetSocketDeps {
   /** The sockets' upload tokens (each welcome gives one; a closed socket's lasts a grace period). */
   uploads: UploadTokens
   uploadMaxBytes: number
+  /** The team's own pages (the console's preview) are admitted where allowed_domains leave Parley out. */
+  isTeamPage?: TeamPageCheck
 }
 
 /**
@@ -69,7 +71,7 @@ export function widgetSocket(deps: WidgetSocketDeps) {
 
   function upgrade(request: Request, server: Server<SocketData>): Response | undefined {
     const key = new URL(request.url).searchParams.get('key') ?? ''
-    const admission = admitWidget(findIntegration, key, request.headers.get('origin'))
+    const admission = admitWidget(findIntegration, key, request.headers.get('origin'), teamPageOf(request, deps.isTeamPage))
     const integration = admission.admitted ? admission.integration : null
     const refusal: SocketData['refusal'] = admission.admitted ? null : { code: REFUSAL_CLOSE_CODES[admission.refusal], reason: admission.reason }
     const data: SocketData = {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { checkField, embedSnippet, formValues, patchOf, shownFields, WIDGET_FIELDS } from '../../../app/src/console/widget/widget-form.ts'
+import { checkField, embedSnippet, formValues, patchOf, shownFields, unsavedFields, WIDGET_FIELDS } from '../../../app/src/console/widget/widget-form.ts'
 
 const field = (key: string) => WIDGET_FIELDS.find((spec) => spec.key === key) as (typeof WIDGET_FIELDS)[number]
 const stored = { greeting_message: 'Hi!', config: { allowed_domains: ['example.com'], default_country: null, widget_config: { bot_display_name: 'Assistant', primary_color: '#0066ff', width: 380, allowed_paths: null } } }
@@ -71,5 +71,20 @@ describe('from the stored integration to a PATCH', () => {
 
   test('the embed snippet names the server and the key', () => {
     expect(embedSnippet('https://chat.example.org', 'wk_abc')).toBe('<script src="https://chat.example.org/widget.js" data-widget-key="wk_abc" async></script>')
+  })
+})
+
+describe('unsaved changes, for the warning on leaving the screen', () => {
+  const saved = formValues(stored)
+  test('the stored settings as the form shows them are not a change', () => {
+    expect(unsavedFields(saved, stored)).toEqual([])
+  })
+  test('a typed field is, until it is typed back; spaces around a value or blank lines are not', () => {
+    expect(unsavedFields({ ...saved, primary_color: '#aa1100' }, stored)).toEqual(['primary_color'])
+    expect(unsavedFields({ ...saved, primary_color: '#0066ff' }, stored)).toEqual([])
+    expect(unsavedFields({ ...saved, bot_display_name: ' Assistant ', allowed_domains: 'example.com\n\n' }, stored)).toEqual([])
+  })
+  test('an identity secret typed is a change (the stored one is never shown)', () => {
+    expect(unsavedFields({ ...saved, identity_secret: 'a-new-secret-of-24-chars' }, stored)).toEqual(['identity_secret'])
   })
 })

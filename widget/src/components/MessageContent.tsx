@@ -2,6 +2,7 @@ import { createSignal, For, Match, Show, Switch } from 'solid-js'
 import type { Content } from '../../../server/protocol/widget-protocol.ts'
 import { safeMediaUrl } from '../links.ts'
 import { revealInLog } from '../reveal-in-log.ts'
+import { UNPIN } from '../pin-to-bottom.ts'
 import { FileIcon } from './Icons.tsx'
 import { LinkedText } from './LinkedText.tsx'
 
@@ -65,6 +66,8 @@ function ListContent(props: { content: Of<'list'>; active: boolean; onReply: Rep
   let toggle: HTMLButtonElement | undefined
   let rows: HTMLDivElement | undefined
   const flip = () => {
+    // The visitor reads here now: the log stops following its bottom (pin-to-bottom.ts).
+    if (!expanded()) toggle?.dispatchEvent(new Event(UNPIN, { bubbles: true }))
     setExpanded(!expanded())
     // The rows open below the fold of the log: bring them up, keeping the button in view.
     if (expanded()) requestAnimationFrame(() => toggle && rows && revealInLog(toggle, rows))

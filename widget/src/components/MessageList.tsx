@@ -1,4 +1,4 @@
-import { createEffect, For, type JSX, on, Show } from 'solid-js'
+import { createEffect, createSignal, For, type JSX, on, onCleanup, onMount, Show } from 'solid-js'
 import type { ChatMessage, Content } from '../../../server/protocol/widget-protocol.ts'
 import type { Draft } from '../drafts.ts'
 import type { Outgoing } from '../session.ts'
@@ -6,6 +6,7 @@ import { DraftBubble } from './DraftBubble.tsx'
 import { AgentFace } from './AgentFace.tsx'
 import { MessageContent, type ReplyHandler } from './MessageContent.tsx'
 import { PendingFile } from './PendingFile.tsx'
+import { pinToBottom } from '../pin-to-bottom.ts'
 
 interface Props {
   messages: ChatMessage[]
@@ -38,74 +39,97 @@ interface Props {
 export function MessageList(props: Props) {
   let log: HTMLDivElement | undefined
   const lastId = () => props.messages.at(-1)?.id
+  const [newBelow, setNewBelow] = createSignal(false)
+  let pin: ReturnType<typeof pinToBottom> | undefined
+  onMount(() => (pin = log && pinToBottom(log, setNewBelow)))
+  onCleanup(() => pin?.stop())
+  // What the visitor sends themselves is always shown, wherever they had scrolled.
+  createEffect(on(() => props.outgoing.length, (count, before) => count > (before ?? count) && pin?.toBottom(), { defer: true }))
+  // Earlier messages come in above: what the visitor was reading stays where it was.
+  let fromBottom: number | null = null
+  const loadOlder = () => {
+    if (log) fromBottom = log.scrollHeight - log.scrollTop
+    props.onLoadOlder()
+  }
   createEffect(
     on(
-      () => [props.messages.length, props.outgoing.length, props.typing],
+      () => props.messages[0]?.id,
       () => {
-        if (log) log.scrollTop = log.scrollHeight
+        if (log && fromBottom !== null) log.scrollTop = log.scrollHeight - fromBottom
+        fromBottom = null
       },
+      { defer: true },
     ),
   )
   const speaker = (message: ChatMessage) =>
     message.role === 'visitor' ? 'You' : message.role === 'agent' ? message.author || 'Agent' : message.role === 'bot' ? props.botName : ''
   return (
-    <div class="log" role="log" aria-live="polite" aria-label="Messages" ref={log}>
-      <Show when={props.hasMore}>
-        <button type="button" class="older" onClick={() => props.onLoadOlder()}>
-          Show earlier messages
-        </button>
-      </Show>
-      <Show when={props.greeting && props.messages.length === 0 && props.outgoing.length === 0}>
-        <Bubble role="bot" speaker={props.botName}>
-          <p class="text">{props.greeting}</p>
-        </Bubble>
-      </Show>
-      <For each={props.messages}>
-        {(message, index) => (
-          <>
-            <Show when={index() > 0 && props.messages[index() - 1]?.conversation_id !== message.conversation_id}>
-              <Ended />
-            </Show>
-            <Show when={props.times?.get(message.id)}>
-              {(label) => <time class="time" dateTime={message.created_at}>{label()}</time>}
-            </Show>
-            <Bubble
-              role={message.role}
-              speaker={speaker(message)}
-              author={message.role === 'agent' ? message.author || 'Agent' : undefined}
-              avatar={message.author_avatar_url}
-            >
-              <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} />
-            </Bubble>
-            <Show when={message.id === props.seenId}>
-              <span class="seen">Seen</span>
-            </Show>
-          </>
-        )}
-      </For>
-      {/* By id, not by object: a delta updates the bubble in place instead of adding a new one to the log. */}
-      <For each={(props.drafts ?? []).map((draft) => draft.message_id)}>
-        {(id) => <DraftBubble text={props.drafts?.find((draft) => draft.message_id === id)?.text ?? ''} botName={props.botName} />}
-      </For>
-      <Show when={props.ended && props.messages.length > 0 && props.outgoing.length === 0}>
-        <Ended />
-        {props.afterEnd}
-      </Show>
-      <For each={props.outgoing}>
-        {(item) => (
-          <Bubble role="visitor" speaker="You" pending={!item.failed} failed={item.failed} onDismiss={item.file && item.failed ? () => props.onDismiss?.(item.client_id) : undefined}>
-            <Show when={item.file} fallback={<MessageContent content={item.content as Content} active={false} onReply={props.onReply} />}>
-              {(file) => <PendingFile file={file()} sending={!item.failed} />}
-            </Show>
+    <div class="log-frame">
+      <div class="log" role="log" aria-live="polite" aria-label="Messages" ref={log}>
+        <Show when={props.hasMore}>
+          <button type="button" class="older" onClick={loadOlder}>
+            Show earlier messages
+          </button>
+        </Show>
+        <Show when={props.greeting && props.messages.length === 0 && props.outgoing.length === 0}>
+          <Bubble role="bot" speaker={props.botName}>
+            <p class="text">{props.greeting}</p>
           </Bubble>
-        )}
-      </For>
-      <Show when={props.typing}>
-        <div class="msg bot typing" aria-label={`${props.typing === 'agent' ? 'An agent' : props.botName} is typing`} role="status">
-          <span />
-          <span />
-          <span />
-        </div>
+        </Show>
+        <For each={props.messages}>
+          {(message, index) => (
+            <>
+              <Show when={index() > 0 && props.messages[index() - 1]?.conversation_id !== message.conversation_id}>
+                <Ended />
+              </Show>
+              <Show when={props.times?.get(message.id)}>
+                {(label) => <time class="time" dateTime={message.created_at}>{label()}</time>}
+              </Show>
+              <Bubble
+                role={message.role}
+                speaker={speaker(message)}
+                author={message.role === 'agent' ? message.author || 'Agent' : undefined}
+                avatar={message.author_avatar_url}
+              >
+                <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} />
+              </Bubble>
+              <Show when={message.id === props.seenId}>
+                <span class="seen" data-not-news>
+                  Seen
+                </span>
+              </Show>
+            </>
+          )}
+        </For>
+        {/* By id, not by object: a delta updates the bubble in place instead of adding a new one to the log. */}
+        <For each={(props.drafts ?? []).map((draft) => draft.message_id)}>
+          {(id) => <DraftBubble text={props.drafts?.find((draft) => draft.message_id === id)?.text ?? ''} botName={props.botName} />}
+        </For>
+        <Show when={props.ended && props.messages.length > 0 && props.outgoing.length === 0}>
+          <Ended />
+          {props.afterEnd}
+        </Show>
+        <For each={props.outgoing}>
+          {(item) => (
+            <Bubble role="visitor" speaker="You" pending={!item.failed} failed={item.failed} onDismiss={item.file && item.failed ? () => props.onDismiss?.(item.client_id) : undefined}>
+              <Show when={item.file} fallback={<MessageContent content={item.content as Content} active={false} onReply={props.onReply} />}>
+                {(file) => <PendingFile file={file()} sending={!item.failed} />}
+              </Show>
+            </Bubble>
+          )}
+        </For>
+        <Show when={props.typing}>
+          <div class="msg bot typing" data-not-news aria-label={`${props.typing === 'agent' ? 'An agent' : props.botName} is typing`} role="status">
+            <span />
+            <span />
+            <span />
+          </div>
+        </Show>
+      </div>
+      <Show when={newBelow()}>
+        <button type="button" class="new-below" onClick={() => pin?.toBottom()}>
+          New message ↓
+        </button>
       </Show>
     </div>
   )

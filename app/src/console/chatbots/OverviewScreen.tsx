@@ -9,8 +9,9 @@ const H = 140
 
 const TOKENS_H = 60
 const count = new Intl.NumberFormat('en')
+const plural = (n: number, noun: string) => `${count.format(n)} ${noun}${n === 1 ? '' : 's'}`
 
-/** One chatbot at a glance: conversations per day over 30 days, open handoffs, agent token usage, its flows. */
+/** One chatbot at a glance: conversations per day over 30 days, who waits, visitor satisfaction, agent token usage, its flows. */
 export default function OverviewScreen() {
   const params = useParams<{ botId: string }>()
   const [bot] = createResource(() => params.botId, consoleApi.chatbot)
@@ -20,6 +21,7 @@ export default function OverviewScreen() {
   const total = () => (activity()?.days ?? []).reduce((sum, day) => sum + day.conversations, 0)
   const tokenChart = () => dayBars(activity()?.days ?? [], W, TOKENS_H, (day) => day.agent_tokens)
   const usage = () => activity()?.agent_usage
+  const ratings = () => activity()?.ratings
   // The list has no versions: each published flow is read (a chatbot has a handful).
   const [published] = createResource(
     () => flows()?.items.filter((flow) => flow.status === 'published'),
@@ -53,11 +55,28 @@ export default function OverviewScreen() {
         </section>
         <section class="card">
           <h2>Waiting for a person</h2>
-          <p class="stat" data-open-handoffs>
-            {activity()?.open_handoffs ?? '…'}
+          <p class="stat" data-waiting>
+            {activity()?.waiting ?? '…'}
           </p>
-          <p class="muted">
-            Open handoffs: answer them in the <A href="/">desk</A>.
+          <p class="muted" data-open-handoffs={activity()?.open_handoffs}>
+            {plural(activity()?.open_handoffs ?? 0, 'open handoff')}, {activity()?.waiting ?? 0} not answered yet: answer them in the <A href="/">desk</A>.
+          </p>
+        </section>
+        <section class="card" data-csat>
+          <h2>Visitor satisfaction, last 30 days</h2>
+          <p class="stat" data-csat-value>
+            {ratings() ? (ratings()!.csat === null ? 'no ratings' : `${Math.round(ratings()!.csat! * 100)}% CSAT`) : '…'}
+          </p>
+          <p class="muted" data-ratings>
+            {ratings()
+              ? ratings()!.count > 0
+                ? `${ratings()!.good} good, ${ratings()!.neutral} neutral, ${ratings()!.bad} bad of ${plural(ratings()!.count, 'rating')}`
+                : 'Visitors rate a conversation once it is closed, when the widget asks (Rating at the end, on the Widget tab).'
+              : ''}
+            <Show when={(ratings()?.count ?? 0) > 0}>
+              {' '}
+              · <A href={`/?view=closed&rating=any&bot=${params.botId}`}>read them in the desk</A>
+            </Show>
           </p>
         </section>
         <section class="card usage">

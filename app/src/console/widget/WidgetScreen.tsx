@@ -2,7 +2,9 @@ import { useParams } from '@solidjs/router'
 import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show } from 'solid-js'
 import { consoleApi, type WebIntegration } from '../console-api.ts'
 import { BotTabs, CopyButton, createAction, ErrorLine } from '../parts.tsx'
-import { checkField, embedSnippet, type FieldSpec, type FormValues, formValues, identitySnippet, patchOf, shownFields, widgetConfigOf } from './widget-form.ts'
+import { PreviewProblem, previewProblems } from './PreviewProblem.tsx'
+import { LeaveUnsaved } from '../LeaveUnsaved.tsx'
+import { checkField, embedSnippet, type FieldSpec, type FormValues, formValues, identitySnippet, patchOf, shownFields, unsavedFields, widgetConfigOf } from './widget-form.ts'
 
 const FRAMES = { desktop: { width: 900, height: 640 }, phone: { width: 375, height: 667 } } as const
 
@@ -27,6 +29,12 @@ export default function WidgetScreen() {
   const fields = createMemo(() => shownFields(web()?.config.widget_config ?? {}))
   const problems = createMemo(() => Object.fromEntries(fields().map((spec) => [spec.key, checkField(spec, values()[spec.key] ?? '')])))
   const patch = createMemo(() => patchOf(values(), fields()))
+  const unsaved = createMemo(() => {
+    const integration = web()
+    return integration ? unsavedFields(values(), integration).length > 0 : false
+  })
+  let frameElement: HTMLIFrameElement | undefined
+  const problem = previewProblems(() => frameElement)
   const set = (key: string, text: string) => {
     setSaved('')
     setValues({ ...values(), [key]: text })
@@ -64,11 +72,17 @@ export default function WidgetScreen() {
       await consoleApi.createWeb(params.botId, { name: 'Website' })
       await refetch()
     })
+  const switchOn = () =>
+    act(async () => {
+      // The stored integration changes, so the preview reloads; the notice goes once it has connected.
+      mutate(await consoleApi.updateWeb(params.botId, { is_active: true }))
+    })
 
   return (
     <>
       <BotTabs botId={params.botId} name={bot()?.name} />
       <h1>Web widget</h1>
+      <LeaveUnsaved when={unsaved} />
       <ErrorLine error={error()} />
       <Show when={web() !== undefined} fallback={<p class="loading">Loading…</p>}>
         <Show
@@ -96,7 +110,10 @@ export default function WidgetScreen() {
                   </Show>
                 </div>
                 <Show when={saved()}>
-                  <p role="status">{saved()}</p>
+                  {/* Below the Save button at the end of a long form: brought into view, not left under the fold. */}
+                  <p role="status" ref={(line) => requestAnimationFrame(() => line.scrollIntoView({ block: 'nearest' }))}>
+                    {saved()}
+                  </p>
                 </Show>
               </form>
               <div class="grid-stack">
@@ -112,9 +129,11 @@ export default function WidgetScreen() {
                     </button>
                   </div>
                   <p class="muted">The real widget with the settings as typed, before saving. A chat started here is a real conversation.</p>
+                  <PreviewProblem problem={problem.shown()} onSwitchOn={() => void switchOn()} />
                   <div class="preview-box">
                     <Show when={previewUrl()}>
                       <iframe
+                        ref={frameElement}
                         class="preview-frame"
                         title="Widget preview"
                         src={previewUrl()}

@@ -118,6 +118,16 @@ export function formValues(integration: { greeting_message: string | null; confi
   return values
 }
 
+/**
+ * The fields whose typed text differs from the stored settings (what leaving the screen would
+ * lose). Spaces around a value and blank lines do not count: saving would store the same.
+ */
+export function unsavedFields(values: FormValues, stored: Parameters<typeof formValues>[0]): string[] {
+  const saved = formValues(stored)
+  const same = (a: string, b: string) => lines(a).join('\n') === lines(b).join('\n')
+  return Object.keys(saved).filter((key) => !same(values[key] ?? '', saved[key] ?? ''))
+}
+
 /** The fields a form shows: those of this server's widget_config (a field it does not know is not offered). */
 export function shownFields(widgetConfig: Record<string, unknown>): FieldSpec[] {
   return WIDGET_FIELDS.filter((spec) => !spec.inWidgetConfig || spec.key in widgetConfig)
