@@ -21,7 +21,7 @@ import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
 import { activityStore } from './chatbots/activity-store.ts'
-import { agentRunner, type AutopilotTuning } from './autopilot/agent-runner.ts'
+import { agentRunner, type AutopilotTuning, DEFAULT_MODEL_TIMEOUT_MS } from './autopilot/agent-runner.ts'
 import { autopilotRoutes } from './autopilot/routes.ts'
 import { runInsight } from './autopilot/run-insight.ts'
 import { runStore } from './autopilot/run-store.ts'
@@ -86,6 +86,8 @@ import { integrationService } from './integrations/service.ts'
 import { integrationStore } from './integrations/store.ts'
 import { catalogueStore } from './mcp/catalogue-store.ts'
 import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
+import { modelTest } from './llm/model-test.ts'
+import { modelTestRoutes } from './llm/model-test-routes.ts'
 import { mcpOAuth } from './mcp/oauth-service.ts'
 import { mcpOAuthCallbackRoutes, mcpOAuthRoutes } from './mcp/oauth-routes.ts'
 import { oauthStateOf } from './mcp/oauth-state.ts'
@@ -305,6 +307,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs })))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
+    .use(modelTestRoutes(auth, modelTest({ settingsOf: chatbots.modelSettings, outbound, timeoutMs: autopilotTuning?.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS, ca: mcpTuning?.ca })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
     .use(authRoutes({ auth, people, sessions, signIn, sessionAuth: sessionCookies }))

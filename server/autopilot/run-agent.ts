@@ -1,4 +1,5 @@
 import type { ModelCallOutcome } from '../llm/call-model.ts'
+import type { ModelFailure } from '../llm/classify-failure.ts'
 import type { ChatMessage, ChatRequestBody, ToolDefinition, Usage } from '../llm/wire-format.ts'
 import type { Scalar } from '../engine/model.ts'
 import { toolNames } from './tool-names.ts'
@@ -11,8 +12,11 @@ export interface OfferedTool {
 }
 
 /** What a run needs from the world; the server wires the LLM client and the MCP service in. */
+/** A model call's outcome; a failed one classified for the team (the real port does it). */
+export type ClassifiedOutcome = ModelCallOutcome & { failure?: ModelFailure }
+
 export interface AutopilotPorts {
-  callModel(body: ChatRequestBody, onText?: (fragment: string) => void): Promise<ModelCallOutcome>
+  callModel(body: ChatRequestBody, onText?: (fragment: string) => void): Promise<ClassifiedOutcome>
   listTools(integrationId: string): Promise<OfferedTool[]>
   callTool(integrationId: string, tool: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }>
   /** Waits before a retry (tests shorten it). */
@@ -59,7 +63,7 @@ export type TraceEntry =
 export type AgentRunOutcome =
   | { kind: 'answer'; text: string; trace: TraceEntry[] }
   | { kind: 'exit'; exit: number; values: Record<string, Scalar>; trace: TraceEntry[] }
-  | { kind: 'failed'; reason: string; trace: TraceEntry[] }
+  | { kind: 'failed'; reason: string; failure: ModelFailure; trace: TraceEntry[] }
 
 const MODEL_ATTEMPTS = 3
 const LONGEST_RETRY_WAIT_MS = 20_000
@@ -124,7 +128,9 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
       ...(functions.length > 0 ? { tools: functions, tool_choice: 'auto' as const } : {}),
     }
     const outcome = await callWithRetries(body, ports, trace, onText)
-    if (outcome.kind !== 'answer') return { kind: 'failed', reason: outcome.reason, trace }
+    if (outcome.kind !== 'answer') {
+      return { kind: 'failed', reason: outcome.reason, failure: outcome.failure ?? { kind: 'provider_error', message: 'the model could not be used', http_status: outcome.status ?? null }, trace }
+    }
     const { answer } = outcome
     const exitCall = answer.toolCalls.find((call) => exitByName.has(call.function.name))
     if (exitCall) {
@@ -136,7 +142,7 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
     if (answer.toolCalls.length === 0) {
       const text = answer.content?.trim() ?? ''
       if (text) return { kind: 'answer', text, trace }
-      return { kind: 'failed', reason: 'the model answered nothing', trace }
+      return { kind: 'failed', reason: 'the model answered nothing', failure: { kind: 'no_answer', message: 'the model answered nothing', http_status: null }, trace }
     }
     messages.push({ role: 'assistant', content: answer.content, tool_calls: answer.toolCalls })
     // Every call id is answered (providers refuse one left out), in the order asked.
@@ -145,7 +151,8 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
       messages.push({ role: 'tool', tool_call_id: call.id, content })
     }
   }
-  return { kind: 'failed', reason: `no answer within max_steps (${request.maxSteps}) rounds`, trace }
+  const reason = `no answer within max_steps (${request.maxSteps}) rounds`
+  return { kind: 'failed', reason, failure: { kind: 'no_answer', message: `${reason} of tool calls`, http_status: null }, trace }
 }
 
 async function callWithRetries(
@@ -153,8 +160,8 @@ async function callWithRetries(
   ports: AutopilotPorts,
   trace: TraceEntry[],
   onText?: (fragment: string) => void,
-): Promise<ModelCallOutcome> {
-  let outcome: ModelCallOutcome = { kind: 'unavailable', reason: 'not called' }
+): Promise<ClassifiedOutcome> {
+  let outcome: ClassifiedOutcome = { kind: 'unavailable', reason: 'not called' }
   for (let attempt = 1; attempt <= MODEL_ATTEMPTS; attempt++) {
     const started = performance.now()
     outcome = await ports.callModel(body, onText)

@@ -17,6 +17,15 @@ export function activityStore(db: Database) {
      FROM agent_runs WHERE chatbot_id = ? AND status != 'pending' AND finished_at >= ? GROUP BY day`,
   )
   const byStatus = db.query<{ n: number }, [string, string]>('SELECT count(*) AS n FROM conversations WHERE chatbot_id = ? AND status = ?')
+  // Runs that failed (their failure classified by the autopilot), through the same (chatbot, finished_at) index.
+  const failuresPerDay = db.query<{ day: string; n: number }, [string, string]>(
+    `SELECT substr(finished_at, 1, 10) AS day, count(*) AS n FROM agent_runs
+     WHERE chatbot_id = ? AND finished_at >= ? AND status = 'done' AND outcome = 'failed' GROUP BY day`,
+  )
+  const latestFailures = db.query<{ conversation_id: string; finished_at: string; state: string; failure: string | null }, [string, string, number]>(
+    `SELECT conversation_id, finished_at, state, failure FROM agent_runs
+     WHERE chatbot_id = ? AND finished_at >= ? AND status = 'done' AND outcome = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?`,
+  )
 
   return {
     chatbotExists: (workspaceId: string, chatbotId: string) => chatbotInWorkspace.get(chatbotId, workspaceId) !== null,
@@ -25,5 +34,9 @@ export function activityStore(db: Database) {
     /** Token counts of the agent runs that finished per UTC day from `since` on; days without any are absent. */
     agentTokensPerDay: (chatbotId: string, since: string) => tokensPerDay.all(chatbotId, since),
     countWithStatus: (chatbotId: string, status: 'bot' | 'handoff' | 'closed') => byStatus.get(chatbotId, status)?.n ?? 0,
+    /** Failed agent runs per UTC day from `since` on; days without any are absent. */
+    agentFailuresPerDay: (chatbotId: string, since: string) => failuresPerDay.all(chatbotId, since),
+    /** The newest failed agent runs from `since` on, newest first. */
+    latestAgentFailures: (chatbotId: string, since: string, limit: number) => latestFailures.all(chatbotId, since, limit),
   }
 }

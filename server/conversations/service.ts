@@ -168,11 +168,14 @@ export function conversationService(deps: ConversationServiceDeps) {
     const channelWrites = turnWriters.flatMap((writer) => writer.writesFor(record) ?? [])
     batch.run(
       () => {
+        // What caused the turn first (an agent run's end): the desk's timeline then shows a
+        // failed run before the handoff it led to.
+        if (!isNew) alsoWrite?.()
         if (isNew) conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
         else conversations.saveTurn(conversation.id, state, turn.status === before ? null : turn.status, turn.at, lastAt)
         for (const stored of turn.messages) messages.insert(stored)
         for (const write of channelWrites) write()
-        alsoWrite?.()
+        if (isNew) alsoWrite?.()
       },
       () => {
         const shown = { ...conversation, status: turn.status }

@@ -64,6 +64,11 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
       const last = store.events(conversation.id).at(-1)
       if (last) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: deskEvent(last) })
     }),
+    events.on('agent.failed', ({ conversation }) => {
+      const workspaceId = workspaceOf(conversation)
+      const failed = workspaceId ? store.lastAgentFailure(conversation.id) : undefined
+      if (workspaceId && failed) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: deskEvent(failed) })
+    }),
     events.on('conversation.typing', ({ conversation, active, from, person }) => {
       const workspaceId = workspaceOf(conversation)
       if (workspaceId) pass(workspaceId, { type: 'typing', conversation_id: conversation.id, from, person: person ?? null, active })

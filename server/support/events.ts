@@ -45,6 +45,8 @@ export interface DomainEvents {
   'visitor.seen': { contactId: string; pageUrl: string | null; userAgent: string | null }
   /** A "seen" mark moved: the visitor read the answers, or the team (bot or agent) the visitor's messages, up to a message id. */
   'conversation.read': { conversation: ConversationRef; reader: 'visitor' | 'team'; up_to: string; at: string }
+  /** An LLM agent run failed (its end is committed): the desk shows why. */
+  'agent.failed': { conversation: ConversationRef; failure: { kind: string; message: string; http_status: number | null } }
 }
 
 /** Enough of a conversation for a channel to find who must receive an event. */

@@ -45,7 +45,7 @@ export function NoteView(props: { note: Note }) {
 /** What happened to the conversation: handed off at a state, taken over by someone, closed. */
 export function EventView(props: { event: DeskEvent }) {
   return (
-    <li class="message event" data-event={props.event.id}>
+    <li class={`message event ${props.event.kind === 'agent_failed' ? 'failed' : ''}`} data-event={props.event.id} data-event-kind={props.event.kind}>
       <span>{describeEvent(props.event)}</span> <time datetime={props.event.at}>{clock(props.event.at)}</time>
     </li>
   )
@@ -65,6 +65,10 @@ export function describeEvent(event: DeskEvent): string {
       return `Assigned to ${data.assignee?.display_name ?? 'someone'}${by}`
     case 'unassigned':
       return `Unassigned${by}`
+    case 'agent_failed': {
+      const failure = (event.data as { failure?: { message?: string } }).failure
+      return `The bot's model failed${typeof data.state === 'string' ? ` at state “${data.state}”` : ''}: ${failure?.message ?? 'it could not be used'}`
+    }
   }
 }
 
