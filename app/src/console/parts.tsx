@@ -112,6 +112,9 @@ export function BotTabs(props: { botId: string; name?: string }) {
   )
 }
 
+/** A ref that brings a line shown in answer to a click into view (a result below the fold is no answer). */
+export const intoView = (element: HTMLElement): void => queueMicrotask(() => element.scrollIntoView({ block: 'nearest' }))
+
 export function when(iso: string | null): string {
   if (!iso) return '—'
   return new Date(iso).toLocaleString()
