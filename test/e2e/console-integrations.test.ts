@@ -83,15 +83,24 @@ describe('the integrations screen of the console in Chromium, against the compil
     await save()
     const refusal = page.locator('section.llm [role=alert]')
     await refusal.waitFor({ state: 'visible' })
-    expect(await refusal.textContent()).toContain('send api_key again')
+    // The reason once: the detail already says it, the field's error is not added again.
+    expect(((await refusal.textContent()) ?? '').split('send api_key again').length - 1).toBe(1)
     expect(await stored()).toMatchObject({ base_url: 'https://api.openai.com/v1', api_key: '••••WXYZ' })
 
+    // A private address: the outbound policy's reason, said once.
+    await page.locator('input[name=llm_base_url]').fill('http://10.0.0.5/v1')
+    await page.locator('input[name=llm_api_key]').fill('sk-private-00000000')
+    await save()
+    await waitUntil(async () => ((await refusal.textContent()) ?? '').includes('a private address'), 'the private address refused')
+    expect(((await refusal.textContent()) ?? '').split('PARLEY_OUTBOUND_ALLOW').length - 1).toBe(1)
+
+    await page.locator('input[name=llm_base_url]').fill('https://gateway.example.net/v1')
     await page.locator('input[name=llm_api_key]').fill('sk-gateway-abcdefghMNOP')
     await save()
     await waitUntil(async () => ((await keyHint.textContent()) ?? '').includes('set (••••MNOP)'), 'the new key shown masked')
     expect(await stored()).toMatchObject({ base_url: 'https://gateway.example.net/v1', model: 'gpt-4o-mini', api_key: '••••MNOP' })
-    // The refused save is the only failed load the browser saw.
-    expect(admin.errors().map((line) => line.includes('422'))).toEqual([true])
+    // The two refused saves are the only failed loads the browser saw.
+    expect(admin.errors().map((line) => line.includes('422'))).toEqual([true, true])
   }, E2E_TIMEOUT)
   // MCP servers (add, test, tools denied and ticked, Try it, edit, switch off, remove): test/journeys/console-tools.test.ts.
 })
