@@ -7,7 +7,9 @@ import { ModelTestInput, ModelTestResult } from './model-test-model.ts'
 
 /** POST /chatbots/{id}/llm/test: try the model settings before a visitor meets them. */
 export function modelTestRoutes(auth: Authenticate, models: ModelTest) {
-  return new Elysia({ prefix: '/chatbots/:chatbot_id' }).use(auth).post('/llm/test', ({ workspaceId, params, body }) => models.test(workspaceId, params.chatbot_id, (body ?? undefined) as ModelTestInput | undefined), {
+  // An empty object is no settings typed: Elysia lets `{}` through an optional body unchecked.
+  const typed = (body: unknown) => (body && typeof body === 'object' && Object.keys(body).length > 0 ? (body as ModelTestInput) : undefined)
+  return new Elysia({ prefix: '/chatbots/:chatbot_id' }).use(auth).post('/llm/test', ({ workspaceId, params, body }) => models.test(workspaceId, params.chatbot_id, typed(body)), {
     params: ChatbotParams,
     body: t.Optional(ModelTestInput),
     response: { 200: ModelTestResult, ...errorResponses(404, 409, 413, 415, 422) },

@@ -101,6 +101,9 @@ describe('the model settings test', () => {
   test('a chatbot without a model and nothing typed: 409 no_model; a body is checked like the PATCH', async () => {
     const none = await run(undefined, bareId)
     expect([none.status, none.body.code]).toEqual([409, 'no_model'])
+    // An empty object is nothing typed (found by the fuzzer: it was a 500).
+    const empty = await run({}, bareId)
+    expect([empty.status, empty.body.code]).toEqual([409, 'no_model'])
     const wrong = await run({ base_url: 'ftp://example.com', model: 'm' }, bareId)
     expect([wrong.status, wrong.body.errors]).toEqual([422, [{ path: '/base_url', message: 'must use http or https' }]])
     expect((await run({ base_url: 'https://api.example.com/v1' }, bareId)).status).toBe(422)

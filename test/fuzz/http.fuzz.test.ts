@@ -73,6 +73,8 @@ const NO_FIXTURE_YET = new Set([
   'GET /attachments/{id}/{key}/{filename}',
   // The provider's verify handshake succeeds only with the integration's verify token, a secret.
   'GET /hooks/chatapp/{integration_id}',
+  // A model to call: a chat-completions server (test/chatbots/model-test-routes covers its successes and failures).
+  'POST /api/dev/v1/chatbots/{chatbot_id}/llm/test',
 ])
 
 /**
