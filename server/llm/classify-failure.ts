@@ -77,7 +77,13 @@ export function classifyModelFailure({ outcome, note, endpoint, timeoutMs }: Fai
     return { kind, message: note.network.message, http_status: null }
   }
   if (outcome.status === undefined && note.aborted) {
+    // callModel's own words for its whole-call deadline (the chatbot's call_deadline_ms).
+    if (outcome.reason.startsWith("no complete answer within the call's deadline")) return { kind: 'timeout', message: `the model's answer was not complete within the call's deadline: ${outcome.reason.replace(/^no complete answer within /, '')}`, http_status: null }
     return { kind: 'timeout', message: `the model did not answer within ${seconds(timeoutMs)} s (no first byte, or a pause that long in its answer)`, http_status: null }
+  }
+  // A 2xx refused by Parley itself: an answer past what max_tokens lets Parley read.
+  if (outcome.kind === 'refused' && outcome.status >= 200 && outcome.status < 300) {
+    return { kind: 'no_answer', message: `the model's answer was too large to read (${outcome.reason.replace(/^the answer /, '')}): lower max_tokens, or check the model`, http_status: outcome.status }
   }
   switch (true) {
     case outcome.status === 401 || outcome.status === 403:

@@ -66,10 +66,11 @@ describe('the model settings test', () => {
   })
 
   const failures: [string, () => Record<string, unknown>, (() => void) | null, { kind: string; http_status: number | null; says: string }][] = [
-    ['a name that does not resolve', () => ({ base_url: 'https://api.nowhere.test/v1', model: 'm' }), null, { kind: 'dns', http_status: null, says: 'api.nowhere.test could not be resolved' }],
+    ['a name that does not resolve', () => ({ base_url: 'https://api.nowhere.test/v1', model: 'm' }), null, { kind: 'dns', http_status: null, says: 'api.nowhere.test does not resolve to an address Parley may reach' }],
     ['nothing listening', () => ({ base_url: `http://127.0.0.1:${freePort()}/v1`, model: 'm' }), null, { kind: 'refused', http_status: null, says: 'refused the connection' }],
     ['a certificate Parley does not trust', () => ({ base_url: `https://127.0.0.1:${tls.port}/v1`, model: 'm' }), null, { kind: 'tls', http_status: null, says: 'TLS' }],
-    ['a name resolving to a private address', () => ({ base_url: 'http://rebind.test/v1', model: 'm' }), null, { kind: 'blocked_address', http_status: null, says: 'PARLEY_OUTBOUND_ALLOW' }],
+    // As the MCP test answers it (issue 25): the same as a name that does not resolve, so internal names stay private.
+    ['a name resolving to a private address', () => ({ base_url: 'http://rebind.test/v1', model: 'm' }), null, { kind: 'dns', http_status: null, says: 'PARLEY_OUTBOUND_ALLOW' }],
     ['a private address typed', () => ({ base_url: 'http://10.1.2.3/v1', model: 'm' }), null, { kind: 'blocked_address', http_status: null, says: 'a private address' }],
     ['a refused key', () => ({}), () => model.push({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } }), { kind: 'unauthorized', http_status: 401, says: 'check the API key' }],
     ['a key without access', () => ({}), () => model.push({ status: 403, body: { error: { message: 'forbidden' } } }), { kind: 'unauthorized', http_status: 403, says: 'HTTP 403' }],
@@ -80,6 +81,7 @@ describe('the model settings test', () => {
     ['a request the model refuses', () => ({}), () => model.push({ status: 400, body: { error: { message: 'tools are not supported' } } }), { kind: 'bad_request', http_status: 400, says: 'HTTP 400' }],
     ['a model that never answers', () => ({}), () => model.push({ hang: true }), { kind: 'timeout', http_status: null, says: 'did not answer within' }],
     ['a page that is not the API', () => ({}), () => model.push({ raw: '<html>login</html>', contentType: 'text/html' }), { kind: 'bad_answer', http_status: 200, says: 'not as an OpenAI-compatible' }],
+    ['an answer past the size limit', () => ({}), () => model.push({ raw: JSON.stringify({ choices: [{ message: { content: 'q'.repeat(1_100_000) } }] }), contentType: 'application/json' }), { kind: 'no_answer', http_status: 200, says: 'too large to read' }],
     ['a stream that fails midway', () => ({}), () => model.push({ failMidStream: 'upstream died' }), { kind: 'provider_error', http_status: 200, says: 'failed mid-answer' }],
   ]
   for (const [name, body, script, expected] of failures) {

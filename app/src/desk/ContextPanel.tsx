@@ -83,6 +83,14 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
             </>
           )}
         </Show>
+        <Show when={props.info.visitor?.address}>
+          {(address) => (
+            <>
+              <dt>Address</dt>
+              <dd class="visitor-address">{address()}</dd>
+            </>
+          )}
+        </Show>
       </dl>
       <AgentFailure failure={props.info.agent_failure} />
       <Show when={props.info.flow}>
