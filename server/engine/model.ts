@@ -116,8 +116,22 @@ export type EngineEvent =
   | { type: 'agent_failed'; state: string }
   | { type: 'closed'; state: string; reason: CloseReason }
 
+/**
+ * One move from state to state, named by the way it took: `start`, `next`, `on/2`,
+ * `branch/1`, `handoff/resume`, `agent/exits/0`, `agent/on_limit`, `agent/on_error` (the
+ * pointer of the `to` under the state, without `/to`). What the flow builder counts per edge.
+ */
+export interface EngineStep {
+  /** null for `start`. */
+  from: string | null
+  way: string
+  to: string
+}
+
 export interface EngineResult {
   state: ConversationState
+  /** Every state entered in this call, in order, with the way in. */
+  steps: EngineStep[]
   /** The bot's messages, in order. */
   messages: Content[]
   events: EngineEvent[]
