@@ -59,6 +59,10 @@ import type { OutboxTuning } from './outbox/outbox-worker.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { draftRunner } from './flows/draft-run.ts'
 import { flowEditorRoutes } from './flows/editor-routes.ts'
+import { insightsRoutes } from './flow-insights/insights-routes.ts'
+import { insightsService } from './flow-insights/insights-service.ts'
+import { stepRecorder } from './flow-insights/step-recorder.ts'
+import { stepStore } from './flow-insights/step-store.ts'
 import { flowRoutes } from './flows/routes.ts'
 import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
@@ -216,6 +220,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const snapshots = flowSnapshots(flows, events)
   const runs = runStore(db)
+  const flowSteps = stepStore(db)
   const autopilot = agentRunner({
     store: runs,
     messages,
@@ -247,7 +252,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, stepRecorder(flowSteps)],
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
@@ -300,6 +305,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(flowRoutes(auth, flows))
     .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
+    .use(insightsRoutes(auth, insightsService(flows, flowSteps, now)))
     .use(apiKeyRoutes(auth, workspaces))
     .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs })))
     .use(conversationRoutes(auth, desk))

@@ -1,5 +1,5 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
-import type { ConversationState, EngineEvent, EngineInput } from '../engine/model.ts'
+import type { ConversationState, EngineEvent, EngineInput, EngineStep } from '../engine/model.ts'
 import { runEngine } from '../engine/run-engine.ts'
 import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
 import type { Content, ConversationStatus, Role } from '../protocol/widget-protocol.ts'
@@ -46,6 +46,10 @@ export interface TurnRecord {
   previousStatus: ConversationStatus | null
   /** What the engine reported in the turn (an `agent_run` asks the autopilot for a run). */
   engineEvents: EngineEvent[]
+  /** The states the bot entered in the turn, with the way in (the flow builder's counts). */
+  engineSteps: EngineStep[]
+  /** When the turn happens. */
+  at: string
 }
 
 /**
@@ -92,6 +96,7 @@ interface Turn {
   /** The engine's new state, when the bot took part. */
   state?: ConversationState
   engineEvents: EngineEvent[]
+  engineSteps: EngineStep[]
   status: ConversationStatus
   /** When the turn happens: its messages' time and the conversation's update time. */
   at: string
@@ -141,6 +146,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined })
     for (const content of result.messages) turn.messages.push(message(turn, 'bot', content))
     turn.engineEvents.push(...result.events)
+    turn.engineSteps.push(...result.steps)
     turn.state = result.state
     turn.status = result.state.status
   }
@@ -164,7 +170,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     const before = isNew ? null : conversation.status
     const lastAt = turn.messages.at(-1)?.created_at ?? conversation.last_message_at
     const state = turn.state ? JSON.stringify(turn.state) : null
-    const record: TurnRecord = { conversation: { ...conversation, status: turn.status, last_message_at: lastAt }, messages: turn.messages, previousStatus: before, engineEvents: turn.engineEvents }
+    const record: TurnRecord = { conversation: { ...conversation, status: turn.status, last_message_at: lastAt }, messages: turn.messages, previousStatus: before, engineEvents: turn.engineEvents, engineSteps: turn.engineSteps, at: turn.at }
     const channelWrites = turnWriters.flatMap((writer) => writer.writesFor(record) ?? [])
     batch.run(
       () => {
@@ -185,7 +191,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     if (state) conversation.state = state
   }
 
-  const startTurn = (conversation: StoredConversation, at = now()): Turn => ({ conversation, messages: [], engineEvents: [], status: conversation.status, at })
+  const startTurn = (conversation: StoredConversation, at = now()): Turn => ({ conversation, messages: [], engineEvents: [], engineSteps: [], status: conversation.status, at })
 
   /** A new conversation's row, in the chatbot's entry flow as published now, and its first turn. */
   function openingTurn(ctx: ChannelContext, contactId: string): { conversation: StoredConversation; turn: Turn } {
