@@ -21,7 +21,7 @@ import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
 import { activityStore } from './chatbots/activity-store.ts'
-import { agentRunner, type AutopilotTuning } from './autopilot/agent-runner.ts'
+import { type AgentRunnerDeps, agentRunner, type AutopilotTuning } from './autopilot/agent-runner.ts'
 import { autopilotRoutes } from './autopilot/routes.ts'
 import { runInsight } from './autopilot/run-insight.ts'
 import { runStore } from './autopilot/run-store.ts'
@@ -58,6 +58,7 @@ import { instanceStore } from './instance/store.ts'
 import type { OutboxTuning } from './outbox/outbox-worker.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { draftRunner } from './flows/draft-run.ts'
+import { draftAgent } from './autopilot/draft-agent.ts'
 import { flowEditorRoutes } from './flows/editor-routes.ts'
 import { insightsRoutes } from './flow-insights/insights-routes.ts'
 import { insightsService } from './flow-insights/insights-service.ts'
@@ -221,29 +222,31 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const snapshots = flowSnapshots(flows, events)
   const runs = runStore(db)
   const flowSteps = stepStore(db)
+  const runPortsDeps: AgentRunnerDeps['ports'] = {
+    mcp,
+    integrationName(workspaceId, chatbotId, integrationId) {
+      try {
+        return integrations.mcp.row(workspaceId, chatbotId, integrationId).name
+      } catch {
+        return null
+      }
+    },
+    outbound,
+    ca: mcpTuning?.ca,
+  }
   const autopilot = agentRunner({
     store: runs,
     messages,
     contacts,
     snapshots,
-    ports: {
-      mcp,
-      integrationName(workspaceId, chatbotId, integrationId) {
-        try {
-          return integrations.mcp.row(workspaceId, chatbotId, integrationId).name
-        } catch {
-          return null
-        }
-      },
-      outbound,
-      ca: mcpTuning?.ca,
-    },
+    ports: runPortsDeps,
     events,
     batch,
     now,
     logger,
     tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
   })
+  const draftAgents = draftAgent({ chatbot: (id) => runs.chatbot(id) ?? null, ports: runPortsDeps, logger, tuning: autopilotTuning })
   const conversations = conversationService({
     contacts,
     conversations: conversationRows,
@@ -303,7 +306,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(mcpServerRoutes(auth, mcp))
     .use(mcpOAuthRoutes(auth, mcpAuth))
     .use(flowRoutes(auth, flows))
-    .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
+    .use(flowEditorRoutes(auth, flows, draftRunner(flows, draftAgents)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
     .use(insightsRoutes(auth, insightsService(flows, flowSteps, now)))
     .use(apiKeyRoutes(auth, workspaces))
