@@ -306,7 +306,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(mcpServerRoutes(auth, mcp))
     .use(mcpOAuthRoutes(auth, mcpAuth))
     .use(flowRoutes(auth, flows))
-    .use(flowEditorRoutes(auth, flows, draftRunner(flows, draftAgents)))
+    .use(flowEditorRoutes(auth, flows, draftRunner(flows, draftAgents, now)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
     .use(insightsRoutes(auth, insightsService(flows, flowSteps, now)))
     .use(apiKeyRoutes(auth, workspaces))

@@ -143,7 +143,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     // A deleted flow's conversations keep their history but get no new bot messages.
     if (!snapshot) return
     const state = turn.state ?? (conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null)
-    const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined })
+    const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined, now: Date.parse(turn.at) })
     for (const content of result.messages) turn.messages.push(message(turn, 'bot', content))
     turn.engineEvents.push(...result.events)
     turn.engineSteps.push(...result.steps)

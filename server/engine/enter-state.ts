@@ -40,7 +40,7 @@ export function enterState(run: Run, name: string, from: string | null, way: str
       if (content.kind === 'buttons' || content.kind === 'list') interactive.push(structuredClone(content))
     }
     if (state.branch) {
-      const picked = pickBranch(state.branch, run.variables, run.context.contact)
+      const picked = pickBranch(state.branch, run.variables, run.context.contact, run.context.now)
       if (!picked) return closed(run, current, 'no_way_out', interactive)
       run.steps.push({ from: current, way: `branch/${picked.index}`, to: picked.to })
       current = picked.to

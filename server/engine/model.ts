@@ -74,6 +74,8 @@ export interface EngineContext {
   contact: Record<string, Scalar>
   /** ISO 3166 alpha-2 country for phone numbers typed without a country code. */
   defaultCountry?: string
+  /** The turn's time (milliseconds since the epoch), for `branch` entries on opening hours; without it they never hold. */
+  now?: number
 }
 
 export type CaptureKind = 'text' | 'email' | 'phone' | 'number'

@@ -1,4 +1,4 @@
-import type { BranchRule } from '../flows/conversation-flow-schema.ts'
+import { type BranchRule, WEEKDAYS } from '../flows/conversation-flow-schema.ts'
 import type { Scalar } from './model.ts'
 import { sameText } from './read-answer.ts'
 
@@ -12,8 +12,9 @@ export function pickBranch(
   branch: BranchRule[],
   variables: Record<string, Scalar>,
   contact: Record<string, Scalar>,
+  now?: number,
 ): { index: number; to: string } | undefined {
-  const index = branch.findIndex((rule) => holds(rule, variables, contact))
+  const index = branch.findIndex((rule) => (rule.hours ? now !== undefined && withinHours(rule.hours, now) : holds(rule, variables, contact)))
   const rule = branch[index]
   return rule ? { index, to: rule.to } : undefined
 }
@@ -30,4 +31,18 @@ function holds(rule: BranchRule, variables: Record<string, Scalar>, contact: Rec
 /** The value under that key, never something inherited from Object.prototype. */
 function ownValue(values: Record<string, Scalar>, key: string): Scalar | undefined {
   return Object.hasOwn(values, key) ? values[key] : undefined
+}
+
+/** Whether `now` falls on one of the days, from `from` (inclusive) to `until` (exclusive), in the time zone. */
+export function withinHours(hours: NonNullable<BranchRule['hours']>, now: number): boolean {
+  let parts: Intl.DateTimeFormatPart[]
+  try {
+    parts = new Intl.DateTimeFormat('en-GB', { timeZone: hours.timezone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now)
+  } catch {
+    return false
+  }
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
+  const day = part('weekday').toLowerCase().slice(0, 3) as (typeof WEEKDAYS)[number]
+  const time = `${part('hour')}:${part('minute')}`
+  return hours.days.includes(day) && time >= hours.from && time < hours.until
 }

@@ -163,6 +163,19 @@ export const Agent = t.Object(
   { additionalProperties: false },
 )
 
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+
+/** When the team is there: days of the week and a time span, in a time zone. */
+export const OpeningHours = t.Object(
+  {
+    timezone: t.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone, such as Europe/Berlin' }),
+    days: t.Array(t.Union(WEEKDAYS.map((day) => t.Literal(day))), { minItems: 1, uniqueItems: true }),
+    from: t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, inclusive' }),
+    until: t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'HH:MM, exclusive; after from' }),
+  },
+  { additionalProperties: false, description: 'holds while the time, in the time zone, is on one of the days between from and until' },
+)
+
 /**
  * One entry of `branch`: a condition on a variable or a contact detail, or none (the else,
  * which must come last). Which keys go together is the validator's to say (branch-rules.ts),
@@ -174,6 +187,7 @@ export const BranchRule = t.Object(
     contact: t.Optional(t.String({ pattern: '^[A-Za-z0-9_]{1,64}$', description: 'a contact detail key, as in {{contact.KEY}}' })),
     equals: t.Optional(t.Union([t.String(), t.Number(), t.Boolean()], { description: 'the value compared: texts trimmed, ignoring case' })),
     set: t.Optional(t.Boolean({ description: 'true: the value is set and not empty; false: it is not' })),
+    hours: t.Optional(OpeningHours),
     ...To,
   },
   { additionalProperties: false },

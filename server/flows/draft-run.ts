@@ -5,6 +5,7 @@ import { runEngine } from '../engine/run-engine.ts'
 import { unprocessable } from '../http/api-error.ts'
 import type { Agent, ConversationFlow } from './conversation-flow-schema.ts'
 import type { DraftRun, DraftRunResult } from './draft-run-model.ts'
+import type { Clock } from '../support/clock.ts'
 import type { FlowService } from './service.ts'
 
 export type AgentSettings = Static<typeof Agent>
@@ -43,7 +44,7 @@ export type DraftRunner = ReturnType<typeof draftRunner>
  * for an LLM agent, the agent really runs (the chatbot's model and tools, marked as a test)
  * and the engine resumes with its exit or failure, as a live conversation would.
  */
-export function draftRunner(flows: Pick<FlowService, 'checkDraft'>, agents: DraftAgent) {
+export function draftRunner(flows: Pick<FlowService, 'checkDraft'>, agents: DraftAgent, now: Clock) {
   return {
     async run(workspaceId: string, chatbotId: string, flowId: string, request: DraftRun): Promise<DraftRunResult> {
       const { type, definition, report } = flows.checkDraft(workspaceId, chatbotId, flowId, request.flow)
@@ -58,7 +59,8 @@ export function draftRunner(flows: Pick<FlowService, 'checkDraft'>, agents: Draf
       const flow = definition as ConversationFlow
       const contact = request.contact ?? {}
       const state = request.input.kind === 'start' ? null : request.state
-      const result = runEngine(flow, state, request.input, { contact })
+      const context = { contact, now: Date.parse(now()) }
+      const result = runEngine(flow, state, request.input, context)
       const asked = result.events.findLast((event) => event.type === 'agent_run')
       const agent = asked ? flow.states[asked.state]?.agent : undefined
       if (!asked || !agent || (request.input.kind !== 'text' && request.input.kind !== 'reply')) return shown(result)
@@ -91,7 +93,7 @@ export function draftRunner(flows: Pick<FlowService, 'checkDraft'>, agents: Draf
         return { ...shown(result), messages: [...result.messages, { kind: 'text', text: outcome.text }], agent: report_ }
       }
       const resume: EngineInput = outcome.kind === 'exit' ? { kind: 'agent_exit', exit: outcome.exit, values: outcome.values } : { kind: 'agent_failed' }
-      const resumed = runEngine(flow, result.state, resume, { contact })
+      const resumed = runEngine(flow, result.state, resume, context)
       return {
         state: resumed.state,
         messages: [...result.messages, ...resumed.messages],

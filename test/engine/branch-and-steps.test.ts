@@ -78,3 +78,27 @@ describe('steps: every state entered, with the way in', () => {
     expect(runEngine(flow, third.state, { kind: 'resume' }, noContact).steps).toEqual([{ from: 'human', way: 'handoff/resume', to: 'ai' }])
   })
 })
+
+describe('branch on opening hours', () => {
+  const hours = flowOf({
+    version: 1,
+    start: 'route',
+    states: {
+      route: { branch: [{ hours: { timezone: 'Europe/Berlin', days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', until: '17:00' }, to: 'open' }, { to: 'closed' }] },
+      open: { say: [{ text: 'A person will answer' }], handoff: {} },
+      closed: { say: [{ text: 'We are closed' }], end: true },
+    },
+  })
+  const at = (now: string) => runEngine(hours, null, start, { contact: {}, now: Date.parse(now) }).messages
+  test('in the time zone: within the days and hours, and not outside them', () => {
+    // Monday 2026-03-02: 09:00 in Berlin is 08:00 UTC.
+    expect(at('2026-03-02T08:00:00.000Z')).toEqual(says('A person will answer'))
+    expect(at('2026-03-02T07:59:00.000Z')).toEqual(says('We are closed'))
+    expect(at('2026-03-02T16:00:00.000Z')).toEqual(says('We are closed'))
+    // Saturday.
+    expect(at('2026-03-07T10:00:00.000Z')).toEqual(says('We are closed'))
+  })
+  test('without a time, opening hours never hold', () => {
+    expect(runEngine(hours, null, start, noContact).messages).toEqual(says('We are closed'))
+  })
+})

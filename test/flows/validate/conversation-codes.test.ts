@@ -45,7 +45,7 @@ const errors: Rule[] = [
   { code: 'unknown_key', name: 'a branch entry with equals and set', breaks: (f) => (f.states.route.branch[1].set = true), path: '/states/route/branch/1/set' },
   { code: 'unknown_key', name: 'a layout entry with a key other than x and y', breaks: (f) => (f.layout.states.welcome.w = 3), path: '/layout/states/welcome/w' },
   { code: 'wrong_type', name: 'a layout position that is not a number', breaks: (f) => (f.layout.states.welcome.x = '0'), path: '/layout/states/welcome/x' },
-  { code: 'unknown_state', name: 'a branch going to no state', breaks: (f) => (f.states.route.branch[3].to = 'welcom'), path: '/states/route/branch/3/to' },
+  { code: 'unknown_state', name: 'a branch going to no state', breaks: (f) => (f.states.route.branch[4].to = 'welcom'), path: '/states/route/branch/4/to' },
   { code: 'undeclared_variable', name: 'a branch testing an undeclared variable', breaks: (f) => (f.states.route.branch[0].var = 'mail'), path: '/states/route/branch/0/var' },
   {
     code: 'endless_loop',
@@ -53,6 +53,10 @@ const errors: Rule[] = [
     breaks: (f) => (f.states.brochure.next = 'route') && (f.states.route.branch[0].to = 'brochure'),
     path: '/states/brochure/next',
   },
+  { code: 'unknown_key', name: 'opening hours with a variable in one entry', breaks: (f) => (f.states.route.branch[2].var = 'age'), path: '/states/route/branch/2/var' },
+  { code: 'invalid_value', name: 'opening hours in no time zone', breaks: (f) => (f.states.route.branch[2].hours.timezone = 'Mars/Olympus'), path: '/states/route/branch/2/hours/timezone' },
+  { code: 'invalid_value', name: 'opening hours ending before they start', breaks: (f) => (f.states.route.branch[2].hours.until = '08:00'), path: '/states/route/branch/2/hours/until' },
+  { code: 'invalid_value', name: 'opening hours on a day that is not one', breaks: (f) => (f.states.route.branch[2].hours.days = ['monday']), path: '/states/route/branch/2/hours/days/0' },
   { code: 'several_ways_out', name: 'a branch beside next', breaks: (f) => (f.states.route.next = 'thanks'), path: '/states/route' },
   { code: 'invalid_value', name: 'an unknown version', breaks: (f) => (f.version = 2), path: '/version' },
   { code: 'invalid_value', name: 'an unknown capture kind', breaks: (f) => (f.states.ask_email.capture.as = 'date'), path: '/states/ask_email/capture/as' },
@@ -233,7 +237,7 @@ const errors: Rule[] = [
 ]
 
 const warnings: Rule[] = [
-  { code: 'unreachable_transition', name: 'a branch entry after the else', breaks: (f) => f.states.route.branch.push({ var: 'email', set: false, to: 'menu' }), path: '/states/route/branch/4' },
+  { code: 'unreachable_transition', name: 'a branch entry after the else', breaks: (f) => f.states.route.branch.push({ var: 'email', set: false, to: 'menu' }), path: '/states/route/branch/5' },
   {
     code: 'unreachable_state',
     name: 'a state nothing leads to',

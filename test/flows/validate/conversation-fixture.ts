@@ -76,6 +76,7 @@ export function validFlow(): Flow {
         branch: [
           { var: 'email', set: true, to: 'thanks' },
           { contact: 'plan', equals: 'pro', to: 'menu' },
+          { hours: { timezone: 'Europe/Berlin', days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', until: '17:30' }, to: 'human' },
           { var: 'age', equals: 18, to: 'ask_email' },
           { to: 'welcome' },
         ],

@@ -1,4 +1,4 @@
-import { type DefinitionView, objectsIn } from './definition-view.ts'
+import { type DefinitionView, isRecord, objectsIn } from './definition-view.ts'
 import type { Findings } from './findings.ts'
 
 /**
@@ -14,6 +14,13 @@ export function checkBranches(view: DefinitionView, findings: Findings): void {
     for (const { value: rule, index } of rules) {
       const path = `${entry.path}/branch/${index}`
       if (elseAt) findings.warning(path, 'unreachable_transition', `is never taken: the entry without a condition at ${elseAt} comes first`)
+      if ('hours' in rule) {
+        for (const other of ['var', 'contact', 'equals', 'set'] as const) {
+          if (other in rule) findings.error(`${path}/${other}`, 'unknown_key', `"${other}" cannot be combined with "hours"; an entry tests one thing`)
+        }
+        checkHours(rule.hours, `${path}/hours`, findings)
+        continue
+      }
       const subject = 'var' in rule ? 'var' : 'contact' in rule ? 'contact' : undefined
       const test = 'equals' in rule ? 'equals' : 'set' in rule ? 'set' : undefined
       if ('var' in rule && 'contact' in rule) findings.error(`${path}/contact`, 'unknown_key', '"contact" cannot be combined with "var"; test one of them')
@@ -29,5 +36,19 @@ export function checkBranches(view: DefinitionView, findings: Findings): void {
     if (last && !elseAt) {
       findings.error(`${entry.path}/branch`, 'missing_field', 'the last entry must be {"to": ...} without a condition: where to go when no condition holds')
     }
+  }
+}
+
+function checkHours(hours: unknown, path: string, findings: Findings): void {
+  if (!isRecord(hours)) return
+  if (typeof hours.timezone === 'string' && !findings.hasErrorAt(`${path}/timezone`)) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: hours.timezone })
+    } catch {
+      findings.error(`${path}/timezone`, 'invalid_value', `"${hours.timezone}" is not a time zone; use an IANA name such as Europe/Berlin`)
+    }
+  }
+  if (typeof hours.from === 'string' && typeof hours.until === 'string' && hours.from >= hours.until && !findings.hasErrorAt(`${path}/until`)) {
+    findings.error(`${path}/until`, 'invalid_value', `must be after from (${hours.from}); for hours past midnight use two entries`)
   }
 }
