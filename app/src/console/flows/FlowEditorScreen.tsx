@@ -1,5 +1,5 @@
 import { useParams } from '@solidjs/router'
-import { createMemo, createResource, createSignal, For, lazy, onCleanup, onMount, Show, Suspense } from 'solid-js'
+import { createMemo, createResource, createSignal, For, lazy, onCleanup, onMount, Show } from 'solid-js'
 import { consoleApi } from '../console-api.ts'
 import { BotTabs, createAction, ErrorLine, when } from '../parts.tsx'
 import { placeOf, plural } from './builder/model/issues.ts'
@@ -44,6 +44,13 @@ export default function FlowEditorScreen() {
     if (draft.state() !== 'saved') return 'Saving…'
     return ''
   }
+
+  const onJsonText = (parsed: { ok: true; value: unknown } | { ok: false }) => {
+    if (parsed.ok) draft.change(parsed.value as Json, 'json')
+    else draft.setState('invalid json')
+  }
+  // Made once, when the JSON tab is first opened, and kept (hidden) so that its text survives a switch of tab.
+  const jsonElement = createMemo(() => (jsonOpened() ? <JsonView definition={draft.definition()} issues={draft.issues()} api={(api) => (jsonView = api)} onText={onJsonText} /> : null))
 
   const open = (which: 'canvas' | 'json') => {
     if (which === 'json') setJsonOpened(true)
@@ -109,26 +116,23 @@ export default function FlowEditorScreen() {
         </nav>
       </Show>
       <Show when={draft.flow()}>
-        <Suspense fallback={<p class="loading">Loading the editor…</p>}>
-          <Show when={isConversation()}>
-            <div hidden={showing() !== 'canvas'}>
-              <FlowBuilder botId={params.botId} draft={draft} readOnly={draft.state() === 'invalid json'} current={talk().current} walked={talk().walked} publishedVersion={draft.flow()?.published_version ?? null} api={(api) => (canvas = api)} />
-            </div>
-          </Show>
-          <Show when={jsonOpened() || !isConversation()}>
-            <div hidden={showing() !== 'json'}>
-              <JsonView
-                definition={draft.definition()}
-                issues={draft.issues()}
-                api={(api) => (jsonView = api)}
-                onText={(parsed) => {
-                  if (parsed.ok) draft.change(parsed.value as Json, 'json')
-                  else draft.setState('invalid json')
-                }}
-              />
-            </div>
-          </Show>
-        </Suspense>
+        <Show
+          when={isConversation()}
+          fallback={<JsonView definition={draft.definition()} issues={draft.issues()} api={(api) => (jsonView = api)} onText={onJsonText} />}
+        >
+          <FlowBuilder
+            botId={params.botId}
+            draft={draft}
+            readOnly={draft.state() === 'invalid json'}
+            current={talk().current}
+            walked={talk().walked}
+            publishedVersion={draft.flow()?.published_version ?? null}
+            api={(api) => (canvas = api)}
+            showInstead={showing() === 'json'}
+            instead={<Show when={jsonOpened()}>{jsonElement()}</Show>}
+            testChat={<TestChat botId={params.botId} flowId={params.flowId} definition={draft.definition} disabled={() => counts().errors > 0 || draft.state() !== 'saved'} onMoved={setTalk} />}
+          />
+        </Show>
       </Show>
       <div class="flow-editor">
         <section class="card">
@@ -148,9 +152,6 @@ export default function FlowEditorScreen() {
           </ul>
         </section>
         <div class="grid-stack">
-          <Show when={isConversation()}>
-            <TestChat botId={params.botId} flowId={params.flowId} definition={draft.definition} disabled={() => counts().errors > 0 || draft.state() !== 'saved'} onMoved={setTalk} />
-          </Show>
           <Versions botId={params.botId} flowId={params.flowId} current={() => JSON.stringify(draft.definition(), null, 2)} published={() => draft.flow()?.published_version ?? null} onRestore={(definition) => draft.change(definition as Json)} />
         </div>
       </div>

@@ -1,4 +1,4 @@
-import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show } from 'solid-js'
+import { createEffect, createMemo, createResource, createSignal, For, type JSX, on, onCleanup, onMount, Show } from 'solid-js'
 import { consoleApi } from '../../console-api.ts'
 import type { DraftState } from '../draft-state.ts'
 import { adoptBuilderStyles } from './builder-styles.ts'
@@ -8,7 +8,7 @@ import { addState, type Clipboard, connect, copyStates, deleteStates, layoutOf, 
 import { flowModel, KIND_LABELS, type StateKind } from './model/flow-model.ts'
 import { issuesByState, type LevelledIssue } from './model/issues.ts'
 import { isObject, type Json, writeAt } from './model/json.ts'
-import { autoLayout } from './model/layout.ts'
+import { autoLayout, NODE_WIDTH } from './model/layout.ts'
 import { newState, PALETTE, TEMPLATES } from './model/starters.ts'
 import type { Builder } from './panel/fields.tsx'
 import { FlowSettings } from './panel/FlowSettings.tsx'
@@ -27,6 +27,11 @@ export interface FlowBuilderProps {
   walked: ReadonlySet<string>
   publishedVersion: number | null
   api?: (api: BuilderApi) => void
+  /** Shown instead of the canvas, the panel staying beside it (the JSON view). */
+  instead: JSX.Element
+  showInstead: boolean
+  /** The test chat, in the panel's "Try it" tab, beside the canvas. */
+  testChat: JSX.Element
 }
 
 export interface BuilderApi {
@@ -47,6 +52,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
   const [selected, setSelected] = createSignal<ReadonlySet<string>>(new Set())
   const [auto, setAuto] = createSignal<Record<string, Position>>({})
   const [insights, setInsights] = createSignal<InsightsShown | null>(null)
+  const [side, setSide] = createSignal<'edit' | 'try'>('edit')
   const [mcp] = createResource(() => props.botId, (id) => consoleApi.mcps(id).then((page) => page.items.map((item) => ({ id: item.id, name: item.name }))).catch(() => []))
   const [flows] = createResource(() => props.botId, (id) => consoleApi.flows(id).then((page) => page.items.filter((item) => item.type === 'meta').map((item) => ({ id: item.id, name: item.name }))).catch(() => []))
   let canvas: CanvasApi | undefined
@@ -117,9 +123,10 @@ export default function FlowBuilder(props: FlowBuilderProps) {
   })
 
   const add = (kind: StateKind) => {
+    // Beside the selected state (building a chain left to right), else in the middle of the view.
+    const beside = only()
     const middle = canvas?.middle() ?? { x: 0, y: 0 }
-    const count = model().nodes.length
-    const at = { x: middle.x + (count % 5) * 24, y: middle.y + (count % 5) * 24 }
+    const at = beside && places()[beside] ? { x: (places()[beside] as Position).x + NODE_WIDTH + 80, y: (places()[beside] as Position).y } : middle
     const made = newState(kind, '')
     const { flow, name } = addState(draft.definition(), made.base, made.state, at, made.variables)
     // A question or list waits again on anything else: it names itself.
@@ -196,7 +203,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
 
   return (
     <div class="builder" data-builder>
-      <div class="builder-toolbar" role="toolbar" aria-label="Flow builder">
+      <div class="builder-toolbar" role="toolbar" aria-label="Flow builder" hidden={props.showInstead}>
         <span class="palette" aria-label="Add a state">
           <For each={PALETTE}>
             {(kind) => (
@@ -226,12 +233,14 @@ export default function FlowBuilder(props: FlowBuilderProps) {
           −
         </button>
       </div>
-      <Insights botId={props.botId} flowId={draft.flow()?.id ?? ''} publishedVersion={props.publishedVersion} onShow={setInsights} />
+      <Show when={!props.showInstead}>
+        <Insights botId={props.botId} flowId={draft.flow()?.id ?? ''} publishedVersion={props.publishedVersion} onShow={setInsights} />
+      </Show>
       <Show when={props.readOnly}>
         <p class="builder-notice" role="status">The JSON view holds text that is not JSON: the canvas shows the last definition that was, and changes nothing until it is fixed.</p>
       </Show>
       <div class="builder-main">
-        <div class="builder-canvas">
+        <div class="builder-canvas" hidden={props.showInstead}>
           <Canvas
             model={model()}
             places={places()}
@@ -246,6 +255,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
             onConnect={(from, way, to) => change(connect(draft.definition(), from, way, to))}
             onOpen={(name) => {
               select([name])
+              setSide('edit')
               queueMicrotask(() => document.querySelector<HTMLInputElement>('.builder-panel input[name="state_name"]')?.focus())
             }}
             onKey={onKey}
@@ -268,7 +278,20 @@ export default function FlowBuilder(props: FlowBuilderProps) {
             </div>
           </Show>
         </div>
-        <aside class="builder-panel nowheel" aria-label="Selected state">
+        <Show when={props.showInstead}>{props.instead}</Show>
+        <aside class="builder-panel nowheel" aria-label="Edit or try the flow">
+          <nav class="tabs" role="tablist" aria-label="Beside the canvas">
+            <a href="#edit" role="tab" aria-selected={side() === 'edit'} classList={{ active: side() === 'edit' }} onClick={(event) => (event.preventDefault(), setSide('edit'))} data-side="edit">
+              Edit
+            </a>
+            <a href="#try" role="tab" aria-selected={side() === 'try'} classList={{ active: side() === 'try' }} onClick={(event) => (event.preventDefault(), setSide('try'))} data-side="try">
+              Try it
+            </a>
+          </nav>
+          <div class="side-try" hidden={side() !== 'try'}>
+            {props.testChat}
+          </div>
+          <div class="side-edit" hidden={side() !== 'edit'}>
           <Show
             when={only()}
             keyed
@@ -290,6 +313,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
           >
             {(name) => <StatePanel builder={builder} name={name} onRenamed={(to) => select([to])} onDelete={() => remove([name])} onDuplicate={() => (copy(), paste())} />}
           </Show>
+          </div>
         </aside>
       </div>
       <p class="muted builder-keys">

@@ -1,6 +1,6 @@
 import { getBezierPath, getViewportForBounds, type PanZoomInstance, PanOnScrollMode, Position as Side, XYPanZoom } from '@xyflow/system'
 import { batch, createEffect, createSignal, For, type JSX, on, onCleanup, onMount, Show } from 'solid-js'
-import { createStore, reconcile } from 'solid-js/store'
+import { keyedSignals } from './keyed-signals.ts'
 import type { Position } from '../model/edits.ts'
 import type { FlowEdge, FlowModel } from '../model/flow-model.ts'
 import type { LevelledIssue } from '../model/issues.ts'
@@ -51,10 +51,21 @@ export function Canvas(props: CanvasProps) {
   const [view, setView] = createSignal({ x: 0, y: 0, zoom: 1 })
   const [size, setSize] = createSignal({ width: 800, height: 560 })
   // Where each card is drawn: the definition's places, and the drag's while one is under way.
-  const [shown, setShown] = createStore<Record<string, Position>>({})
-  const [measured, setMeasured] = createStore<Record<string, { height: number; ports: Record<string, number> }>>({})
+  const shown = keyedSignals<Position>(() => ({ x: 0, y: 0 }))
+  const measured = keyedSignals<{ height: number; ports: Record<string, number> } | null>(() => null)
   const [link, setLink] = createSignal<{ from: string; way: string; start: Position; end: Position } | null>(null)
-  createEffect(on(() => props.places, (places) => setShown(reconcile(structuredClone(places)))))
+  createEffect(
+    on(
+      () => props.places,
+      (places) =>
+        batch(() => {
+          for (const [name, at] of Object.entries(places)) {
+            const was = shown.has(name) ? shown.get(name) : null
+            if (!was || was.x !== at.x || was.y !== at.y) shown.set(name, { x: at.x, y: at.y })
+          }
+        }),
+    ),
+  )
 
   const toCanvas = (clientX: number, clientY: number): Position => {
     const box = pane.getBoundingClientRect()
@@ -63,18 +74,18 @@ export function Canvas(props: CanvasProps) {
   }
 
   const bounds = () => {
-    const names = Object.keys(shown)
+    const names = props.model.nodes.map((node) => node.name)
     if (names.length === 0) return { x: 0, y: 0, width: 400, height: 300 }
     let left = Infinity
     let top = Infinity
     let right = -Infinity
     let bottom = -Infinity
     for (const name of names) {
-      const at = shown[name] as Position
+      const at = shown.get(name)
       left = Math.min(left, at.x)
       top = Math.min(top, at.y)
       right = Math.max(right, at.x + NODE_WIDTH)
-      bottom = Math.max(bottom, at.y + (measured[name]?.height ?? 120))
+      bottom = Math.max(bottom, at.y + (measured.get(name)?.height ?? 120))
     }
     return { x: left, y: top, width: right - left, height: bottom - top }
   }
@@ -128,8 +139,8 @@ export function Canvas(props: CanvasProps) {
       fit,
       zoomBy: (factor) => void panZoom?.scaleBy(factor, { duration: 0 }),
       centerOn(name) {
-        const at = shown[name]
-        if (!at) return
+        if (!shown.has(name)) return
+        const at = shown.get(name)
         const { zoom } = view()
         void panZoom?.setViewport({ x: size().width / 2 - (at.x + NODE_WIDTH / 2) * zoom, y: size().height / 3 - at.y * zoom, zoom }, { duration: 0 })
       },
@@ -142,7 +153,7 @@ export function Canvas(props: CanvasProps) {
   const measure = (name: string, card: HTMLElement) => {
     const ports: Record<string, number> = {}
     for (const row of card.querySelectorAll<HTMLElement>('[data-port]')) ports[row.dataset.port as string] = row.offsetTop + row.offsetHeight / 2
-    setMeasured(name, { height: card.offsetHeight, ports })
+    measured.set(name, { height: card.offsetHeight, ports })
   }
 
   // Dragging cards: the selection moves together; a press without a move is a click.
@@ -150,7 +161,7 @@ export function Canvas(props: CanvasProps) {
     if (event.button !== 0 || props.readOnly) return
     const additive = event.shiftKey || event.metaKey || event.ctrlKey
     const moving = props.selected.has(name) && !additive ? [...props.selected] : [name]
-    const origin = Object.fromEntries(moving.filter((n) => shown[n]).map((n) => [n, { ...(shown[n] as Position) }]))
+    const origin = Object.fromEntries(moving.filter((n) => shown.has(n)).map((n) => [n, { ...shown.get(n) }]))
     const startX = event.clientX
     const startY = event.clientY
     let dragged = false
@@ -165,14 +176,14 @@ export function Canvas(props: CanvasProps) {
         if (!props.selected.has(name)) props.onSelect([name], additive)
       }
       batch(() => {
-        for (const [n, at] of Object.entries(origin)) setShown(n, { x: at.x + dx, y: at.y + dy })
+        for (const [n, at] of Object.entries(origin)) shown.set(n, { x: at.x + dx, y: at.y + dy })
       })
     }
     const up = () => {
       target.removeEventListener('pointermove', move)
       target.removeEventListener('pointerup', up)
       target.removeEventListener('pointercancel', up)
-      if (dragged) props.onMove(Object.fromEntries(Object.keys(origin).map((n) => [n, { ...(shown[n] as Position) }])))
+      if (dragged) props.onMove(Object.fromEntries(Object.keys(origin).map((n) => [n, { ...shown.get(n) }])))
       else props.onSelect([name], additive)
     }
     target.addEventListener('pointermove', move)
@@ -199,13 +210,13 @@ export function Canvas(props: CanvasProps) {
   }
 
   const sourcePoint = (name: string, way: string): Position => {
-    const at = shown[name] ?? { x: 0, y: 0 }
-    return { x: at.x + NODE_WIDTH, y: at.y + (measured[name]?.ports[way] ?? HEADER_MIDDLE) }
+    const at = shown.get(name)
+    return { x: at.x + NODE_WIDTH, y: at.y + (measured.get(name)?.ports[way] ?? HEADER_MIDDLE) }
   }
 
   const edgePath = (edge: FlowEdge) => {
     const source = sourcePoint(edge.from, edge.way)
-    const into = shown[edge.to] ?? { x: 0, y: 0 }
+    const into = shown.get(edge.to)
     if (edge.from === edge.to) {
       // A way back into its own state: a loop around the card's right edge to its header.
       const top = into.y + HEADER_MIDDLE
@@ -253,7 +264,7 @@ export function Canvas(props: CanvasProps) {
             {(node) => (
               <NodeCard
                 node={node}
-                at={shown[node.name] ?? { x: 0, y: 0 }}
+                at={shown.get(node.name)}
                 start={props.model.start === node.name}
                 unreachable={props.model.unreachable.has(node.name)}
                 deadEnd={props.model.deadEnds.has(node.name)}
@@ -271,7 +282,7 @@ export function Canvas(props: CanvasProps) {
         </div>
       </div>
       <Show when={props.model.nodes.length >= MINIMAP_FROM && zoomer()}>
-        <Minimap panZoom={zoomer() as PanZoomInstance} view={view()} size={size()} bounds={bounds()} nodes={props.model.nodes.map((node) => ({ name: node.name, at: shown[node.name] ?? { x: 0, y: 0 }, height: measured[node.name]?.height ?? 100 }))} current={props.current} />
+        <Minimap panZoom={zoomer() as PanZoomInstance} view={view()} size={size()} bounds={bounds()} nodes={props.model.nodes.map((node) => ({ name: node.name, at: shown.get(node.name), height: measured.get(node.name)?.height ?? 100 }))} current={props.current} />
       </Show>
     </div>
   )

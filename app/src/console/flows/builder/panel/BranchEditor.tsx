@@ -1,6 +1,6 @@
-import { For, Match, Switch } from 'solid-js'
+import { For, Index, Match, Switch } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { type Builder, Field, moved, RowTools, StateSelect } from './fields.tsx'
+import { type Builder, Field, moved, RowTools, StateSelect, live } from './fields.tsx'
 
 type Subject = 'var' | 'contact' | 'hours' | 'else'
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
@@ -28,8 +28,10 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
   return (
     <div class="branches">
       <p class="hint">Tried in order; the first that holds is taken at once. The last entry, "otherwise", is taken when none does.</p>
-      <For each={rules()}>
-        {(rule, index) => {
+      <Index each={rules()}>
+        {(ruleOf, position) => {
+          const rule = live(() => (isObject(ruleOf()) ? (ruleOf() as Json) : {}))
+          const index = () => position
           const at = () => `${props.base}/branch/${index()}`
           const hours = () => (isObject(rule.hours) ? rule.hours : {})
           return (
@@ -51,7 +53,7 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
                         <Field label="Variable" pointer={`${at()}/var`} builder={props.builder}>
                           <select value={String(rule.var ?? '')} onChange={(event) => props.builder.set(`${at()}/var`, event.currentTarget.value)}>
                             <option value="">— choose —</option>
-                            <For each={Object.keys(props.builder.variables())}>{(name) => <option value={name}>{name}</option>}</For>
+                            <For each={Object.keys(props.builder.variables())}>{(name) => <option value={name} selected={name === rule.var}>{name}</option>}</For>
                           </select>
                         </Field>
                       </Match>
@@ -112,7 +114,7 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
             </div>
           )
         }}
-      </For>
+      </Index>
       <button
         type="button"
         onClick={() => {

@@ -1,6 +1,6 @@
-import { For, Match, Show, Switch } from 'solid-js'
+import { For, Index, Match, Show, Switch } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { type Builder, Field, idFrom, moved, RowTools, TemplateField } from './fields.tsx'
+import { type Builder, Field, idFrom, live, moved, RowTools, TemplateField } from './fields.tsx'
 
 type MessageKind = 'text' | 'buttons' | 'list' | 'media' | 'meta_flow'
 
@@ -31,10 +31,11 @@ export function SayEditor(props: { builder: Builder; base: string; say: unknown 
   return (
     <section class="panel-section" aria-label="What the bot says">
       <h3>Says</h3>
-      <For each={messages()}>
-        {(raw, index) => {
+      <Index each={messages()}>
+        {(raw, position) => {
+          const index = () => position
           const at = () => `${props.base}/say/${index()}`
-          const message = () => (isObject(raw) ? raw : {})
+          const message = () => (isObject(raw()) ? (raw() as Json) : {})
           return (
             <div class="message-editor" data-message={index()}>
               <div class="row">
@@ -69,7 +70,7 @@ export function SayEditor(props: { builder: Builder; base: string; say: unknown 
             </div>
           )
         }}
-      </For>
+      </Index>
       <button type="button" onClick={() => setSay([...messages(), { text: 'Hello!' }])}>
         + Message
       </button>
@@ -83,8 +84,11 @@ function ChoiceList(props: { builder: Builder; at: string; items: unknown; what:
   const setItems = (next: Json[]) => props.builder.set(props.at, next)
   return (
     <div class="choices">
-      <For each={items()}>
-        {(item, index) => (
+      <Index each={items()}>
+        {(itemOf, position) => {
+          const item = live(itemOf)
+          const index = () => position
+          return (
           <div class="row choice" data-choice={String(item.id ?? '')}>
             <Field label={props.what === 'button' ? `Button ${index() + 1}` : `Row ${index() + 1}`} pointer={`${props.at}/${index()}/title`} builder={props.builder}>
               <TemplateField label={`${props.what} title`} value={item.title} builder={props.builder} onInput={(text) => props.builder.set(`${props.at}/${index()}/title`, text, `${props.at}/${index()}/title`)} />
@@ -94,8 +98,9 @@ function ChoiceList(props: { builder: Builder; at: string; items: unknown; what:
             </Field>
             <RowTools what={props.what} index={index()} count={items().length} move={(from, to) => setItems(moved(items(), from, to))} remove={() => setItems(items().filter((_, i) => i !== index()))} />
           </div>
-        )}
-      </For>
+          )
+        }}
+      </Index>
       <button
         type="button"
         onClick={() => {
@@ -116,8 +121,11 @@ function ListFields(props: { builder: Builder; at: string; message: Json }) {
       <Field label="Button that opens the list" pointer={`${props.at}/button`} builder={props.builder}>
         <TemplateField label="List button" value={props.message.button} builder={props.builder} onInput={(text) => props.builder.set(`${props.at}/button`, text, `${props.at}/button`)} />
       </Field>
-      <For each={sections()}>
-        {(section, index) => (
+      <Index each={sections()}>
+        {(sectionOf, position) => {
+          const section = live(sectionOf)
+          const index = () => position
+          return (
           <fieldset class="section-editor">
             <legend>Section {index() + 1}</legend>
             <Field label="Title (optional)" pointer={`${props.at}/sections/${index()}/title`} builder={props.builder}>
@@ -125,8 +133,9 @@ function ListFields(props: { builder: Builder; at: string; message: Json }) {
             </Field>
             <ChoiceList builder={props.builder} at={`${props.at}/sections/${index()}/rows`} items={section.rows} what="row" />
           </fieldset>
-        )}
-      </For>
+          )
+        }}
+      </Index>
       <button type="button" onClick={() => props.builder.set(`${props.at}/sections`, [...sections(), { rows: [{ id: `row_${sections().length + 1}`, title: 'New row' }] }])}>
         + Section
       </button>
@@ -165,7 +174,7 @@ function MetaFlowFields(props: { builder: Builder; at: string; value: unknown })
       <Field label="WhatsApp form (a meta flow of this chatbot)" pointer={`${props.at}/flow_id`} builder={props.builder}>
         <select value={String(value().flow_id ?? '')} onChange={(event) => props.builder.set(`${props.at}/flow_id`, event.currentTarget.value)}>
           <option value="">— choose a form —</option>
-          <For each={props.builder.metaFlows()}>{(flow) => <option value={flow.id}>{flow.name}</option>}</For>
+          <For each={props.builder.metaFlows()}>{(flow) => <option value={flow.id} selected={flow.id === value().flow_id}>{flow.name}</option>}</For>
         </select>
       </Field>
       <Field label="Button label" pointer={`${props.at}/cta`} builder={props.builder}>

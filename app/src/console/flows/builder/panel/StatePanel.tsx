@@ -2,7 +2,6 @@ import { createSignal, For, Show } from 'solid-js'
 import { incoming, renameState } from '../model/edits.ts'
 import { KIND_LABELS, kindOf } from '../model/flow-model.ts'
 import { isObject, type Json, pointerOf } from '../model/json.ts'
-import { issuesAt } from '../model/issues.ts'
 import { type Builder, Field } from './fields.tsx'
 import { SayEditor } from './SayEditor.tsx'
 import { WaysEditor } from './WaysEditor.tsx'
@@ -70,7 +69,6 @@ export function StatePanel(props: { builder: Builder; name: string; onRenamed: (
       <Show when={renameError()}>
         <p class="form-error">{renameError()}</p>
       </Show>
-      <For each={issuesAt(props.builder.issues(), base(), true)}>{(issue) => <p class={`field-issue issue-${issue.level}`}>{issue.message}</p>}</For>
       <SayEditor builder={props.builder} base={base()} say={state().say} />
       <WaysEditor builder={props.builder} base={base()} name={props.name} state={state()} />
       <Show when={unknown().length > 0}>

@@ -1,9 +1,9 @@
-import { createSignal, For, Match, Show, Switch } from 'solid-js'
+import { For, Index, Match, Show, Switch, createSignal } from 'solid-js'
 import { WAY_OUT_KEYS } from '../model/edits.ts'
 import { isObject, type Json, objectsIn, writeAt } from '../model/json.ts'
 import { AgentEditor } from './AgentEditor.tsx'
 import { BranchEditor } from './BranchEditor.tsx'
-import { type Builder, Field, moved, RowTools, StateSelect, TemplateField } from './fields.tsx'
+import { type Builder, Field, moved, RowTools, StateSelect, TemplateField, live } from './fields.tsx'
 
 type WayOut = (typeof WAY_OUT_KEYS)[number]
 
@@ -50,12 +50,12 @@ export function WaysEditor(props: { builder: Builder; base: string; name: string
   return (
     <section class="panel-section" aria-label="Way out">
       <h3>Then</h3>
-      <Field label="Way out" pointer={props.base} builder={props.builder} exact>
+      <Field label="Way out" pointer={`${props.base}/(way out)`} builder={props.builder} exact>
         <select value={way() ?? ''} onChange={(event) => props.builder.set(props.base, switched(props.state, event.currentTarget.value as WayOut, props.name))}>
           <Show when={way() === null}>
             <option value="">— none yet —</option>
           </Show>
-          <For each={[...WAY_OUT_KEYS]}>{(key) => <option value={key}>{WAY_LABELS[key]}</option>}</For>
+          <For each={[...WAY_OUT_KEYS]}>{(key) => <option value={key} selected={key === way()}>{WAY_LABELS[key]}</option>}</For>
         </select>
       </Field>
       <Switch>
@@ -117,8 +117,10 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
   return (
     <div class="transitions">
       <p class="hint">Tried in order; the first that fits is taken. Put "anything else" last.</p>
-      <For each={list()}>
-        {(transition, index) => {
+      <Index each={list()}>
+        {(transitionOf, position) => {
+          const transition = live(() => (isObject(transitionOf()) ? (transitionOf() as Json) : {}))
+          const index = () => position
           const at = () => `${props.base}/on/${index()}`
           const kind = () => conditionOf(transition)
           return (
@@ -137,7 +139,7 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
                 <Match when={kind() === 'button' || kind() === 'row'}>
                   <Field label={kind() === 'button' ? 'Button' : 'Row'} pointer={`${at()}/${kind()}`} builder={props.builder}>
                     <select value={String(transition[kind()] ?? '')} onChange={(event) => props.builder.set(`${at()}/${kind()}`, event.currentTarget.value)}>
-                      <For each={offered(props.state, kind() as 'button' | 'row')}>{(choice) => <option value={choice.id}>{choice.title}</option>}</For>
+                      <For each={offered(props.state, kind() as 'button' | 'row')}>{(choice) => <option value={choice.id} selected={choice.id === transition[kind()]}>{choice.title}</option>}</For>
                       <Show when={!offered(props.state, kind() as 'button' | 'row').some((choice) => choice.id === transition[kind()])}>
                         <option value={String(transition[kind()] ?? '')}>{String(transition[kind()] ?? '')} (not offered)</option>
                       </Show>
@@ -156,7 +158,7 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
             </div>
           )
         }}
-      </For>
+      </Index>
       <button
         type="button"
         onClick={() => {
@@ -198,7 +200,7 @@ function CaptureFields(props: { builder: Builder; base: string; name: string; st
         <span class="row">
           <select value={String(capture().var ?? '')} onChange={(event) => props.builder.set(`${at}/var`, event.currentTarget.value)}>
             <option value="">— choose a variable —</option>
-            <For each={Object.keys(props.builder.variables())}>{(name) => <option value={name}>{name}</option>}</For>
+            <For each={Object.keys(props.builder.variables())}>{(name) => <option value={name} selected={name === capture().var}>{name}</option>}</For>
           </select>
           <button type="button" onClick={() => setNaming(true)}>
             New variable

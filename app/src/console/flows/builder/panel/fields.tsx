@@ -48,7 +48,7 @@ export function StateSelect(props: { value: unknown; builder: Builder; onChange:
       <Show when={current() && !props.builder.stateNames().includes(current())}>
         <option value={current()}>{current()} (no such state)</option>
       </Show>
-      <For each={props.builder.stateNames()}>{(name) => <option value={name}>{name}</option>}</For>
+      <For each={props.builder.stateNames()}>{(name) => <option value={name} selected={name === current()}>{name}</option>}</For>
     </select>
   )
 }
@@ -157,4 +157,21 @@ export const idFrom = (title: string, taken: string[]) => {
   const base = title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '').slice(0, 40) || 'choice'
   if (!taken.includes(base)) return base
   for (let n = 2; ; n++) if (!taken.includes(`${base}_${n}`)) return `${base}_${n}`
+}
+
+/**
+ * A list item read through its accessor on every use: lists of a definition are drawn with
+ * <Index> (by position, so an input keeps its focus while its value changes), and the item's
+ * fields stay reactive where the form reads them.
+ */
+export function live<T extends object>(get: () => T): T {
+  return new Proxy({} as T, {
+    get: (_, key) => (get() as Record<string | symbol, unknown>)[key],
+    has: (_, key) => key in get(),
+    ownKeys: () => Reflect.ownKeys(get()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const found = Reflect.getOwnPropertyDescriptor(get(), key)
+      return found ? { ...found, configurable: true } : undefined
+    },
+  })
 }
