@@ -1,10 +1,15 @@
 import { describe, expect, test } from 'bun:test'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { E2E_TIMEOUT } from '../e2e/support/browser.ts'
 import { consoleSuite } from '../e2e/support/console-suite.ts'
 import { embedPage } from '../e2e/support/host-pages.ts'
 import { WidgetPage, waitUntil } from '../e2e/support/widget-page.ts'
+import { HANDOFF_FLOW } from '../e2e/support/desk-bed.ts'
+import { validFlow } from '../flows/validate/conversation-fixture.ts'
+import { SALES_FLOW } from '../support/web-chat.ts'
+import { TEMPLATES } from '../../app/src/console/flows/builder/model/starters.ts'
 
 /**
  * The flow builder's day, in Chromium against the compiled binary: an admin builds the lead
@@ -199,3 +204,71 @@ describe('the flow builder, from a new chatbot to a visitor on another site', ()
     expect(admin.errors()).toEqual([])
   }
 })
+
+describe('the builder keeps every flow as it was', () => {
+  const suite = consoleSuite()
+
+  test('each example of docs/ and each flow of the test data, opened, every state looked at, then one moved: stored as before, plus that place', async () => {
+    const flows = roundTripFlows()
+    expect(flows.length).toBeGreaterThanOrEqual(12)
+    const chatbotId = (await suite.bed.must('POST', '/api/dev/v1/chatbots', { name: 'Round trips' })).id as string
+    const admin = await suite.consoleOf(suite.ada, '/app/console')
+    const { page } = admin
+    await page.setViewportSize({ width: 1440, height: 1000 })
+    for (const { name, flow } of flows) {
+      const made = await suite.bed.must('POST', `/api/dev/v1/chatbots/${chatbotId}/flows`, { name, type: 'conversation', flow })
+      await page.goto(`${suite.bed.url}/app/console/bots/${chatbotId}/flows/${made.id}`)
+      const names = Object.keys(flow.states as object)
+      await waitUntil(async () => (await page.locator('[data-state]').count()) === names.length, `${name}: every state drawn`)
+      await page.locator('[data-builder][data-ready]').waitFor()
+      // Each state opened in the side panel: its forms read it, and write nothing.
+      for (const state of names) {
+        await page.locator(`[data-state="${state}"] .node-head`).click({ force: true })
+        await page.locator(`[data-panel-state="${state}"]`).waitFor({ timeout: 5000 }).catch(async (failure) => {
+          await page.screenshot({ path: `${SHOTS}/round-trip-failure.png` })
+          throw failure
+        })
+      }
+      const untouched = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/flows/${made.id}`)
+      expect({ name, updated_at: untouched.updated_at, flow: JSON.stringify(untouched.flow) }).toEqual({ name, updated_at: null, flow: JSON.stringify(flow) })
+      // Saved by a move: the definition is the same, in the same order, with that state's place added.
+      const head = page.locator(`[data-state="${names[0]}"] .node-head`)
+      const box = await head.boundingBox()
+      if (!box) throw new Error(`${name}: the first state is not drawn`)
+      await page.mouse.move(box.x + 20, box.y + 8)
+      await page.mouse.down()
+      await page.mouse.move(box.x + 60, box.y + 48, { steps: 5 })
+      await page.mouse.up()
+      await waitUntil(async () => (await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/flows/${made.id}`)).updated_at !== null && (await page.locator('[data-save-state]').textContent()) === 'saved', `${name}: saved`)
+      const saved = (await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/flows/${made.id}`)).flow
+      const { layout, ...rest } = saved
+      const { layout: before, ...original } = flow as { layout?: { states: Record<string, unknown> } }
+      expect({ name, flow: JSON.stringify(rest) }).toEqual({ name, flow: JSON.stringify(original) })
+      expect(Object.keys(layout.states).sort()).toEqual([...new Set([...Object.keys(before?.states ?? {}), names[0] as string])].sort())
+    }
+    expect(admin.errors()).toEqual([])
+  }, E2E_TIMEOUT * 3)
+})
+
+/** The conversation flows of docs/ (its ```json examples) and of the test data. */
+function roundTripFlows(): { name: string; flow: Record<string, unknown> }[] {
+  const found: { name: string; flow: Record<string, unknown> }[] = []
+  const docs = join(import.meta.dir, '../../docs')
+  for (const file of readdirSync(docs).filter((name) => name.endsWith('.md'))) {
+    for (const [index, block] of [...readFileSync(join(docs, file), 'utf8').matchAll(/^```json\n([\s\S]*?)^```$/gm)].entries()) {
+      try {
+        const flow = JSON.parse(block[1] as string)
+        if (flow?.version === 1 && typeof flow.states === 'object') found.push({ name: `docs/${file} #${index + 1}`, flow })
+      } catch {}
+    }
+  }
+  const fixtures = join(import.meta.dir, '../engine/fixtures')
+  for (const file of readdirSync(fixtures).filter((name) => name.endsWith('.json'))) found.push({ name: `test/engine/fixtures/${file}`, flow: JSON.parse(readFileSync(join(fixtures, file), 'utf8')) })
+  found.push({ name: 'the validator reference flow', flow: validFlow() })
+  found.push({ name: 'SALES_FLOW', flow: SALES_FLOW as never })
+  found.push({ name: 'HANDOFF_FLOW', flow: HANDOFF_FLOW as never })
+  for (const template of TEMPLATES) found.push({ name: `template ${template.id}`, flow: template.flow({ integrationId: '01JD3Q4A7B8C9D0E1F2G3H4J5K' }) })
+  // Keys the builder does not know, wherever they may be: kept where they are.
+  found.push({ name: 'unknown keys', flow: { comment: 'top', version: 1, start: 'a', states: { a: { colour: 'red', say: [{ text: 'Hi', x_note: 1 }], on: [{ to: 'a', weight: 2 }] } }, layout: { states: { a: { x: 5, y: 6 }, gone: { x: 1, y: 1 } } } } })
+  return found
+}

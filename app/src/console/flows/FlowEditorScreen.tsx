@@ -22,6 +22,15 @@ const JsonView = lazy(() => import('./JsonView.tsx'))
  */
 export default function FlowEditorScreen() {
   const params = useParams<{ botId: string; flowId: string }>()
+  // Another flow (back and forward between two) is a new editor, not this one with other data.
+  return (
+    <Show when={`${params.botId}/${params.flowId}`} keyed>
+      <FlowEditor botId={params.botId} flowId={params.flowId} />
+    </Show>
+  )
+}
+
+function FlowEditor(params: { botId: string; flowId: string }) {
   const [bot] = createResource(() => params.botId, consoleApi.chatbot)
   const draft = draftState(params.botId, params.flowId)
   const [tab, setTab] = createSignal<'canvas' | 'json'>('canvas')

@@ -53,6 +53,8 @@ export default function FlowBuilder(props: FlowBuilderProps) {
   const [auto, setAuto] = createSignal<Record<string, Position>>({})
   const [insights, setInsights] = createSignal<InsightsShown | null>(null)
   const [side, setSide] = createSignal<'edit' | 'try'>('edit')
+  /** Every state has its place (the automatic layout is asynchronous): what a test waits for before it clicks. */
+  const [ready, setReady] = createSignal(false)
   const [mcp] = createResource(() => props.botId, (id) => consoleApi.mcps(id).then((page) => page.items.map((item) => ({ id: item.id, name: item.name }))).catch(() => []))
   const [flows] = createResource(() => props.botId, (id) => consoleApi.flows(id).then((page) => page.items.filter((item) => item.type === 'meta').map((item) => ({ id: item.id, name: item.name }))).catch(() => []))
   let canvas: CanvasApi | undefined
@@ -64,10 +66,12 @@ export default function FlowBuilder(props: FlowBuilderProps) {
     on(model, async (current) => {
       const placed = layoutOf(draft.definition()) ?? {}
       const missing = current.nodes.filter((node) => !placed[node.name] && !auto()[node.name])
-      if (missing.length === 0) return
-      const laid = await autoLayout(current)
-      setAuto((known) => ({ ...laid, ...known }))
-      if (Object.keys(placed).length === 0) requestAnimationFrame(() => canvas?.fit())
+      if (missing.length > 0) {
+        const laid = await autoLayout(current)
+        setAuto((known) => ({ ...laid, ...known }))
+      }
+      // The first time every state has its place, the whole flow is shown.
+      if (!ready()) requestAnimationFrame(() => (canvas?.fit(), setReady(true)))
     }),
   )
   const places = createMemo(() => {
@@ -202,7 +206,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
   }
 
   return (
-    <div class="builder" data-builder>
+    <div class="builder" data-builder data-ready={ready() ? '' : undefined}>
       <div class="builder-toolbar" role="toolbar" aria-label="Flow builder" hidden={props.showInstead}>
         <span class="palette" aria-label="Add a state">
           <For each={PALETTE}>
