@@ -10,7 +10,7 @@ import type { JsonViewApi } from './JsonView.tsx'
 import { TestChat } from './TestChat.tsx'
 import { Versions } from './Versions.tsx'
 
-// Each loads when first shown: the canvas (@xyflow/system, dagre) and the JSON view (CodeMirror).
+// Each loads when first shown: the canvas (@xyflow/system) and the JSON view (CodeMirror).
 const FlowBuilder = lazy(() => import('./builder/FlowBuilder.tsx'))
 const JsonView = lazy(() => import('./JsonView.tsx'))
 

@@ -63,11 +63,11 @@ export default function FlowBuilder(props: FlowBuilderProps) {
   // States the definition does not place are laid out automatically (in memory: opening a
   // flow writes nothing); a drag or "Tidy up" writes places into `layout`.
   createEffect(
-    on(model, async (current) => {
+    on(model, (current) => {
       const placed = layoutOf(draft.definition()) ?? {}
       const missing = current.nodes.filter((node) => !placed[node.name] && !auto()[node.name])
       if (missing.length > 0) {
-        const laid = await autoLayout(current)
+        const laid = autoLayout(current)
         setAuto((known) => ({ ...laid, ...known }))
       }
       // The first time every state has its place, the whole flow is shown.
@@ -156,7 +156,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
     change(unplaced.length > 0 ? moveStates(flow, Object.fromEntries(unplaced.map((name, i) => [name, { x: middle.x + i * 30, y: middle.y + i * 30 }]))) : flow)
     select(names)
   }
-  const tidy = async () => change(moveStates(draft.definition(), await autoLayout(model())))
+  const tidy = () => change(moveStates(draft.definition(), autoLayout(model())))
 
   const onKey = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement
@@ -224,7 +224,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
         <button type="button" onClick={() => draft.redo()} disabled={!draft.steps().redo || props.readOnly} title="Redo (Ctrl+Shift+Z)">
           Redo
         </button>
-        <button type="button" onClick={() => void tidy()} disabled={props.readOnly || empty()} title="Lay every state out again, left to right">
+        <button type="button" onClick={tidy} disabled={props.readOnly || empty()} title="Lay every state out again, left to right">
           Tidy up
         </button>
         <button type="button" onClick={() => canvas?.fit()} title="Show the whole flow (F)">

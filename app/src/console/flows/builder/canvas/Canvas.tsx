@@ -1,5 +1,5 @@
 import { getBezierPath, getViewportForBounds, type PanZoomInstance, PanOnScrollMode, Position as Side, XYPanZoom } from '@xyflow/system'
-import { batch, createEffect, createSignal, For, type JSX, on, onCleanup, onMount, Show } from 'solid-js'
+import { batch, createEffect, createMemo, createSignal, For, type JSX, on, onCleanup, onMount, Show } from 'solid-js'
 import { keyedSignals } from './keyed-signals.ts'
 import type { Position } from '../model/edits.ts'
 import type { FlowEdge, FlowModel } from '../model/flow-model.ts'
@@ -73,6 +73,7 @@ export function Canvas(props: CanvasProps) {
     return { x: (clientX - box.left - x) / zoom, y: (clientY - box.top - y) / zoom }
   }
 
+  const names = createMemo(() => props.model.nodes.map((node) => node.name))
   const bounds = () => {
     const names = props.model.nodes.map((node) => node.name)
     if (names.length === 0) return { x: 0, y: 0, width: 400, height: 300 }
@@ -149,12 +150,37 @@ export function Canvas(props: CanvasProps) {
     requestAnimationFrame(fit)
   })
 
-  /** A card's height and the middle of each port, read from the DOM (offsets ignore the zoom). */
-  const measure = (name: string, card: HTMLElement) => {
-    const ports: Record<string, number> = {}
-    for (const row of card.querySelectorAll<HTMLElement>('[data-port]')) ports[row.dataset.port as string] = row.offsetTop + row.offsetHeight / 2
-    measured.set(name, { height: card.offsetHeight, ports })
+  /**
+   * Cards' heights and the middle of each port, read from the DOM (offsets ignore the zoom) by
+   * one observer: every card's reads first, then every write, so that 200 cards cost one
+   * layout, not one each.
+   */
+  const cardNames = new Map<Element, string>()
+  const measureCards = (cards: Element[]) => {
+    const read = cards.flatMap((target) => {
+      const name = cardNames.get(target)
+      if (!name) return []
+      const card = target as HTMLElement
+      const ports: Record<string, number> = {}
+      for (const row of card.querySelectorAll<HTMLElement>('[data-port]')) ports[row.dataset.port as string] = row.offsetTop + row.offsetHeight / 2
+      return [{ name, height: card.offsetHeight, ports }]
+    })
+    batch(() => {
+      for (const { name, ...size } of read) measured.set(name, size)
+    })
   }
+  const sizes = new ResizeObserver((entries) => measureCards(entries.map((entry) => entry.target)))
+  onCleanup(() => sizes.disconnect())
+  const observe = (name: string, card: HTMLElement) => {
+    cardNames.set(card, name)
+    sizes.observe(card)
+    return () => {
+      sizes.unobserve(card)
+      cardNames.delete(card)
+    }
+  }
+  // Ports can move within a card of the same size (transitions reordered): read them again after each change.
+  createEffect(on(() => props.model, () => requestAnimationFrame(() => measureCards([...cardNames.keys()])), { defer: true }))
 
   // Dragging cards: the selection moves together; a press without a move is a click.
   const startDrag = (name: string, event: PointerEvent) => {
@@ -275,14 +301,14 @@ export function Canvas(props: CanvasProps) {
                 onPress={(event) => startDrag(node.name, event)}
                 onPortPress={(way, event) => startLink(node.name, way, event)}
                 onOpen={() => props.onOpen(node.name)}
-                onMeasure={(card) => measure(node.name, card)}
+                observe={(card) => observe(node.name, card)}
               />
             )}
           </For>
         </div>
       </div>
       <Show when={props.model.nodes.length >= MINIMAP_FROM && zoomer()}>
-        <Minimap panZoom={zoomer() as PanZoomInstance} view={view()} size={size()} bounds={bounds()} nodes={props.model.nodes.map((node) => ({ name: node.name, at: shown.get(node.name), height: measured.get(node.name)?.height ?? 100 }))} current={props.current} />
+        <Minimap panZoom={zoomer() as PanZoomInstance} view={view()} size={size()} bounds={bounds()} names={names()} at={(name) => shown.get(name)} height={(name) => measured.get(name)?.height ?? 100} current={props.current} />
       </Show>
     </div>
   )

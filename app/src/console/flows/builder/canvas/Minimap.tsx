@@ -12,7 +12,10 @@ export function Minimap(props: {
   view: { x: number; y: number; zoom: number }
   size: { width: number; height: number }
   bounds: { x: number; y: number; width: number; height: number }
-  nodes: { name: string; at: Position; height: number }[]
+  /** The states, drawn by name: a card dragged moves its own rectangle only. */
+  names: string[]
+  at: (name: string) => Position
+  height: (name: string) => number
   current: string | null
 }) {
   let svg!: SVGSVGElement
@@ -49,7 +52,7 @@ export function Minimap(props: {
   }
   return (
     <svg ref={svg} class="minimap nopan nowheel" width={WIDTH} height={HEIGHT} viewBox={viewBox()} role="img" aria-label="Overview of the whole flow" data-minimap>
-      <For each={props.nodes}>{(node) => <rect class="minimap-node" classList={{ current: node.name === props.current }} x={node.at.x} y={node.at.y} width={NODE_WIDTH} height={node.height} rx="12" />}</For>
+      <For each={props.names}>{(name) => <rect class="minimap-node" classList={{ current: name === props.current }} x={props.at(name).x} y={props.at(name).y} width={NODE_WIDTH} height={props.height(name)} rx="12" />}</For>
       <rect class="minimap-view" x={shownBox().x} y={shownBox().y} width={shownBox().width} height={shownBox().height} />
     </svg>
   )

@@ -31,18 +31,14 @@ export function NodeCard(props: {
   onPress(event: PointerEvent): void
   onPortPress(way: string, event: PointerEvent): void
   onOpen(): void
-  onMeasure(card: HTMLElement): void
+  /** Watches the card's size (its ports' places); answers how to stop. */
+  observe(card: HTMLElement): () => void
 }) {
   let card!: HTMLDivElement
   const errors = () => props.issues.filter((issue) => issue.level === 'error')
   const warnings = () => props.issues.filter((issue) => issue.level === 'warning')
   const portIssues = (way: string) => props.issues.filter((issue) => issue.path.includes(`/${way}/`) || issue.path.endsWith(`/${way}`))
-  onMount(() => {
-    const observer = new ResizeObserver(() => props.onMeasure(card))
-    observer.observe(card)
-    props.onMeasure(card)
-    onCleanup(() => observer.disconnect())
-  })
+  onMount(() => onCleanup(props.observe(card)))
   const title = () =>
     [
       `${KIND_LABELS[props.node.kind]} "${props.node.name}"`,
