@@ -73,8 +73,10 @@ function FlowEditor(params: { botId: string; flowId: string }) {
       canvas?.focus(state)
       return
     }
+    if (showing() === 'json' && jsonView) return jsonView.jump(pointer)
     open('json')
-    queueMicrotask(() => setTimeout(() => jsonView?.jump(pointer), 50))
+    // The JSON view is drawn (or loaded) first.
+    setTimeout(() => jsonView?.jump(pointer), 100)
   }
 
   const publish = () => {
