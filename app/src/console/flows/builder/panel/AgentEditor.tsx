@@ -1,6 +1,6 @@
-import { For, Index, Show } from 'solid-js'
+import { For, Show } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { type Builder, Field, moved, RowTools, StateSelect, TemplateField, live } from './fields.tsx'
+import { type Builder, Field, moved, RowTools, StateSelect, TemplateField, live, positions } from './fields.tsx'
 
 /** An LLM agent state: instructions, the MCP tools it may use, its exits (with what they capture), its limits. */
 export function AgentEditor(props: { builder: Builder; base: string; agent: unknown }) {
@@ -37,8 +37,9 @@ export function AgentEditor(props: { builder: Builder; base: string; agent: unkn
       </Field>
       <h4>Exits</h4>
       <p class="hint">The agent answers until it reports one of these; then the flow goes where the exit says.</p>
-      <Index each={exits()}>
-        {(exitOf, position) => {
+      <For each={positions(exits())}>
+        {(position) => {
+          const exitOf = () => exits()[position] as unknown
           const exit = live(() => (isObject(exitOf()) ? (exitOf() as Json) : {}))
           const index = () => position
           const at = () => `${props.base}/exits/${index()}`
@@ -78,7 +79,7 @@ export function AgentEditor(props: { builder: Builder; base: string; agent: unkn
             </div>
           )
         }}
-      </Index>
+      </For>
       <button type="button" onClick={() => setExits([...exits(), { when: '' }])}>
         + Exit
       </button>

@@ -1,6 +1,6 @@
-import { For, Index, Match, Switch } from 'solid-js'
+import { For, Match, Switch } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { type Builder, Field, moved, RowTools, StateSelect, live } from './fields.tsx'
+import { type Builder, Field, moved, RowTools, StateSelect, live, positions } from './fields.tsx'
 
 type Subject = 'var' | 'contact' | 'hours' | 'else'
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
@@ -28,8 +28,9 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
   return (
     <div class="branches">
       <p class="hint">Tried in order; the first that holds is taken at once. The last entry, "otherwise", is taken when none does.</p>
-      <Index each={rules()}>
-        {(ruleOf, position) => {
+      <For each={positions(rules())}>
+        {(position) => {
+          const ruleOf = () => rules()[position] as unknown
           const rule = live(() => (isObject(ruleOf()) ? (ruleOf() as Json) : {}))
           const index = () => position
           const at = () => `${props.base}/branch/${index()}`
@@ -114,7 +115,7 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
             </div>
           )
         }}
-      </Index>
+      </For>
       <button
         type="button"
         onClick={() => {

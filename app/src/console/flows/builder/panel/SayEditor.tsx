@@ -1,6 +1,6 @@
-import { For, Index, Match, Show, Switch } from 'solid-js'
+import { For, Match, Show, Switch } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { type Builder, Field, idFrom, live, moved, RowTools, TemplateField } from './fields.tsx'
+import { type Builder, Field, idFrom, live, moved, RowTools, TemplateField, positions } from './fields.tsx'
 
 type MessageKind = 'text' | 'buttons' | 'list' | 'media' | 'meta_flow'
 
@@ -31,8 +31,9 @@ export function SayEditor(props: { builder: Builder; base: string; say: unknown 
   return (
     <section class="panel-section" aria-label="What the bot says">
       <h3>Says</h3>
-      <Index each={messages()}>
-        {(raw, position) => {
+      <For each={positions(messages())}>
+        {(position) => {
+          const raw = () => messages()[position] as unknown
           const index = () => position
           const at = () => `${props.base}/say/${index()}`
           const message = () => (isObject(raw()) ? (raw() as Json) : {})
@@ -70,7 +71,7 @@ export function SayEditor(props: { builder: Builder; base: string; say: unknown 
             </div>
           )
         }}
-      </Index>
+      </For>
       <button type="button" onClick={() => setSay([...messages(), { text: 'Hello!' }])}>
         + Message
       </button>
@@ -84,9 +85,10 @@ function ChoiceList(props: { builder: Builder; at: string; items: unknown; what:
   const setItems = (next: Json[]) => props.builder.set(props.at, next)
   return (
     <div class="choices">
-      <Index each={items()}>
-        {(itemOf, position) => {
-          const item = live(itemOf)
+      <For each={positions(items())}>
+        {(position) => {
+          const itemOf = () => items()[position] as unknown
+          const item = live(() => (isObject(itemOf()) ? (itemOf() as Json) : {}))
           const index = () => position
           return (
           <div class="row choice" data-choice={String(item.id ?? '')}>
@@ -100,7 +102,7 @@ function ChoiceList(props: { builder: Builder; at: string; items: unknown; what:
           </div>
           )
         }}
-      </Index>
+      </For>
       <button
         type="button"
         onClick={() => {
@@ -121,9 +123,10 @@ function ListFields(props: { builder: Builder; at: string; message: Json }) {
       <Field label="Button that opens the list" pointer={`${props.at}/button`} builder={props.builder}>
         <TemplateField label="List button" value={props.message.button} builder={props.builder} onInput={(text) => props.builder.set(`${props.at}/button`, text, `${props.at}/button`)} />
       </Field>
-      <Index each={sections()}>
-        {(sectionOf, position) => {
-          const section = live(sectionOf)
+      <For each={positions(sections())}>
+        {(position) => {
+          const sectionOf = () => sections()[position] as unknown
+          const section = live(() => (isObject(sectionOf()) ? (sectionOf() as Json) : {}))
           const index = () => position
           return (
           <fieldset class="section-editor">
@@ -135,7 +138,7 @@ function ListFields(props: { builder: Builder; at: string; message: Json }) {
           </fieldset>
           )
         }}
-      </Index>
+      </For>
       <button type="button" onClick={() => props.builder.set(`${props.at}/sections`, [...sections(), { rows: [{ id: `row_${sections().length + 1}`, title: 'New row' }] }])}>
         + Section
       </button>

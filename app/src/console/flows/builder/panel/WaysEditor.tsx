@@ -1,9 +1,9 @@
-import { For, Index, Match, Show, Switch, createSignal } from 'solid-js'
+import { For, Match, Show, Switch, createSignal } from 'solid-js'
 import { WAY_OUT_KEYS } from '../model/edits.ts'
 import { isObject, type Json, objectsIn, writeAt } from '../model/json.ts'
 import { AgentEditor } from './AgentEditor.tsx'
 import { BranchEditor } from './BranchEditor.tsx'
-import { type Builder, Field, moved, RowTools, StateSelect, TemplateField, live } from './fields.tsx'
+import { type Builder, Field, moved, RowTools, StateSelect, TemplateField, live, positions } from './fields.tsx'
 
 type WayOut = (typeof WAY_OUT_KEYS)[number]
 
@@ -117,8 +117,9 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
   return (
     <div class="transitions">
       <p class="hint">Tried in order; the first that fits is taken. Put "anything else" last.</p>
-      <Index each={list()}>
-        {(transitionOf, position) => {
+      <For each={positions(list())}>
+        {(position) => {
+          const transitionOf = () => list()[position] as unknown
           const transition = live(() => (isObject(transitionOf()) ? (transitionOf() as Json) : {}))
           const index = () => position
           const at = () => `${props.base}/on/${index()}`
@@ -158,7 +159,7 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
             </div>
           )
         }}
-      </Index>
+      </For>
       <button
         type="button"
         onClick={() => {

@@ -95,20 +95,18 @@ export function TemplateField(props: { value: unknown; builder: Builder; onInput
       pick(shown.names[shown.at] as string)
     } else if (event.key === 'Escape') setOffer(null)
   }
-  const common = {
-    'aria-label': props.label,
-    placeholder: props.placeholder,
-    onInput: (event: InputEvent & { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => {
-      props.onInput(event.currentTarget.value)
-      look(event.currentTarget)
-    },
-    onKeyDown: keys,
-    onBlur: () => setTimeout(() => setOffer(null), 150),
+  const typed = (element: HTMLInputElement | HTMLTextAreaElement) => {
+    props.onInput(element.value)
+    look(element)
   }
+  const closeOffer = () => setTimeout(() => setOffer(null), 150)
   return (
     <span class="template-field">
-      <Show when={props.multiline} fallback={<input ref={(el) => (input = el)} value={text()} {...common} />}>
-        <textarea ref={(el) => (input = el)} rows={3} value={text()} {...common} />
+      <Show
+        when={props.multiline}
+        fallback={<input ref={(el) => (input = el)} value={text()} aria-label={props.label} placeholder={props.placeholder} onInput={(event) => typed(event.currentTarget)} onKeyDown={keys} onBlur={closeOffer} />}
+      >
+        <textarea ref={(el) => (input = el)} rows={3} value={text()} aria-label={props.label} placeholder={props.placeholder} onInput={(event) => typed(event.currentTarget)} onKeyDown={keys} onBlur={closeOffer} />
       </Show>
       <Show when={offer()}>
         {(shown) => (
@@ -175,3 +173,9 @@ export function live<T extends object>(get: () => T): T {
     },
   })
 }
+
+/**
+ * The positions of a list's items, for <For>: rows are then kept by position (an input keeps
+ * its focus while its value changes), as <Index> would, without Index in the app's first load.
+ */
+export const positions = (items: readonly unknown[]): number[] => items.map((_, index) => index)
