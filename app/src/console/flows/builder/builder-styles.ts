@@ -111,6 +111,9 @@ const CSS = `
 .row { display: flex; gap: 6px; align-items: end; flex-wrap: wrap; }
 .row > .field { flex: 1; }
 .row-tools { display: inline-flex; gap: 2px; margin-left: auto; }
+.message-editor > .row > select, .way-row > .row > select { flex: 1 1 0; min-width: 0; }
+.row-tools { flex: none; }
+.chat-log .agent { justify-self: start; background: #fbf1fd; border-left: 3px solid #c026d3; border-radius: 10px; padding: 6px 10px; }
 .message-editor, .way-row, .section-editor { display: grid; gap: 6px; border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
 .choices { display: grid; gap: 4px; }
 .choice .id-input { width: 90px; font-family: ui-monospace, monospace; font-size: 12px; }
