@@ -320,7 +320,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
           </div>
         </aside>
       </div>
-      <p class="muted builder-keys">
+      <p class="muted builder-keys" hidden={props.showInstead}>
         Drag the background to pan, the wheel or a pinch to zoom. Drag from a port (●) onto a state to connect. Keys: Delete, Ctrl+C / Ctrl+V, Ctrl+Z / Ctrl+Shift+Z, arrows move, F fits.
       </p>
     </div>

@@ -5,6 +5,7 @@
  */
 const CSS = `
 .builder { display: grid; gap: 8px; min-width: 0; }
+.builder [hidden] { display: none !important; }
 .builder-toolbar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
 .builder-toolbar .spacer { flex: 1; }
 .builder-toolbar .palette { display: flex; flex-wrap: wrap; gap: 4px; }
