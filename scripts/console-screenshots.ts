@@ -73,10 +73,10 @@ try {
   // An OAuth-protected MCP server not authorized yet, and one whose tools are listed (a destructive one denied).
   await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/mcp`, { name: 'crm', url: crm.url, auth: { type: 'oauth' } })
   await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/mcp`, { name: 'orders', url: orders.url })
-  const flowId = (await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`)).items[0].id as string
-  // A working copy with a mistake in it, to show how the editor and the diagram mark one.
+  const emptyFlow = await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`, { name: 'New flow', type: 'conversation', flow: {} })
+  // A working copy with a mistake in it, to show how the editor and the canvas mark one.
   const draft = { ...FLOW, states: { ...FLOW.states, old_menu: { say: [{ text: 'Nobody comes here any more.' }] } } }
-  await bed.must('PATCH', `/api/dev/v1/chatbots/${chat.chatbotId}/flows/${flowId}`, { flow: draft })
+  const flowId = (await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`, { name: 'Sales and support', type: 'conversation', flow: draft })).id as string
   const shots: [string, string, (page: ConsolePage) => Promise<void>][] = [
     ['console-chatbots', '/app/console', async (c) => void (await c.page.locator('table.chatbots').waitFor())],
     ['console-overview', `/app/console/bots/${chat.chatbotId}`, async (c) => {
@@ -89,9 +89,34 @@ try {
       await c.page.waitForTimeout(1200)
     }],
     ['console-flow-editor', `/app/console/bots/${chat.chatbotId}/flows/${flowId}`, async (c) => {
-      await c.page.locator('.diagram svg').waitFor()
+      await c.page.locator('[data-builder][data-ready]').waitFor()
       await waitUntil(async () => (await c.page.locator('[data-save-state]').textContent()) === 'saved', 'saved')
       await c.page.locator('[data-issue]').first().waitFor()
+      await c.page.locator('[data-state=welcome] .node-head').click()
+      await c.page.locator('[data-panel-state=welcome]').waitFor()
+    }],
+    ['console-flow-json', `/app/console/bots/${chat.chatbotId}/flows/${flowId}`, async (c) => {
+      await c.page.locator('[data-builder][data-ready]').waitFor()
+      await c.page.locator('[data-tab=json]').click()
+      await c.page.locator('.editor-host .cm-content').waitFor()
+      await c.page.locator('[data-state=old_menu]').waitFor({ state: 'attached' })
+      await c.page.waitForTimeout(800)
+    }],
+    ['console-flow-templates', `/app/console/bots/${chat.chatbotId}/flows/${emptyFlow.id}`, async (c) => void (await c.page.locator('[data-templates]').waitFor())],
+    ['console-flow-agent-test', `/app/console/bots/${chat.chatbotId}/flows/${agentFlow.id}`, async (c) => {
+      await c.page.locator('[data-builder][data-ready]').waitFor()
+      await c.page.locator('[data-side=try]').click()
+      await c.page.getByRole('button', { name: 'Start a test chat' }).click()
+      await waitUntil(async () => !(await c.page.locator('input[name=test_text]').isDisabled()), 'the test chat started')
+      await c.page.locator('input[name=test_text]').fill('Where is my invoice?')
+      await c.page.locator('.test-chat').getByRole('button', { name: 'Send' }).click()
+      await waitUntil(async () => ((await c.page.locator('[data-test-chat]').textContent()) ?? '').includes('test run'), 'the agent answered, as a test')
+    }],
+    ['console-flow-insights', `/app/console/bots/${chat.chatbotId}/flows/${agentFlow.id}`, async (c) => {
+      await c.page.locator('[data-builder][data-ready]').waitFor()
+      await c.page.getByLabel('Show what conversations did').selectOption('1')
+      await c.page.locator('[data-insights-summary]').waitFor()
+      await c.page.locator('[data-state=billing] [data-insight]').waitFor()
     }],
     ['console-integrations', `/app/console/bots/${chat.chatbotId}/integrations`, async (c) => {
       await c.page.locator('.llm').waitFor()

@@ -90,6 +90,8 @@ const NEEDS_LUCK = new Set([
   // As its POST: four of the five webhook_url hints are refused, and the scene may have none yet.
   'PATCH /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/chatapp',
+  // As its POST: the scene may have no messaging-app integration yet to change.
+  'PATCH /api/dev/v1/chatbots/{chatbot_id}/integrations/chatapp',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api/messages',
   'POST /api/dev/v1/chatbots/{chatbot_id}/flows/{flow_id}/test-run',
   'POST /api/dev/v1/chatbots/{chatbot_id}/conversations/{conversation_id}/read',
