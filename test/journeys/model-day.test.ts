@@ -24,7 +24,7 @@ const KETTLE_FLOW: ConversationFlow = {
  * The model day, in Chromium against the compiled binary, with the model played by an
  * OpenAI-compatible server on 127.0.0.1 (the only fake: it stands for the provider): the admin
  * tests the model settings before saving them and is told the key is missing, then that the
- * model answers; a visitor on a phone talks to the agent state; the provider revokes the key,
+ * model answers; the agent state is tried in the flow builder's draft chat (a test run); a visitor on a phone talks to the agent state; the provider revokes the key,
  * the next run fails, and the team sees why where they work: the agent on the desk's timeline
  * and context panel, the admin on the chatbot's overview.
  */
@@ -70,6 +70,26 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     expect(await page.content()).not.toContain(KEY)
     await screenshot(page, 'model-day-2-test-answers')
 
+    // The agent state tried in the flow builder's draft chat: the real model answers, marked as a test, nothing stored.
+    const flowId = (await parley.must('GET', `/api/dev/v1/chatbots/${chatbotId}/flows`)).items[0].id as string
+    const calls = provider.requests.length
+    await admin.goto(`/app/console/bots/${chatbotId}/flows/${flowId}`)
+    await page.locator('[data-builder][data-ready]').waitFor()
+    await page.locator('[data-side=try]').click()
+    await page.getByRole('button', { name: 'Start a test chat' }).click()
+    await page.locator('input[name=test_text]').fill('Is the blue kettle in stock?')
+    await page.locator('.test-chat').getByRole('button', { name: 'Send' }).click()
+    const tried = page.locator('[data-test-chat] .agent')
+    await expectInViewport(tried, "the agent state's answer in the draft chat")
+    expect(await tried.textContent()).toBe('Yes: the blue kettle is in stock and ships tomorrow.')
+    const marked = page.locator('[data-test-chat] .event', { hasText: 'LLM agent' })
+    await expectInViewport(marked, 'the run marked as a test')
+    expect(await marked.textContent()).toBe('LLM agent "assistant" answered (kettle-1, test run, 132 tokens)')
+    expect(provider.requests.length).toBe(calls + 1)
+    expect(provider.requests.at(-1)!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Is the blue kettle in stock?' })
+    expect((await parley.must('GET', `/api/dev/v1/chatbots/${chatbotId}/usage`)).runs).toBe(0)
+    await screenshot(page, 'model-day-3-draft-chat')
+
     // A visitor on a phone talks to the agent state.
     const visitor = await day.visitor(widgetKey, 'phone', '/kettles')
     await visitor.openChat()
@@ -82,7 +102,7 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     await visitor.sendText('Can I pay by invoice?')
     await visitor.shownText('Sorry, I cannot answer that right now. A person will take over here.', 'bot')
     await expectInViewport(visitor.page.locator('#parley-widget .log .msg.bot').last(), 'the apology on the phone')
-    await screenshot(visitor.page, 'model-day-3-visitor-handed-over')
+    await screenshot(visitor.page, 'model-day-4-visitor-handed-over')
 
     // The agent sees why on the desk: on the timeline, before the handoff, and in the context panel.
     const desk = await day.desk(sam, 'desktop')
@@ -101,7 +121,7 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     await expectInViewport(why, 'the failure in the context panel')
     expect(await why.textContent()).toContain("at state “assistant”: the provider refused Parley's credentials (HTTP 401)")
     expect(await desk.page.content()).not.toContain(KEY)
-    await screenshot(desk.page, 'model-day-4-desk-sees-why')
+    await screenshot(desk.page, 'model-day-5-desk-sees-why')
 
     // The admin sees it on the chatbot's overview, with the way to the conversation.
     await admin.goto(`/app/console/bots/${chatbotId}`)
@@ -112,7 +132,7 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     const listed = failures.locator('[data-agent-failure=unauthorized]')
     await expectInViewport(listed, 'the failed run listed')
     expect(await listed.textContent()).toContain("unauthorized: the provider refused Parley's credentials (HTTP 401)")
-    await screenshot(page, 'model-day-5-console-overview')
+    await screenshot(page, 'model-day-6-console-overview')
     await listed.getByRole('link', { name: 'the conversation' }).click()
     await waitUntil(() => new URL(page.url()).pathname === `/app/c/${handedOff!.id}`, 'the conversation on the desk')
 
