@@ -28,10 +28,16 @@ const FLOW = {
   },
 }
 
-const model = fakeChatCompletions((_body, index) => ({ text: 'Your invoice is on its way.', usage: { prompt_tokens: 900 + 137 * (index % 5), completion_tokens: 40 + index } }))
+// A refund question meets a revoked key: the overview lists that failed run.
+const model = fakeChatCompletions((body, index) => {
+  if (body.tools?.some((tool) => tool.function.name === 'parley_connection_test')) return { text: 'OK' }
+  if (String(body.messages.at(-1)?.content ?? '').includes('refund')) return { status: 401, body: { error: { message: 'Incorrect API key provided' } } }
+  return { text: 'Your invoice is on its way.', usage: { prompt_tokens: 900 + 137 * (index % 5), completion_tokens: 40 + index } }
+})
 const graph = fakeGraphApi()
 const authorizationServer = oauthServer()
 const crm = await streamableServer({ oauth: { authorizationServer: authorizationServer.origin, acceptsToken: (token) => authorizationServer.acceptsToken(token) } })
+const orders = await streamableServer({ name: 'orders', answer: () => ({ content: [{ type: 'text', text: 'hi' }] }) })
 const [browser, bed] = await Promise.all([launchBrowser(), deskBed({ PARLEY_OUTBOUND_ALLOW: '127.0.0.1', PARLEY_CHATAPP_API_URL: graph.url })])
 try {
   const ada = await bed.person('Ada', 'admin')
@@ -52,7 +58,8 @@ try {
   for (let n = 1; n <= 6; n++) {
     await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/rest-api/messages`, { user_id: `user-${n}`, text: 'Where is my invoice?' })
   }
-  await waitUntil(async () => (await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/usage`)).runs === 6, 'the agent runs')
+  await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/rest-api/messages`, { user_id: 'user-7', text: 'Where is my refund?' })
+  await waitUntil(async () => (await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/usage`)).runs === 7, 'the agent runs')
   await bed.must('PATCH', `/api/dev/v1/chatbots/${chat.chatbotId}`, { entry_flow_id: (await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`)).items.find((f: { name: string }) => f.name !== 'Billing').id })
 
   // The messaging-app channel: verified by the provider, one answer accepted.
@@ -63,30 +70,63 @@ try {
   await fetch(chatapp.config.callback_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(userMessage({ phoneNumberId } as ChatappChat, '447911123456', text('sales'))) })
   await waitUntil(async () => (await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/chatapp/deliveries?status=accepted`)).total >= 1, 'a delivery accepted')
 
-  // An OAuth-protected MCP server not authorized yet.
+  // An OAuth-protected MCP server not authorized yet, and one whose tools are listed (a destructive one denied).
   await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/mcp`, { name: 'crm', url: crm.url, auth: { type: 'oauth' } })
-  const flowId = (await bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`)).items[0].id as string
-  // A working copy with a mistake in it, to show how the editor and the diagram mark one.
+  await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/mcp`, { name: 'orders', url: orders.url })
+  const emptyFlow = await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`, { name: 'New flow', type: 'conversation', flow: {} })
+  // A working copy with a mistake in it, to show how the editor and the canvas mark one.
   const draft = { ...FLOW, states: { ...FLOW.states, old_menu: { say: [{ text: 'Nobody comes here any more.' }] } } }
-  await bed.must('PATCH', `/api/dev/v1/chatbots/${chat.chatbotId}/flows/${flowId}`, { flow: draft })
+  const flowId = (await bed.must('POST', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`, { name: 'Sales and support', type: 'conversation', flow: draft })).id as string
   const shots: [string, string, (page: ConsolePage) => Promise<void>][] = [
     ['console-chatbots', '/app/console', async (c) => void (await c.page.locator('table.chatbots').waitFor())],
-    ['console-overview', `/app/console/bots/${chat.chatbotId}`, async (c) => void (await c.page.locator('.chart.tokens rect').first().waitFor({ state: 'attached' }))],
+    ['console-overview', `/app/console/bots/${chat.chatbotId}`, async (c) => {
+      await c.page.locator('.chart.tokens rect').first().waitFor({ state: 'attached' })
+      await c.page.locator('[data-agent-failure]').first().waitFor()
+    }],
     ['console-widget', `/app/console/bots/${chat.chatbotId}/widget`, async (c) => {
       await c.page.frameLocator('iframe.preview-frame').locator('#parley-widget .launcher').waitFor()
       await c.page.locator('#field-primary_color').fill('#0a7d3b')
       await c.page.waitForTimeout(1200)
     }],
     ['console-flow-editor', `/app/console/bots/${chat.chatbotId}/flows/${flowId}`, async (c) => {
-      await c.page.locator('.diagram svg').waitFor()
+      await c.page.locator('[data-builder][data-ready]').waitFor()
       await waitUntil(async () => (await c.page.locator('[data-save-state]').textContent()) === 'saved', 'saved')
       await c.page.locator('[data-issue]').first().waitFor()
+      await c.page.locator('[data-state=welcome] .node-head').click()
+      await c.page.locator('[data-panel-state=welcome]').waitFor()
+    }],
+    ['console-flow-json', `/app/console/bots/${chat.chatbotId}/flows/${flowId}`, async (c) => {
+      await c.page.locator('[data-builder][data-ready]').waitFor()
+      await c.page.locator('[data-tab=json]').click()
+      await c.page.locator('.editor-host .cm-content').waitFor()
+      await c.page.locator('[data-state=old_menu]').waitFor({ state: 'attached' })
+      await c.page.waitForTimeout(800)
+    }],
+    ['console-flow-templates', `/app/console/bots/${chat.chatbotId}/flows/${emptyFlow.id}`, async (c) => void (await c.page.locator('[data-templates]').waitFor())],
+    ['console-flow-agent-test', `/app/console/bots/${chat.chatbotId}/flows/${agentFlow.id}`, async (c) => {
+      await c.page.locator('[data-builder][data-ready]').waitFor()
+      await c.page.locator('[data-side=try]').click()
+      await c.page.getByRole('button', { name: 'Start a test chat' }).click()
+      await waitUntil(async () => !(await c.page.locator('input[name=test_text]').isDisabled()), 'the test chat started')
+      await c.page.locator('input[name=test_text]').fill('Where is my invoice?')
+      await c.page.locator('.test-chat').getByRole('button', { name: 'Send' }).click()
+      await waitUntil(async () => ((await c.page.locator('[data-test-chat]').textContent()) ?? '').includes('test run'), 'the agent answered, as a test')
+    }],
+    ['console-flow-insights', `/app/console/bots/${chat.chatbotId}/flows/${agentFlow.id}`, async (c) => {
+      await c.page.locator('[data-builder][data-ready]').waitFor()
+      await c.page.getByLabel('Show what conversations did').selectOption('1')
+      await c.page.locator('[data-insights-summary]').waitFor()
+      await c.page.locator('[data-state=billing] [data-insight]').waitFor()
     }],
     ['console-integrations', `/app/console/bots/${chat.chatbotId}/integrations`, async (c) => {
       await c.page.locator('.llm').waitFor()
       await c.page.locator('[data-handshake=verified]').waitFor()
       await c.page.locator('tr[data-chatapp-delivery]').first().waitFor()
       await c.page.locator('[data-oauth-status]').waitFor()
+      await c.page.locator('[data-mcp=orders]').getByRole('button', { name: 'Test the connection' }).click()
+      await c.page.locator('[data-mcp=orders] [data-denied-by=annotations]').waitFor()
+      await c.page.getByRole('button', { name: 'Test the model' }).click()
+      await c.page.locator('[data-model-ok]').waitFor()
     }],
     ['console-people', '/app/console/people', async (c) => void (await c.page.locator('table.people').waitFor())],
     ['console-keys', '/app/console/keys', async (c) => void (await c.page.locator('table.keys').waitFor())],
@@ -128,5 +168,6 @@ try {
   model.stop()
   graph.stop()
   await crm.stop()
+  await orders.stop()
   authorizationServer.stop()
 }

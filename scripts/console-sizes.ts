@@ -2,7 +2,8 @@
 /**
  * What each console route downloads, gzipped: the first load (app.js, its `core` chunk and
  * app.css) plus the chunks the route's screen imports, followed through their static imports.
- * Run after `bun scripts/build-app.ts`. CodeMirror and dagre must show only under the flow editor.
+ * Run after `bun scripts/build-app.ts`. The flow builder and CodeMirror must show only under the
+ * flow editor, each loaded when first shown (the canvas, the JSON tab).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 
@@ -48,6 +49,13 @@ for (const [route, screen] of Object.entries(screens)) {
   const own = [...closure([`chunks/${layout}`, `chunks/${chunk}`])].filter((file) => !first.has(file))
   const bytes = own.reduce((sum, file) => sum + gz(file), 0)
   console.log(`${route.padEnd(38)} +${kb(bytes).padStart(9)}  (${own.map((file) => file.replace('chunks/', '')).join(', ')})`)
+}
+// The flow editor's lazily loaded parts, each with what it imports beyond the editor screen.
+const editor = closure([`chunks/${layout}`, `chunks/${chunks.find((name) => name.startsWith('FlowEditorScreen-'))}`])
+for (const [what, prefix] of [['then the canvas (flow builder, @xyflow/system)', 'FlowBuilder-'], ['then the JSON tab (CodeMirror)', 'JsonView-']] as const) {
+  const chunk = chunks.find((name) => name.startsWith(prefix)) as string
+  const own = [...closure([`chunks/${chunk}`])].filter((file) => !first.has(file) && !editor.has(file))
+  console.log(`  ${what.padEnd(44)} +${kb(own.reduce((sum, file) => sum + gz(file), 0)).padStart(9)}  (${own.map((file) => file.replace('chunks/', '')).join(', ')})`)
 }
 const reached = new Set([...first, `chunks/${layout}`, ...Object.values(screens).flatMap((screen) => [...closure([`chunks/${chunks.find((name) => name.startsWith(`${screen}-`))}`])])])
 for (const name of chunks.filter((name) => !reached.has(`chunks/${name}`))) console.log(`  loaded only when used (dynamic import): ${name} ${kb(gz(`chunks/${name}`))}`)

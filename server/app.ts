@@ -24,7 +24,7 @@ import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
 import { activityStore } from './chatbots/activity-store.ts'
-import { agentRunner, type AutopilotTuning } from './autopilot/agent-runner.ts'
+import { type AgentRunnerDeps, agentRunner, type AutopilotTuning, DEFAULT_MODEL_TIMEOUT_MS } from './autopilot/agent-runner.ts'
 import { autopilotRoutes } from './autopilot/routes.ts'
 import { runInsight } from './autopilot/run-insight.ts'
 import { runStore } from './autopilot/run-store.ts'
@@ -62,7 +62,12 @@ import { instanceStore } from './instance/store.ts'
 import type { OutboxTuning } from './outbox/outbox-worker.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { draftRunner } from './flows/draft-run.ts'
+import { draftAgent } from './autopilot/draft-agent.ts'
 import { flowEditorRoutes } from './flows/editor-routes.ts'
+import { insightsRoutes } from './flow-insights/insights-routes.ts'
+import { insightsService } from './flow-insights/insights-service.ts'
+import { stepRecorder } from './flow-insights/step-recorder.ts'
+import { stepStore } from './flow-insights/step-store.ts'
 import { flowRoutes } from './flows/routes.ts'
 import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
@@ -92,6 +97,8 @@ import { integrationService } from './integrations/service.ts'
 import { integrationStore } from './integrations/store.ts'
 import { catalogueStore } from './mcp/catalogue-store.ts'
 import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
+import { modelTest } from './llm/model-test.ts'
+import { modelTestRoutes } from './llm/model-test-routes.ts'
 import { mcpOAuth } from './mcp/oauth-service.ts'
 import { mcpOAuthCallbackRoutes, mcpOAuthRoutes } from './mcp/oauth-routes.ts'
 import { oauthStateOf } from './mcp/oauth-state.ts'
@@ -228,29 +235,32 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const snapshots = flowSnapshots(flows, events)
   const runs = runStore(db)
+  const flowSteps = stepStore(db)
+  const runPortsDeps: AgentRunnerDeps['ports'] = {
+    mcp,
+    integrationName(workspaceId, chatbotId, integrationId) {
+      try {
+        return integrations.mcp.row(workspaceId, chatbotId, integrationId).name
+      } catch {
+        return null
+      }
+    },
+    outbound,
+    ca: mcpTuning?.ca,
+  }
   const autopilot = agentRunner({
     store: runs,
     messages,
     contacts,
     snapshots,
-    ports: {
-      mcp,
-      integrationName(workspaceId, chatbotId, integrationId) {
-        try {
-          return integrations.mcp.row(workspaceId, chatbotId, integrationId).name
-        } catch {
-          return null
-        }
-      },
-      outbound,
-      ca: mcpTuning?.ca,
-    },
+    ports: runPortsDeps,
     events,
     batch,
     now,
     logger,
     tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
   })
+  const draftAgents = draftAgent({ chatbot: (id) => runs.chatbot(id) ?? null, ports: runPortsDeps, logger, tuning: autopilotTuning })
   const deskRows = deskStore(db)
   const feed = deskFeed({ store: feedStore(db), batch })
   // Numbers handed out in a rolled-back batch were never stored: read them again.
@@ -263,7 +273,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, deskTurnFeed({ feed, store: deskRows, events })],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, deskTurnFeed({ feed, store: deskRows, events }), stepRecorder(flowSteps)],
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
@@ -314,12 +324,14 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(mcpServerRoutes(auth, mcp))
     .use(mcpOAuthRoutes(auth, mcpAuth))
     .use(flowRoutes(auth, flows))
-    .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
+    .use(flowEditorRoutes(auth, flows, draftRunner(flows, draftAgents, now)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
+    .use(insightsRoutes(auth, insightsService(flows, flowSteps, now)))
     .use(apiKeyRoutes(auth, workspaces))
     .use(operationsRoutes(auth, operationsService({ store: operationsRows, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
+    .use(modelTestRoutes(auth, modelTest({ settingsOf: chatbots.modelSettings, outbound, timeoutMs: autopilotTuning?.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS, ca: mcpTuning?.ca })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
     .use(authRoutes({ auth, people, sessions, signIn, sessionAuth: sessionCookies }))

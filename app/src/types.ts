@@ -48,7 +48,7 @@ export interface DeskConversation {
 
 export interface DeskEvent {
   id: number
-  kind: 'handed_off' | 'handed_back' | 'closed' | 'assigned' | 'unassigned' | 'rated'
+  kind: 'handed_off' | 'handed_back' | 'closed' | 'assigned' | 'unassigned' | 'rated' | 'agent_failed'
   at: string
   actor: Person | null
   data: Record<string, unknown>
@@ -87,6 +87,8 @@ export interface Context {
   rating: ConversationRating | null
   earlier_conversations: { id: string; status: ConversationStatus; channel: Channel; created_at: string; last_message_at: string }[]
   flow: { id: string; name: string | null; version: number | null; state: string | null; variables: Record<string, unknown>; at_handoff: boolean } | null
+  /** The last failed LLM agent run: why, classified (never the provider's text or a secret). */
+  agent_failure?: { at: string; state: string | null; kind: string; message: string; http_status: number | null } | null
 }
 
 export interface SavedReply {

@@ -57,6 +57,9 @@ interface Working {
 
 export type AgentRunner = ReturnType<typeof agentRunner>
 
+/** How long a model call may wait for its answer to start, and between two streamed chunks. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 60_000
+
 const abortable = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve()
@@ -80,7 +83,7 @@ const abortable = (ms: number, signal: AbortSignal) =>
 export function agentRunner(deps: AgentRunnerDeps) {
   const { store, messages, contacts, snapshots, events, batch, now, logger, tuning = {} } = deps
   const slots = workspaceSlots(tuning.runsPerWorkspace ?? 4)
-  const modelTimeoutMs = tuning.modelTimeoutMs ?? 60_000
+  const modelTimeoutMs = tuning.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS
   const working = new Map<string, Working>()
   const underWay = new Set<Promise<void>>()
   let lifecycle: ConversationService | null = null
@@ -169,7 +172,9 @@ export function agentRunner(deps: AgentRunnerDeps) {
     for (const run of runs) {
       const isLead = run === lead
       const counts = isLead ? usage : { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
-      store.finish({ id: run.id, status: isLead ? end.status : end.status === 'done' ? 'merged' : 'dropped', outcome: end.outcome, finished_at: end.at, runs: 1, ...counts })
+      // A failure's reason goes with the run that failed (the desk's timeline shows it, by a trigger).
+      const failure = isLead && end.status === 'done' && outcome?.kind === 'failed' ? outcome.failure : null
+      store.finish({ id: run.id, status: isLead ? end.status : end.status === 'done' ? 'merged' : 'dropped', outcome: end.outcome, finished_at: end.at, runs: 1, ...counts, failure })
     }
     const rows: TraceRow[] = (outcome?.trace ?? []).map(({ kind, ...detail }) => ({
       id: newId(),
@@ -183,6 +188,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
       status: end.status,
       outcome: end.outcome,
       ...(end.reason ? { reason: end.reason } : {}),
+      ...(outcome?.kind === 'failed' ? { failure: outcome.failure } : {}),
       ...(end.messageId ? { message_id: end.messageId } : {}),
       answered_runs: runs.map((run) => run.id),
       ...end.timing,
@@ -236,7 +242,8 @@ export function agentRunner(deps: AgentRunnerDeps) {
       }
       let outcome: AgentRunOutcome
       if (!settings) {
-        outcome = { kind: 'failed', reason: 'the chatbot has no model set (PATCH /chatbots/{id} with llm)', trace: [] }
+        const reason = 'the chatbot has no model set: set one on the Integrations screen (LLM) or with PATCH /chatbots/{id}'
+        outcome = { kind: 'failed', reason, failure: { kind: 'no_model', message: reason, http_status: null }, trace: [] }
       } else {
         // A run ends by its deadline whatever its model and tools do, and frees its slot.
         const deadline = new AbortController()
@@ -322,7 +329,12 @@ export function agentRunner(deps: AgentRunnerDeps) {
     const end = outcome.kind === 'exit' ? { outcome: 'exit', at, timing } : { outcome: 'failed', reason: outcome.reason, at, timing }
     const stored = lifecycle?.agentRunEnded(conversationId, stateName, input, () => writeEnd(conversationId, runs, { status: 'done', ...end }, outcome))
     if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
-    else batch.soon()
+    else {
+      const conversation = lifecycle?.get(conversationId)
+      // Told once the run's end is committed (a unit after it commits with it or later).
+      if (outcome.kind === 'failed' && conversation) batch.run(() => {}, () => events.emit('agent.failed', { conversation, failure: outcome.failure }))
+      batch.soon()
+    }
     if (outcome.kind === 'failed') logger.warn('agent run failed', { conversation_id: conversationId, reason: outcome.reason })
     return false
   }

@@ -1,4 +1,5 @@
 import type { ModelCallOutcome } from '../llm/call-model.ts'
+import type { ModelFailure } from '../llm/classify-failure.ts'
 import type { ChatMessage, ChatRequestBody, ToolDefinition, Usage } from '../llm/wire-format.ts'
 import type { Scalar } from '../engine/model.ts'
 import { keptArguments, toolCallLimits } from './tool-call-limits.ts'
@@ -12,8 +13,11 @@ export interface OfferedTool {
 }
 
 /** What a run needs from the world; the server wires the LLM client and the MCP service in. */
+/** A model call's outcome; a failed one classified for the team (the real port does it). */
+export type ClassifiedOutcome = ModelCallOutcome & { failure?: ModelFailure }
+
 export interface AutopilotPorts {
-  callModel(body: ChatRequestBody, onText?: (fragment: string) => void): Promise<ModelCallOutcome>
+  callModel(body: ChatRequestBody, onText?: (fragment: string) => void): Promise<ClassifiedOutcome>
   listTools(integrationId: string): Promise<OfferedTool[]>
   callTool(integrationId: string, tool: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }>
   /** Waits before a retry (tests shorten it). */
@@ -66,7 +70,7 @@ export type TraceEntry =
 export type AgentRunOutcome =
   | { kind: 'answer'; text: string; trace: TraceEntry[] }
   | { kind: 'exit'; exit: number; values: Record<string, Scalar>; trace: TraceEntry[] }
-  | { kind: 'failed'; reason: string; trace: TraceEntry[] }
+  | { kind: 'failed'; reason: string; failure: ModelFailure; trace: TraceEntry[] }
 
 const MODEL_ATTEMPTS = 3
 const LONGEST_RETRY_WAIT_MS = 20_000
@@ -122,7 +126,7 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
 
   const messages: ChatMessage[] = [{ role: 'system', content: request.instructions }, ...request.history]
   const toolCalls = toolCallLimits()
-  const stopped = () => ({ kind: 'failed' as const, reason: stopReason(request.signal), trace })
+  const stopped = () => ({ kind: 'failed' as const, reason: stopReason(request.signal), failure: stopFailure(request.signal), trace })
   for (let step = 0; step < request.maxSteps; step++) {
     if (request.signal?.aborted) return stopped()
     const body: ChatRequestBody = {
@@ -136,7 +140,9 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
     }
     const outcome = await callWithRetries(body, ports, trace, onText, request.signal)
     if (request.signal?.aborted) return stopped()
-    if (outcome.kind !== 'answer') return { kind: 'failed', reason: outcome.reason, trace }
+    if (outcome.kind !== 'answer') {
+      return { kind: 'failed', reason: outcome.reason, failure: outcome.failure ?? { kind: 'provider_error', message: 'the model could not be used', http_status: outcome.status ?? null }, trace }
+    }
     const { answer } = outcome
     const exitCall = answer.toolCalls.find((call) => exitByName.has(call.function.name))
     if (exitCall) {
@@ -148,7 +154,9 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
     if (answer.toolCalls.length === 0) {
       const text = answer.content?.trim() ?? ''
       if (text) return { kind: 'answer', text, trace }
-      return { kind: 'failed', reason: answer.cut ? `the model's answer was cut and nothing of it could be kept: ${answer.cut}` : 'the model answered nothing', trace }
+      if (!answer.cut) return { kind: 'failed', reason: 'the model answered nothing', failure: { kind: 'no_answer', message: 'the model answered nothing', http_status: null }, trace }
+      const reason = `the model's answer was cut and nothing of it could be kept: ${answer.cut}`
+      return { kind: 'failed', reason, failure: { kind: 'no_answer', message: reason, http_status: null }, trace }
     }
     messages.push({ role: 'assistant', content: answer.content, tool_calls: answer.toolCalls.map((call) => ({ ...call, function: { ...call.function, arguments: keptArguments(call, false) } })) })
     // Every call id is answered (providers refuse one left out), in the order asked.
@@ -161,7 +169,8 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
       messages.push({ role: 'tool', tool_call_id: call.id, content })
     }
   }
-  return { kind: 'failed', reason: `no answer within max_steps (${request.maxSteps}) rounds`, trace }
+  const reason = `no answer within max_steps (${request.maxSteps}) rounds`
+  return { kind: 'failed', reason, failure: { kind: 'no_answer', message: `${reason} of tool calls`, http_status: null }, trace }
 }
 
 async function callWithRetries(
@@ -170,8 +179,8 @@ async function callWithRetries(
   trace: TraceEntry[],
   onText?: (fragment: string) => void,
   signal?: AbortSignal,
-): Promise<ModelCallOutcome> {
-  let outcome: ModelCallOutcome = { kind: 'unavailable', reason: 'not called' }
+): Promise<ClassifiedOutcome> {
+  let outcome: ClassifiedOutcome = { kind: 'unavailable', reason: 'not called' }
   for (let attempt = 1; attempt <= MODEL_ATTEMPTS; attempt++) {
     const started = performance.now()
     outcome = await ports.callModel(body, onText)
@@ -240,6 +249,12 @@ function notRun(functionName: string, shownArguments: string, why: string, trace
 function stopReason(signal: AbortSignal | undefined): string {
   const reason = signal?.reason
   return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the run was stopped'
+}
+
+/** A stopped run, classified: a deadline is a timeout (of the run, its model and tools together). */
+function stopFailure(signal: AbortSignal | undefined): ModelFailure {
+  const reason = stopReason(signal)
+  return { kind: reason.includes('deadline') ? 'timeout' : 'no_answer', message: reason, http_status: null }
 }
 
 /** The exit's captured values that have the declared type; anything else is left out. */

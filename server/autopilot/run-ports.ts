@@ -2,6 +2,7 @@ import type { StoredLlmSettings } from '../chatbots/model-settings.ts'
 import { ApiError } from '../http/api-error.ts'
 import { answerLimits } from '../llm/answer-limits.ts'
 import { callModel } from '../llm/call-model.ts'
+import { classifyModelFailure, watchedFetch } from '../llm/classify-failure.ts'
 import type { McpService } from '../mcp/mcp-service.ts'
 import { pinnedFetch } from '../mcp/pinned-fetch.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
@@ -45,11 +46,11 @@ export function runPorts(options: RunPortsOptions): RunPorts {
   }
 
   return {
-    callModel(body, onText) {
+    async callModel(body, onText) {
       options.draft?.begin()
-      const fetch = pinnedFetch({ policy: options.outbound, ca: options.ca, note: {} })
-      return callModel({ baseUrl: settings.base_url, apiKey: settings.api_key }, body, {
-        fetch,
+      const watched = watchedFetch(pinnedFetch({ policy: options.outbound, ca: options.ca, note: {} }))
+      const outcome = await callModel({ baseUrl: settings.base_url, apiKey: settings.api_key }, body, {
+        fetch: watched.fetch,
         timeoutMs: options.timeoutMs,
         deadlineMs: settings.call_deadline_ms,
         limits: answerLimits(body.max_tokens ?? settings.max_tokens),
@@ -59,6 +60,10 @@ export function runPorts(options: RunPortsOptions): RunPorts {
           onText?.(fragment)
         },
       })
+      if (outcome.kind === 'answer') return outcome
+      // The team is told why, in Parley's words (the provider's text can quote the request).
+      const endpoint = { baseUrl: settings.base_url, model: body.model, hasKey: Boolean(settings.api_key) }
+      return { ...outcome, failure: classifyModelFailure({ outcome, note: { ...watched.note, aborted: watched.note.aborted && !signal.aborted }, endpoint, timeoutMs: options.timeoutMs }) }
     },
 
     async listTools(integrationId): Promise<OfferedTool[]> {

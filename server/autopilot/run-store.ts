@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { Page, PageOf } from '../http/common-model.ts'
+import type { ModelFailure } from '../llm/classify-failure.ts'
 
 /** A run waiting to be worked (or re-worked after a restart). */
 export interface PendingRun {
@@ -26,6 +27,8 @@ export interface FinishedRun extends RunTotals {
   status: RunStatus
   outcome: string
   finished_at: string
+  /** Why a run that failed did (classified, no secret); null for every other run. */
+  failure?: ModelFailure | null
 }
 
 export interface TraceRow {
@@ -66,8 +69,8 @@ export function runStore(db: Database) {
     "SELECT DISTINCT conversation_id FROM agent_runs WHERE status = 'pending'",
   )
   const isPending = db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM agent_runs WHERE id = ? AND status = 'pending'")
-  const finish = db.query<unknown, [string, string, number, number, number, number, string, string]>(
-    `UPDATE agent_runs SET status = ?, outcome = ?, model_calls = ?, prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, finished_at = ?
+  const finish = db.query<unknown, [string, string, number, number, number, number, string, string | null, string]>(
+    `UPDATE agent_runs SET status = ?, outcome = ?, model_calls = ?, prompt_tokens = ?, completion_tokens = ?, total_tokens = ?, finished_at = ?, failure = ?
      WHERE id = ? AND status = 'pending'`,
   )
   const dropPending = db.query<unknown, [string, string, string]>(
@@ -97,7 +100,7 @@ export function runStore(db: Database) {
     pendingConversations: () => everyPendingConversation.all().map((row) => row.conversation_id),
     isPending: (id: string) => (isPending.get(id)?.n ?? 0) > 0,
     finish(run: FinishedRun): void {
-      finish.run(run.status, run.outcome, run.model_calls, run.prompt_tokens, run.completion_tokens, run.total_tokens, run.finished_at, run.id)
+      finish.run(run.status, run.outcome, run.model_calls, run.prompt_tokens, run.completion_tokens, run.total_tokens, run.finished_at, run.failure ? JSON.stringify(run.failure) : null, run.id)
     },
     dropPending: (conversationId: string, reason: string, at: string) => void dropPending.run(reason, at, conversationId),
     insertTrace: (row: TraceRow) => void insertTrace.run(row.id, row.conversation_id, row.run_id, row.kind, row.detail, row.created_at),

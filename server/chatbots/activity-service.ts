@@ -4,6 +4,8 @@ import type { ActivityStore } from './activity-store.ts'
 import type { ChatbotActivity } from './activity-model.ts'
 
 export const ACTIVITY_DAYS = 30
+/** Failed agent runs the overview lists, newest first. */
+const RECENT_FAILURES = 5
 const DAY_MS = 24 * 60 * 60 * 1000
 
 export type ActivityService = ReturnType<typeof activityService>
@@ -19,9 +21,10 @@ export function activityService(store: ActivityStore, now: Clock) {
       const counted = new Map(store.conversationsPerDay(chatbotId, since).map(({ day, n }) => [day, n]))
       const tokens = store.agentTokensPerDay(chatbotId, since)
       const tokensOn = new Map(tokens.map((row) => [row.day, row.total_tokens]))
+      const failuresOn = new Map(store.agentFailuresPerDay(chatbotId, since).map(({ day, n }) => [day, n]))
       const days = Array.from({ length: ACTIVITY_DAYS }, (_, index) => {
         const date = new Date(first + index * DAY_MS).toISOString().slice(0, 10)
-        return { date, conversations: counted.get(date) ?? 0, agent_tokens: tokensOn.get(date) ?? 0 }
+        return { date, conversations: counted.get(date) ?? 0, agent_tokens: tokensOn.get(date) ?? 0, agent_failures: failuresOn.get(date) ?? 0 }
       })
       const sum = (pick: (row: (typeof tokens)[number]) => number) => tokens.reduce((total, row) => total + pick(row), 0)
       const agent_usage = {
@@ -34,7 +37,18 @@ export function activityService(store: ActivityStore, now: Clock) {
       for (const row of store.ratingsSince(chatbotId, since)) rated[row.rating] = row.n
       const count = rated.good + rated.neutral + rated.bad
       const ratings = { count, ...rated, csat: count > 0 ? Math.round((rated.good / count) * 1000) / 1000 : null }
-      return { days, open_handoffs: store.countWithStatus(chatbotId, 'handoff'), waiting: store.countWaiting(chatbotId), ratings, agent_usage }
+      const recent_agent_failures = store.latestAgentFailures(chatbotId, since, RECENT_FAILURES).map((row) => {
+        const failure = row.failure ? (JSON.parse(row.failure) as { kind: string; message: string; http_status: number | null }) : null
+        return {
+          conversation_id: row.conversation_id,
+          at: row.finished_at,
+          state: row.state,
+          kind: failure?.kind ?? 'provider_error',
+          message: failure?.message ?? 'the model could not be used',
+          http_status: failure?.http_status ?? null,
+        }
+      })
+      return { days, open_handoffs: store.countWithStatus(chatbotId, 'handoff'), waiting: store.countWaiting(chatbotId), ratings, agent_usage, recent_agent_failures }
     },
   }
 }

@@ -27,6 +27,15 @@ export function activityStore(db: Database) {
       `SELECT t.rating, count(*) AS n FROM conversation_ratings r JOIN desk_threads t ON t.conversation_id = r.conversation_id
        WHERE t.chatbot_id = ? AND r.created_at >= ? GROUP BY t.rating`,
     )
+  // Runs that failed (their failure classified by the autopilot), through the same (chatbot, finished_at) index.
+  const failuresPerDay = db.query<{ day: string; n: number }, [string, string]>(
+    `SELECT substr(finished_at, 1, 10) AS day, count(*) AS n FROM agent_runs
+     WHERE chatbot_id = ? AND finished_at >= ? AND status = 'done' AND outcome = 'failed' GROUP BY day`,
+  )
+  const latestFailures = db.query<{ conversation_id: string; finished_at: string; state: string; failure: string | null }, [string, string, number]>(
+    `SELECT conversation_id, finished_at, state, failure FROM agent_runs
+     WHERE chatbot_id = ? AND finished_at >= ? AND status = 'done' AND outcome = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?`,
+  )
 
   return {
     chatbotExists: (workspaceId: string, chatbotId: string) => chatbotInWorkspace.get(chatbotId, workspaceId) !== null,
@@ -37,5 +46,9 @@ export function activityStore(db: Database) {
     countWithStatus: (chatbotId: string, status: 'bot' | 'handoff' | 'closed') => byStatus.get(chatbotId, status)?.n ?? 0,
     countWaiting: (chatbotId: string) => waiting().get(chatbotId)?.n ?? 0,
     ratingsSince: (chatbotId: string, since: string) => ratings().all(chatbotId, since),
+    /** Failed agent runs per UTC day from `since` on; days without any are absent. */
+    agentFailuresPerDay: (chatbotId: string, since: string) => failuresPerDay.all(chatbotId, since),
+    /** The newest failed agent runs from `since` on, newest first. */
+    latestAgentFailures: (chatbotId: string, since: string, limit: number) => latestFailures.all(chatbotId, since, limit),
   }
 }

@@ -1,6 +1,6 @@
 import { RowCache } from '../db/row-cache.ts'
 import type { WriteBatcher } from '../db/write-batcher.ts'
-import type { ConversationState, EngineEvent, EngineInput } from '../engine/model.ts'
+import type { ConversationState, EngineEvent, EngineInput, EngineStep } from '../engine/model.ts'
 import { runEngine } from '../engine/run-engine.ts'
 import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
 import type { Content, ConversationStatus, Role } from '../protocol/widget-protocol.ts'
@@ -50,6 +50,10 @@ export interface TurnRecord {
   previousStatus: ConversationStatus | null
   /** What the engine reported in the turn (an `agent_run` asks the autopilot for a run). */
   engineEvents: EngineEvent[]
+  /** The states the bot entered in the turn, with the way in (the flow builder's counts). */
+  engineSteps: EngineStep[]
+  /** When the turn happens. */
+  at: string
 }
 
 /**
@@ -96,6 +100,7 @@ interface Turn {
   /** The engine's new state, when the bot took part. */
   state?: ConversationState
   engineEvents: EngineEvent[]
+  engineSteps: EngineStep[]
   status: ConversationStatus
   /** When the turn happens: its messages' time and the conversation's update time. */
   at: string
@@ -157,9 +162,10 @@ export function conversationService(deps: ConversationServiceDeps) {
     // A deleted flow's conversations keep their history but get no new bot messages.
     if (!snapshot) return
     const state = turn.state ?? stateOf(conversation)
-    const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined })
+    const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined, now: Date.parse(turn.at) })
     for (const content of result.messages) turn.messages.push(message(turn, 'bot', content))
     turn.engineEvents.push(...result.events)
+    turn.engineSteps.push(...result.steps)
     turn.state = result.state
     turn.status = result.state.status
   }
@@ -184,10 +190,13 @@ export function conversationService(deps: ConversationServiceDeps) {
     const lastAt = turn.messages.at(-1)?.created_at ?? conversation.last_message_at
     const state = turn.state ? JSON.stringify(turn.state) : null
     if (state && turn.state) parsedStates.set(conversation.id, { text: state, state: turn.state })
-    const record: TurnRecord = { conversation: { ...conversation, status: turn.status, last_message_at: lastAt }, messages: turn.messages, previousStatus: before, engineEvents: turn.engineEvents }
+    const record: TurnRecord = { conversation: { ...conversation, status: turn.status, last_message_at: lastAt }, messages: turn.messages, previousStatus: before, engineEvents: turn.engineEvents, engineSteps: turn.engineSteps, at: turn.at }
     const channelWrites = turnWriters.flatMap((writer) => writer.writesFor(record) ?? [])
     batch.run(
       () => {
+        // What caused the turn first (an agent run's end): the desk's timeline then shows a
+        // failed run before the handoff it led to.
+        if (!isNew) alsoWrite?.()
         if (isNew) {
           conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
           messages.opened(conversation.id)
@@ -195,7 +204,7 @@ export function conversationService(deps: ConversationServiceDeps) {
         else conversations.saveTurn(conversation.id, state, turn.status === before ? null : turn.status, turn.at, lastAt)
         for (const stored of turn.messages) messages.insert(stored)
         for (const write of channelWrites) write()
-        alsoWrite?.()
+        if (isNew) alsoWrite?.()
       },
       () => {
         const shown = { ...conversation, status: turn.status }
@@ -208,7 +217,7 @@ export function conversationService(deps: ConversationServiceDeps) {
     if (state) conversation.state = state
   }
 
-  const startTurn = (conversation: StoredConversation, at = now()): Turn => ({ conversation, messages: [], engineEvents: [], status: conversation.status, at })
+  const startTurn = (conversation: StoredConversation, at = now()): Turn => ({ conversation, messages: [], engineEvents: [], engineSteps: [], status: conversation.status, at })
 
   /** A new conversation's row, in the chatbot's entry flow as published now, and its first turn. */
   function openingTurn(ctx: ChannelContext, contactId: string): { conversation: StoredConversation; turn: Turn } {

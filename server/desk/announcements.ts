@@ -18,8 +18,8 @@ interface Deps {
 
 /**
  * What the rest of Parley announces, turned into the desk's events: typing passes straight to
- * open desks, a visitor's page is remembered, a stored rating's timeline event joins the
- * feed. Stored messages, status changes and waits become
+ * open desks, a visitor's page is remembered, a stored rating's and a failed agent run's
+ * timeline events join the feed. Stored messages, status changes and waits become
  * numbered feed entries in the turn's own unit (turn-feed.ts). Notes never travel here: they
  * are not messages, and only the desk announces them.
  */
@@ -41,6 +41,11 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
       const workspaceId = workspaceOf(conversation)
       const rated = workspaceId ? store.lastEvent(conversation.id, 'rated') : undefined
       if (workspaceId && rated) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: deskEvent(rated) })
+    }),
+    events.on('agent.failed', ({ conversation }) => {
+      const workspaceId = workspaceOf(conversation)
+      const failed = workspaceId ? store.lastAgentFailure(conversation.id) : undefined
+      if (workspaceId && failed) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: deskEvent(failed) })
     }),
     events.on('conversation.typing', ({ conversation, active, from, person }) => {
       const workspaceId = workspaceOf(conversation)

@@ -90,10 +90,13 @@ export const DeskConversationParams = t.Object({ conversation_id: t.String({ des
 
 export const DeskEvent = t.Object({
   id: t.Integer(),
-  kind: t.Union([t.Literal('handed_off'), t.Literal('handed_back'), t.Literal('closed'), t.Literal('assigned'), t.Literal('unassigned'), t.Literal('rated')]),
+  kind: t.Union([t.Literal('handed_off'), t.Literal('handed_back'), t.Literal('closed'), t.Literal('assigned'), t.Literal('unassigned'), t.Literal('rated'), t.Literal('agent_failed')]),
   at: Timestamp,
   actor: Nullable(Person),
-  data: t.Record(t.String(), t.Unknown(), { description: "handed_off: from, state, flow_id, flow_version, variables; assigned: assignee; rated: the visitor's scale, score and comment" }),
+  data: t.Record(t.String(), t.Unknown(), {
+    description:
+      "handed_off: from, state, flow_id, flow_version, variables; assigned: assignee; rated: the visitor's scale, score and comment; agent_failed: state, run_id, failure {kind, message, http_status} (why the LLM agent run failed, classified, never a secret)",
+  }),
 })
 export type DeskEvent = Static<typeof DeskEvent>
 
@@ -191,6 +194,14 @@ export const Context = t.Object({
       variables: t.Record(t.String(), t.Unknown()),
       at_handoff: t.Boolean({ description: 'true when state and variables are those of the last handoff' }),
     }),
+  ),
+  agent_failure: t.Optional(
+    Nullable(
+      t.Object(
+        { at: Timestamp, state: Nullable(t.String()), kind: t.String(), message: t.String(), http_status: Nullable(t.Integer()) },
+        { description: "the conversation's last failed LLM agent run: when, at which state, and why (classified, never a secret); null when none failed" },
+      ),
+    ),
   ),
 })
 export type Context = Static<typeof Context>

@@ -355,6 +355,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
               at_handoff: handoffData !== null,
             }
           : null,
+        agent_failure: agentFailureOf(store.lastAgentFailure(conversationId)),
       }
     },
 
@@ -384,6 +385,13 @@ export function deskService({ store, lists, conversations, contacts, messages, l
     },
   }
   return service
+}
+
+/** The context panel's line about the last failed agent run, from its timeline event. */
+function agentFailureOf(row: EventRow | undefined): Context['agent_failure'] {
+  if (!row) return null
+  const data = JSON.parse(row.data) as { state?: string | null; failure?: { kind?: string; message?: string; http_status?: number | null } }
+  return { at: row.at, state: data.state ?? null, kind: data.failure?.kind ?? 'provider_error', message: data.failure?.message ?? '', http_status: data.failure?.http_status ?? null }
 }
 
 /** A line of a message for the list: its text, or what kind of message it is. */

@@ -62,6 +62,7 @@ export function deskStore(db: Database) {
   )
   const eventsOf = db.query<EventRow, [string]>('SELECT * FROM desk_events WHERE conversation_id = ? ORDER BY id')
   const lastHandoff = db.query<EventRow, [string]>("SELECT * FROM desk_events WHERE conversation_id = ? AND kind = 'handed_off' ORDER BY id DESC LIMIT 1")
+  const lastAgentFailure = db.query<EventRow, [string]>("SELECT * FROM desk_events WHERE conversation_id = ? AND kind = 'agent_failed' ORDER BY id DESC LIMIT 1")
   const insertNote = db.query('INSERT INTO desk_notes (id, conversation_id, author_id, author_name, text, created_at) VALUES ($id, $conversation_id, $author_id, $author_name, $text, $created_at)')
   const notesOf = db.query<NoteRow, [string]>('SELECT * FROM desk_notes WHERE conversation_id = ? ORDER BY id')
   const markRead = db.query<unknown, [string, string, string]>(
@@ -131,6 +132,8 @@ export function deskStore(db: Database) {
     attributeStatusEvent: (conversationId: string, actorId: string | null, actorName: string | null) => attribute.run(actorId, actorName, conversationId),
     events: (conversationId: string) => eventsOf.all(conversationId),
     lastHandoff: (conversationId: string) => lastHandoff.get(conversationId) ?? undefined,
+    /** The timeline event of the conversation's last failed agent run (written by a trigger on agent_runs). */
+    lastAgentFailure: (conversationId: string) => lastAgentFailure.get(conversationId) ?? undefined,
     insertNote: (row: NoteRow) => insertNote.run({ ...row }),
     notes: (conversationId: string) => notesOf.all(conversationId),
     markRead: (userId: string, conversationId: string, messageId: string) => markRead.run(userId, conversationId, messageId),

@@ -20,7 +20,7 @@ export function answerInAgentState(run: Run, state: ConversationState, agent: Ag
       const turns = (state.agent_turns ?? 0) + 1
       if (agent.max_turns !== undefined && agent.on_limit !== undefined && turns > agent.max_turns) {
         run.events.push({ type: 'agent_limit', state: state.state })
-        return enterState(run, agent.on_limit)
+        return enterState(run, agent.on_limit, state.state, 'agent/on_limit')
       }
       run.events.push({ type: 'agent_run', state: state.state })
       return { ...state, agent_turns: turns }
@@ -36,11 +36,11 @@ export function answerInAgentState(run: Run, state: ConversationState, agent: Ag
         captured.push(name)
       }
       run.events.push({ type: 'agent_exit', state: state.state, to: exit.to, captured })
-      return enterState(run, exit.to)
+      return enterState(run, exit.to, state.state, `agent/exits/${input.exit}`)
     }
     case 'agent_failed': {
       run.events.push({ type: 'agent_failed', state: state.state })
-      if (agent.on_error !== undefined) return enterState(run, agent.on_error)
+      if (agent.on_error !== undefined) return enterState(run, agent.on_error, state.state, 'agent/on_error')
       sayText(run, AGENT_APOLOGY)
       run.events.push({ type: 'handoff', state: state.state })
       return { ...state, status: 'handoff', waiting: null }

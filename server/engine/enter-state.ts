@@ -1,6 +1,7 @@
 import type { ConversationFlow, State } from '../flows/conversation-flow-schema.ts'
 import type { Content } from '../protocol/widget-protocol.ts'
-import type { CloseReason, ConversationState, EngineContext, EngineEvent, InteractiveContent, Scalar } from './model.ts'
+import { pickBranch } from './pick-branch.ts'
+import type { CloseReason, ConversationState, EngineContext, EngineEvent, EngineStep, InteractiveContent, Scalar } from './model.ts'
 import { renderSay } from './render-say.ts'
 import { renderTemplate, type TemplateValues } from './render-template.ts'
 
@@ -11,18 +12,21 @@ export interface Run {
   variables: Record<string, Scalar>
   messages: Content[]
   events: EngineEvent[]
+  steps: EngineStep[]
 }
 
 /**
- * Enters a state: says its messages, then follows `next` at once until a state that waits,
- * ends, hands off or has no way out. Entering one state twice without waiting can only
- * repeat for ever (a `next` chain is fixed), so that closes the conversation instead; the
+ * Enters a state by `way` from `from`: says its messages, then follows `next` (or the first
+ * `branch` entry that holds) at once until a state that waits, ends, hands off or has no way
+ * out. Entering one state twice without waiting can only repeat for ever (a chain is fixed:
+ * nothing changes a variable on the way), so that closes the conversation instead; the
  * validator refuses such flows, this is the guard for one that slipped through.
  */
-export function enterState(run: Run, name: string): ConversationState {
+export function enterState(run: Run, name: string, from: string | null, way: string): ConversationState {
   const entered = new Set<string>()
   const interactive: InteractiveContent[] = []
   let current = name
+  run.steps.push({ from, way, to: name })
   for (;;) {
     const state = stateNamed(run.flow, current)
     if (!state) return closed(run, current, 'missing_state', interactive)
@@ -35,8 +39,16 @@ export function enterState(run: Run, name: string): ConversationState {
       // A copy: the state must not change if a channel later decorates the message it sent.
       if (content.kind === 'buttons' || content.kind === 'list') interactive.push(structuredClone(content))
     }
+    if (state.branch) {
+      const picked = pickBranch(state.branch, run.variables, run.context.contact, run.context.now)
+      if (!picked) return closed(run, current, 'no_way_out', interactive)
+      run.steps.push({ from: current, way: `branch/${picked.index}`, to: picked.to })
+      current = picked.to
+      continue
+    }
     // A capture's `next` is where it goes once it has its value, not a way on at once.
     if (state.next === undefined || state.capture) return settle(run, current, state, interactive)
+    run.steps.push({ from: current, way: 'next', to: state.next })
     current = state.next
   }
 }

@@ -74,6 +74,8 @@ export interface EngineContext {
   contact: Record<string, Scalar>
   /** ISO 3166 alpha-2 country for phone numbers typed without a country code. */
   defaultCountry?: string
+  /** The turn's time (milliseconds since the epoch), for `branch` entries on opening hours; without it they never hold. */
+  now?: number
 }
 
 export type CaptureKind = 'text' | 'email' | 'phone' | 'number'
@@ -116,8 +118,22 @@ export type EngineEvent =
   | { type: 'agent_failed'; state: string }
   | { type: 'closed'; state: string; reason: CloseReason }
 
+/**
+ * One move from state to state, named by the way it took: `start`, `next`, `on/2`,
+ * `branch/1`, `handoff/resume`, `agent/exits/0`, `agent/on_limit`, `agent/on_error` (the
+ * pointer of the `to` under the state, without `/to`). What the flow builder counts per edge.
+ */
+export interface EngineStep {
+  /** null for `start`. */
+  from: string | null
+  way: string
+  to: string
+}
+
 export interface EngineResult {
   state: ConversationState
+  /** Every state entered in this call, in order, with the way in. */
+  steps: EngineStep[]
   /** The bot's messages, in order. */
   messages: Content[]
   events: EngineEvent[]

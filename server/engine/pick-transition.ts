@@ -3,12 +3,13 @@ import { matchesPattern } from './compile-match.ts'
 import { type Answer, sameText } from './read-answer.ts'
 
 /**
- * The first transition of `on` the answer satisfies, in the order written, or undefined.
+ * The index of the first transition of `on` (among those `eligible`) the answer satisfies,
+ * in the order written, or -1.
  * `button`/`row` take a pick of that id; `match` tests the text (trimmed, its first 1000
  * characters) against the regex; `equals` compares trimmed and ignoring case; `{}` always.
  */
-export function pickTransition(on: Transition[], answer: Answer): Transition | undefined {
-  return on.find((transition) => satisfies(transition, answer))
+export function pickTransition(on: Transition[], answer: Answer, eligible: (transition: Transition) => boolean = () => true): number {
+  return on.findIndex((transition) => eligible(transition) && satisfies(transition, answer))
 }
 
 function satisfies(transition: Transition, answer: Answer): boolean {

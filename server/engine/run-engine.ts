@@ -16,14 +16,14 @@ export function runEngine(flow: ConversationFlow, state: ConversationState | nul
   if (input.kind === 'start' || state === null) {
     // Any first input opens the conversation: it is not an answer to anything said yet.
     const run = newRun(flow, context, initialVariables(flow))
-    return finish(run, enterState(run, flow.start))
+    return finish(run, enterState(run, flow.start, null, 'start'))
   }
   if (state.status === 'closed') return quiet(state)
   if (state.status === 'handoff') {
     if (input.kind !== 'resume') return quiet(state)
     const run = newRun(flow, context, state.variables)
     const target = stateNamed(flow, state.state)?.handoff?.resume ?? flow.start
-    const resumed = enterState(run, target)
+    const resumed = enterState(run, target, state.state, 'handoff/resume')
     run.events.unshift({ type: 'resumed', state: target })
     return finish(run, resumed)
   }
@@ -48,7 +48,7 @@ export function runEngine(flow: ConversationFlow, state: ConversationState | nul
     run.variables = { ...run.variables, [name]: checked.value }
     run.events.push({ type: 'captured', var: name, value: checked.value })
     if (current.next === undefined) return finish(run, closed(run, state.state, 'no_way_out'))
-    return finish(run, intoAgentAnswering(run, enterState(run, current.next)))
+    return finish(run, intoAgentAnswering(run, enterState(run, current.next, state.state, 'next')))
   }
   if (state.waiting === 'on' && current.on) return answerOn(run, state, current.on, answer)
   // Waiting for something the state no longer offers: only a changed flow gets here.
@@ -56,8 +56,9 @@ export function runEngine(flow: ConversationFlow, state: ConversationState | nul
 }
 
 function answerOn(run: Run, state: ConversationState, on: Transition[], answer: Answer): EngineResult {
-  const transition = pickTransition(on, answer)
-  if (transition) return finish(run, intoAgentAnswering(run, enterState(run, transition.to)))
+  const index = pickTransition(on, answer)
+  const transition = on[index]
+  if (transition) return finish(run, intoAgentAnswering(run, enterState(run, transition.to, state.state, `on/${index}`)))
   sayText(run, run.flow.fallback ?? DEFAULT_FALLBACK)
   reshow(run, state)
   run.events.push({ type: 'unmatched', state: state.state })
@@ -72,8 +73,9 @@ function answerOn(run: Run, state: ConversationState, on: Transition[], answer: 
  */
 function opened(run: Run, state: ConversationState, on: Transition[] | undefined, answer: Answer): ConversationState {
   if (state.waiting !== 'on' || !on) return state
-  const transition = pickTransition(on.filter((candidate) => Object.keys(candidate).length > 1), answer)
-  return transition ? intoAgentAnswering(run, enterState(run, transition.to)) : state
+  const index = pickTransition(on, answer, (candidate) => Object.keys(candidate).length > 1)
+  const transition = on[index]
+  return transition ? intoAgentAnswering(run, enterState(run, transition.to, state.state, `on/${index}`)) : state
 }
 
 /**
@@ -101,13 +103,13 @@ function initialVariables(flow: ConversationFlow): Record<string, Scalar> {
 }
 
 function newRun(flow: ConversationFlow, context: EngineContext, variables: Record<string, Scalar>): Run {
-  return { flow, context, variables: { ...variables }, messages: [], events: [] }
+  return { flow, context, variables: { ...variables }, messages: [], events: [], steps: [] }
 }
 
 function finish(run: Run, state: ConversationState): EngineResult {
-  return { state, messages: run.messages, events: run.events }
+  return { state, messages: run.messages, events: run.events, steps: run.steps }
 }
 
 function quiet(state: ConversationState): EngineResult {
-  return { state, messages: [], events: [] }
+  return { state, messages: [], events: [], steps: [] }
 }

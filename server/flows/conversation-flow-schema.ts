@@ -165,10 +165,46 @@ export const Agent = t.Object(
   { additionalProperties: false },
 )
 
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+
+/** When the team is there: days of the week and a time span, in a time zone. */
+export const OpeningHours = t.Object(
+  {
+    timezone: t.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone, such as Europe/Berlin' }),
+    days: t.Array(t.Union(WEEKDAYS.map((day) => t.Literal(day))), { minItems: 1, uniqueItems: true }),
+    from: t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, inclusive' }),
+    until: t.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'HH:MM, exclusive; after from' }),
+  },
+  { additionalProperties: false, description: 'holds while the time, in the time zone, is on one of the days between from and until' },
+)
+
+/**
+ * One entry of `branch`: a condition on a variable or a contact detail, or none (the else,
+ * which must come last). Which keys go together is the validator's to say (branch-rules.ts),
+ * so a mistake is told as the field it is about.
+ */
+export const BranchRule = t.Object(
+  {
+    var: t.Optional(VariableName),
+    contact: t.Optional(t.String({ pattern: '^[A-Za-z0-9_]{1,64}$', description: 'a contact detail key, as in {{contact.KEY}}' })),
+    equals: t.Optional(t.Union([t.String(), t.Number(), t.Boolean()], { description: 'the value compared: texts trimmed, ignoring case' })),
+    set: t.Optional(t.Boolean({ description: 'true: the value is set and not empty; false: it is not' })),
+    hours: t.Optional(OpeningHours),
+    ...To,
+  },
+  { additionalProperties: false },
+)
+
 export const State = t.Object(
   {
     say: t.Optional(t.Array(SayMessage)),
     next: t.Optional(StateName),
+    branch: t.Optional(
+      t.Array(BranchRule, {
+        minItems: 1,
+        description: 'go on at once to the first entry whose condition holds; the last entry is `{to}`, taken when none does',
+      }),
+    ),
     end: t.Optional(t.Literal(true)),
     on: t.Optional(t.Array(Transition, { minItems: 1 })),
     capture: t.Optional(Capture),
@@ -176,6 +212,23 @@ export const State = t.Object(
     agent: t.Optional(Agent),
   },
   { additionalProperties: false },
+)
+
+/**
+ * Where the console's flow builder draws each state. The engine never reads it; it is kept
+ * with the definition so that a flow's drawing travels with it (versions, export, restore).
+ */
+export const FlowLayout = t.Object(
+  {
+    states: t.Optional(
+      t.Record(
+        t.String(),
+        t.Object({ x: t.Number(), y: t.Number() }, { additionalProperties: false }),
+        { description: 'state name → the top-left corner of its card on the canvas, in canvas pixels' },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: "the flow builder's drawing; ignored by the engine" },
 )
 
 export const VariableDeclaration = t.Object(
@@ -195,6 +248,7 @@ export const ConversationFlow = t.Object(
     variables: t.Optional(t.Record(VariableName, VariableDeclaration, { additionalProperties: false })),
     fallback: t.Optional(t.String({ minLength: 1, description: 'reply to input no transition matches; default: "Sorry, I did not understand that."' })),
     states: t.Record(StateName, State, { minProperties: 1, additionalProperties: false }),
+    layout: t.Optional(FlowLayout),
   },
   { additionalProperties: false, title: 'Parley conversation flow, version 1' },
 )
@@ -204,5 +258,6 @@ export type State = Static<typeof State>
 export type SayMessage = Static<typeof SayMessage>
 export type Transition = Static<typeof Transition>
 export type Capture = Static<typeof Capture>
+export type BranchRule = Static<typeof BranchRule>
 
 export const DEFAULT_FALLBACK = 'Sorry, I did not understand that.'

@@ -29,6 +29,12 @@ export const DraftRun = t.Object(
     state: t.Union([ConversationState, t.Null()], { description: 'the state the previous run answered; null to start' }),
     input: DraftInput,
     contact: t.Optional(t.Record(t.String({ maxLength: 64 }), Scalar, { description: 'contact details for {{contact.KEY}}' })),
+    history: t.Optional(
+      t.Array(
+        t.Object({ role: t.Union([t.Literal('visitor'), t.Literal('bot')]), text: t.String({ maxLength: 4096 }) }, { additionalProperties: false }),
+        { maxItems: 200, description: 'the test chat so far, oldest first: what an LLM agent state is given as the conversation (nothing is stored to read it from)' },
+      ),
+    ),
   },
   { additionalProperties: false },
 )
@@ -36,9 +42,23 @@ export type DraftRun = Static<typeof DraftRun>
 
 export const DraftRunResult = t.Object({
   state: ConversationState,
-  messages: t.Array(Content, { description: "the bot's messages, in order" }),
+  messages: t.Array(Content, { description: "the bot's messages, in order (an LLM agent's answer included)" }),
   events: t.Array(t.Object({ type: t.String() }, { additionalProperties: true }), {
-    description: 'what happened (captured, unmatched, handoff, agent_run, closed ...); an `agent_run` is where a live conversation would ask the LLM agent, which a draft run does not call',
+    description: 'what happened (captured, unmatched, handoff, agent_run, agent_exit, agent_failed, closed ...)',
   }),
+  steps: t.Array(t.Object({ from: t.Union([t.String(), t.Null()]), way: t.String(), to: t.String() }), {
+    description: 'each state entered, with the way in (start, next, on/N, branch/N, agent/exits/N ...), as the flow builder highlights them',
+  }),
+  agent: t.Optional(
+    t.Object({
+      test: t.Literal(true, { description: 'a test run: nothing stored, no usage counted' }),
+      state: t.String(),
+      model: t.Union([t.String(), t.Null()], { description: 'the model asked; null when the chatbot has none set' }),
+      outcome: t.Union([t.Literal('answer'), t.Literal('exit'), t.Literal('failed')]),
+      reason: t.Optional(t.String({ description: 'why the run failed (the model unreachable, refused, ...)' })),
+      tools: t.Array(t.String(), { description: 'the MCP tools it called, in order' }),
+      total_tokens: t.Integer(),
+    }, { description: 'present when an LLM agent state ran against the chatbot\'s model for this input' }),
+  ),
 })
 export type DraftRunResult = Static<typeof DraftRunResult>

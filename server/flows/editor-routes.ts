@@ -36,7 +36,8 @@ export function flowEditorRoutes(auth: Authenticate, flows: FlowService, drafts:
         summary: 'Run the draft of a flow',
         description:
           'One input through the real engine on the working copy (or the `flow` sent), from the `state` the previous run answered. Stores nothing: ' +
-          'no conversation, contact or message; live conversations are untouched. LLM agent states are not run (an `agent_run` event says where they would). ' +
+          'no conversation, contact or message; live conversations are untouched. An LLM agent state runs against the chatbot\'s model and tools, marked as a test (`agent`), ' +
+          'on the `history` sent; its exit or failure resumes the draft as in a live conversation. ' +
           'A draft with validation errors is refused (422 `flow_invalid`).',
       },
     })

@@ -15,7 +15,7 @@ import { connectionManager } from './connection-manager.ts'
 import { type ContentBlock, cutOutput } from './cut-output.ts'
 import type { ConnectionOAuth } from './oauth-provider.ts'
 import type { McpTestResult, McpToolList, McpToolResult, ToolView } from './model.ts'
-import { type Catalogue, isToolAllowed, listAllTools } from './tool-catalogue.ts'
+import { type Catalogue, listAllTools, type ToolDenial, toolDenial } from './tool-catalogue.ts'
 
 export interface McpTuning {
   /** Connecting and initializing (default 10 s). */
@@ -104,7 +104,10 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
   }
 
   const view = (config: McpConfig, catalogue: Catalogue): ToolView[] =>
-    catalogue.tools.map((tool) => ({ ...tool, allowed: isToolAllowed(config.tools, tool.name) }))
+    catalogue.tools.map((tool) => {
+      const deniedBy = toolDenial(config.tools, tool.name, tool.annotations)
+      return { ...tool, allowed: deniedBy === null, denied_by: deniedBy }
+    })
 
   /**
    * The catalogue each tool call last used, with when it was read from the store: a call within
@@ -194,12 +197,11 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
       const config = mcpConfigOf(row)
       if (!row.is_active) throw new ApiError(409, 'integration_inactive', 'this mcp integration is switched off (is_active: false)')
       // Refused before anything else, whatever the server lists and whatever the arguments.
-      if (!isToolAllowed(config.tools, name)) {
-        throw new ApiError(403, 'tool_not_allowed', `the tool "${name}" is not allowed by this integration's tools.allow and tools.deny`)
-      }
+      if (toolDenial(config.tools, name)) throw notAllowed(name, 'lists')
       const started = performance.now()
       const tool = (await currentCatalogue(row)).tools.find((candidate) => candidate.name === name)
       if (!tool) throw new ApiError(404, 'tool_not_found', `the server lists no tool named "${name}"`)
+      if (toolDenial(config.tools, name, tool.annotations)) throw notAllowed(name, 'annotations')
       const errors = checkArguments(tool.input_schema, args)
       if (errors.length > 0) {
         const detail = errors.map((error) => `${error.path.slice(1).replaceAll('/', '.')} ${error.message}`).join('; ')
@@ -227,6 +229,16 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
 
     close: () => manager.closeAll(),
   }
+}
+
+function notAllowed(name: string, by: Exclude<ToolDenial, 'deny' | 'allow'> | 'lists'): ApiError {
+  return new ApiError(
+    403,
+    'tool_not_allowed',
+    by === 'lists'
+      ? `the tool "${name}" is not allowed by this integration's tools.allow and tools.deny`
+      : `the tool "${name}" is not marked safe by its server (its annotations say neither readOnlyHint: true nor destructiveHint: false), so it is denied until tools.allow names it`,
+  )
 }
 
 function unavailable(failure: McpFailure): ApiError {

@@ -13,7 +13,11 @@ const ToolView = t.Object({
   description: t.Union([t.String(), t.Null()]),
   input_schema: t.Record(t.String(), t.Unknown(), { description: "the server's JSON Schema of the arguments" }),
   annotations: t.Union([t.Record(t.String(), t.Unknown()), t.Null()]),
-  allowed: t.Boolean({ description: 'false: the allow or deny list of the integration keeps it from callers' }),
+  allowed: t.Boolean({ description: 'false: the integration keeps it from callers (denied_by says why)' }),
+  denied_by: t.Union([t.Literal('deny'), t.Literal('allow'), t.Literal('annotations'), t.Null()], {
+    description:
+      'why it is not allowed: deny (in tools.deny), allow (tools.allow is a list without it), annotations (tools.allow is null and the server does not mark it read-only or non-destructive: name it in tools.allow to offer it); null when allowed',
+  }),
 })
 export type ToolView = Static<typeof ToolView>
 
@@ -64,7 +68,7 @@ export const McpTestResult = t.Union(
         protocol_version: '2025-11-25',
         server: { name: 'orders', version: '1.4.0' },
         capabilities: { tools: { listChanged: true } },
-        tools: [{ name: 'find_order', title: 'Find an order', description: 'Looks an order up by its number', input_schema: { type: 'object', properties: { number: { type: 'string' } }, required: ['number'] }, annotations: { readOnlyHint: true }, allowed: true }],
+        tools: [{ name: 'find_order', title: 'Find an order', description: 'Looks an order up by its number', input_schema: { type: 'object', properties: { number: { type: 'string' } }, required: ['number'] }, annotations: { readOnlyHint: true }, allowed: true, denied_by: null }],
         latency_ms: 41.7,
       },
       { ok: false, failure: { kind: 'refused', message: 'the server refused the connection (nothing listens on that port?)', http_status: null }, latency_ms: 2.1 },

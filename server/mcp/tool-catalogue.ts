@@ -45,8 +45,27 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<C
   throw new Error(`the server's tool list did not end after ${MAX_PAGES} pages`)
 }
 
-/** Deny wins; `allow: null` allows every tool. Applied on every read, so a changed list cannot slip past it. */
-export function isToolAllowed(rules: McpConfig['tools'], name: string): boolean {
-  if (rules.deny.includes(name)) return false
-  return rules.allow === null || rules.allow.includes(name)
+/** Why a tool is kept from callers: the deny list, the allow list, or (with `allow: null`) its annotations. */
+export type ToolDenial = 'deny' | 'allow' | 'annotations'
+
+/**
+ * Whether the server says the tool is safe to offer unasked: read-only, or explicitly not
+ * destructive. MCP's own defaults make a tool without annotations (or without these two
+ * hints) a possibly destructive one, and so does Parley.
+ */
+export function isMarkedSafe(annotations: Record<string, unknown> | null | undefined): boolean {
+  return annotations?.readOnlyHint === true || annotations?.destructiveHint === false
+}
+
+/**
+ * Deny wins; an allow list allows the tools it names, destructive or not; `allow: null`
+ * allows the tools the server marks as safe (isMarkedSafe), so a destructive or unannotated
+ * tool starts denied until a person names it. Applied on every read, so a changed list or a
+ * tool the server adds later cannot slip past it. `annotations` undefined: not known yet (a
+ * call checks the lists before it reads the catalogue).
+ */
+export function toolDenial(rules: McpConfig['tools'], name: string, annotations?: Record<string, unknown> | null): ToolDenial | null {
+  if (rules.deny.includes(name)) return 'deny'
+  if (rules.allow !== null) return rules.allow.includes(name) ? null : 'allow'
+  return annotations === undefined || isMarkedSafe(annotations) ? null : 'annotations'
 }

@@ -47,6 +47,8 @@ export interface DomainEvents {
   'visitor.seen': { contactId: string; pageUrl: string | null; userAgent: string | null; address: string | null }
   /** A "seen" mark moved: the visitor read the answers, or the team (bot or agent) the visitor's messages, up to a message id. */
   'conversation.read': { conversation: ConversationRef; reader: 'visitor' | 'team'; up_to: string; at: string }
+  /** An LLM agent run failed (its end is committed): the desk shows why. */
+  'agent.failed': { conversation: ConversationRef; failure: { kind: string; message: string; http_status: number | null } }
   /** An outbox delivery attempt was recorded: delivered, to be tried again, or given up (counted by the metrics). */
   'outbox.attempted': { kind: string; result: 'delivered' | 'retry' | 'failed' }
   /** An LLM agent run ended, as the model ended it; its time and the tokens the model reported (counted by the metrics). */

@@ -74,7 +74,7 @@ describe('a visitor in an agent state', () => {
     expect(transcript(chat.messages(stuck.id))).toEqual(['visitor: stuck?', 'bot: The assistant is unavailable; write to billing@example.com.'])
     expect(transcript(chat.messages(next.id))).toEqual(['visitor: next?', 'bot: Answered.'])
     const run = (await trace(stuck.id)).items.find((entry: { kind: string }) => entry.kind === 'run')
-    expect(run.detail).toMatchObject({ outcome: 'failed', reason: 'the run passed its deadline of 1000 ms' })
+    expect(run.detail).toMatchObject({ outcome: 'failed', reason: 'the run passed its deadline of 1000 ms', failure: { kind: 'timeout' } })
   })
 
   test('an exit with captures moves the flow on and stores the values the flow declared', async () => {

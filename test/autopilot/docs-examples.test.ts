@@ -24,6 +24,8 @@ function documentedFlow(): Record<string, any> {
 
 /** The conversation the page's trace shows: a tool call, then the answer; a claim exits with the order number. */
 const model = fakeChatCompletions((body) => {
+  // The model test (POST .../llm/test) offers its one function and asks for OK.
+  if (body.tools?.some((tool) => tool.function.name === 'parley_connection_test')) return { text: 'OK', usage: { prompt_tokens: 61, completion_tokens: 1 } }
   const last = body.messages.at(-1)!
   if (last.role === 'tool') return { text: 'Your order A-1042 shipped on 14 January.', usage: { prompt_tokens: 262, completion_tokens: 14 } }
   if (String(last.content).includes('broken')) return { toolCalls: [{ name: 'exit_claim', arguments: '{"order_number":"A-1042"}' }] }
@@ -96,7 +98,7 @@ describe('docs/agents.md: the flow runs and every curl example answers as docume
   })
 
   test('the page has its examples', () => {
-    expect(examples.length).toBe(4)
+    expect(examples.length).toBe(5)
   })
 
   for (const example of examples) {
@@ -108,16 +110,16 @@ describe('docs/agents.md: the flow runs and every curl example answers as docume
     })
   }
 
-  test('together they cover every route of agent states', () => {
+  test('together they cover every route of agent states and the model test', () => {
     const template = { PARLEY_URL: DOCS_ORIGIN, PARLEY_KEY: 'pk', CHATBOT_ID: '{chatbot_id}', CONVERSATION_ID: '{conversation_id}' }
     const shown = new Set(examples.map((example) => {
       const request = parseCurl(example.command, template)
       return `${request.method || 'GET'} ${decodeURIComponent(new URL(request.url).pathname)}`
     }))
     const routes = app.http.routes
-      .filter((route) => route.path.endsWith('/trace') || route.path.endsWith('/usage'))
+      .filter((route) => route.path.endsWith('/trace') || route.path.endsWith('/usage') || route.path.endsWith('/llm/test'))
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
-    expect(routes).toHaveLength(2)
+    expect(routes).toHaveLength(3)
     expect(routes.filter((route) => !shown.has(route))).toEqual([])
   })
 })

@@ -213,7 +213,8 @@ describe('an agent run: the model, its MCP tools and its exits', () => {
         return callTool(integrationId, tool, args)
       },
     })
-    expect(outcome).toMatchObject({ kind: 'failed', reason: 'the run passed its deadline of 50 ms' })
+    // Classified for the team as a timeout (the desk's timeline shows it).
+    expect(outcome).toMatchObject({ kind: 'failed', reason: 'the run passed its deadline of 50 ms', failure: { kind: 'timeout', message: 'the run passed its deadline of 50 ms', http_status: null } })
     expect(model.requests).toHaveLength(1)
   })
 })

@@ -23,7 +23,7 @@ const BROKEN = `{
 describe('the flow editor of the console in Chromium, against the compiled binary', () => {
   const suite = consoleSuite()
 
-  test('a mistake marked at its line, fixed; the diagram; a chat with the draft; publish; a new widget conversation on the new version; diff and restore', async () => {
+  test('a mistake marked at its line and on the canvas, fixed; a chat with the draft; publish; a new widget conversation on the new version; diff and restore', async () => {
     const chat = await suite.bed.webChat(V1 as never, 'Flow bot')
     const flows = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/flows`)
     const flowId = flows.items[0].id as string
@@ -33,10 +33,14 @@ describe('the flow editor of the console in Chromium, against the compiled binar
     admin.page.on('request', (request) => loaded.push(new URL(request.url()).pathname))
     await admin.signIn(suite.ada, `/app/console/bots/${chat.chatbotId}/flows/${flowId}`)
     const { page } = admin
+    // The editor opens on the canvas; the JSON view (CodeMirror) comes when its tab is opened.
+    await page.locator('[data-builder][data-ready]').waitFor()
+    expect(loaded.some((path) => path.includes('/chunks/JsonView-'))).toBe(false)
+    await page.locator('[data-tab=json]').click()
     const editor = page.locator('.editor-host .cm-content')
     await editor.waitFor()
     await waitUntil(async () => (await page.locator('[data-save-state]').textContent()) === 'saved', 'the flow loaded and checked')
-    // The editor and the diagram came with this screen, not before.
+    // The editor came with this screen, not before.
     expect(loaded.some((path) => path.includes('/chunks/FlowEditorScreen-'))).toBe(true)
 
     // Type the broken definition: the validate endpoint's error is marked on line 7, where "nowhere" is.
@@ -48,29 +52,28 @@ describe('the flow editor of the console in Chromium, against the compiled binar
     await page.keyboard.press('Control+v')
     await page.locator('[data-issue=unknown_state]').waitFor()
     await waitUntil(async () => (await page.locator('.cm-lintRange-error').count()) > 0, 'the error marked in the text')
+    // The canvas marks it too, on the state whose way leads nowhere; "thanks" is dimmed, nobody reaches it.
+    await page.locator('[data-tab=canvas]').click()
+    await page.locator('[data-state=hello][data-kind=question] [data-node-errors]').waitFor()
+    await page.locator('[data-state=thanks].unreachable').waitFor()
+    await page.locator('[data-tab=json]').click()
     const markedLine = await page.locator('.cm-lintRange-error').first().evaluate((mark) => {
       const line = mark.closest('.cm-line') as HTMLElement
       return [...(line.parentElement as HTMLElement).querySelectorAll('.cm-line')].indexOf(line) + 1
     })
     expect(markedLine).toBe(7)
     expect(await page.getByRole('button', { name: 'Publish' }).isDisabled()).toBe(true)
-    // The diagram shows the state nobody reaches.
-    await page.locator('.diagram [data-state=thanks].unreachable').waitFor()
 
     // Fix it: the button leads to "thanks".
     await page.locator('[data-issue=unknown_state]').click()
     await page.keyboard.insertText('"thanks"')
     await waitUntil(async () => (await page.locator('[data-issue=unknown_state]').count()) === 0 && (await page.locator('[data-save-state]').textContent()) === 'saved', 'the error gone')
-    await waitUntil(async () => (await page.locator('.diagram [data-state=thanks]').getAttribute('class'))?.includes('unreachable') === false, 'thanks reachable in the diagram')
-    // Clicking a state in the diagram puts the cursor on it in the editor.
-    await page.locator('.diagram [data-state=thanks]').click()
-    const selected = await page.evaluate(() => {
-      const root = (document.querySelector('.editor-host') as HTMLElement).shadowRoot as ShadowRoot & { getSelection?: () => Selection | null }
-      return root.getSelection?.()?.toString() ?? ''
-    })
-    expect(selected).toContain('"thanks"')
+    // The canvas drew the text's change: "thanks" is reached now.
+    await page.locator('[data-tab=canvas]').click()
+    await waitUntil(async () => (await page.locator('[data-state=thanks]').getAttribute('class'))?.includes('unreachable') === false, 'thanks reachable on the canvas')
 
     // A chat with the draft, through the real engine; nothing of it is stored.
+    await page.locator('[data-side=try]').click()
     await page.getByRole('button', { name: 'Start a test chat' }).click()
     const log = page.locator('[data-test-chat]')
     await waitUntil(async () => ((await log.textContent()) ?? '').includes('Version two: pick one'), 'the draft speaks')

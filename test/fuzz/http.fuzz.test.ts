@@ -74,6 +74,8 @@ const NO_FIXTURE_YET = new Set([
   'GET /attachments/{id}/{key}/{filename}',
   // The provider's verify handshake succeeds only with the integration's verify token, a secret.
   'GET /hooks/chatapp/{integration_id}',
+  // A model to call: a chat-completions server (test/chatbots/model-test-routes covers its successes and failures).
+  'POST /api/dev/v1/chatbots/{chatbot_id}/llm/test',
   // Read with the operator's PARLEY_METRICS_TOKEN or from a trusted proxy, never an API key: test/metrics.
   'GET /metrics',
 ])

@@ -67,6 +67,7 @@ describe('mcp servers over every transport: test, tools, call', () => {
       input_schema: { type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'], additionalProperties: false },
       annotations: { readOnlyHint: true },
       allowed: true,
+      denied_by: null,
     })
     expect(stateful.counters.lastHeaders['user-agent']).toStartWith('Parley/')
   })
@@ -204,7 +205,8 @@ describe('mcp servers over every transport: test, tools, call', () => {
     const patched = await app.call('PATCH', app.path(ids.many), { body: { tools: { allow: null, deny: ['echo'] } } })
     expect(patched.status).toBe(200)
     const { body } = await app.tools(ids.many)
-    expect(body.tools.filter((tool: { allowed: boolean }) => !tool.allowed).map((tool: { name: string }) => tool.name)).toEqual(['echo'])
+    // The destructive one stays out while allow is null.
+    expect(body.tools.filter((tool: { allowed: boolean }) => !tool.allowed).map((tool: { name: string }) => tool.name)).toEqual(['echo', 'delete_everything'])
     expect((await app.callTool(ids.many, 'tool_0001', {})).status).toBe(200)
     expect((await app.callTool(ids.many, 'echo', { text: 'x' })).status).toBe(403)
   })

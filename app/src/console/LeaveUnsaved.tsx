@@ -29,8 +29,10 @@ export function LeaveUnsaved(props: { when: () => boolean }) {
           title="Leave without saving?"
           confirm="Leave without saving"
           onConfirm={() => {
+            // Read before the dialog goes: its accessor is stale once `leaving` is cleared.
+            const leave = event()
             setLeaving(null)
-            event().retry(true)
+            leave.retry(true)
           }}
           onCancel={() => setLeaving(null)}
         >

@@ -23,12 +23,28 @@ export interface LlmSettings {
 }
 
 export interface Activity {
-  days: { date: string; conversations: number; agent_tokens: number }[]
+  days: { date: string; conversations: number; agent_tokens: number; agent_failures?: number }[]
   open_handoffs: number
   waiting: number
   ratings: { count: number; good: number; neutral: number; bad: number; csat: number | null }
   agent_usage: { runs: number; prompt_tokens: number; completion_tokens: number; total_tokens: number }
+  recent_agent_failures?: AgentFailure[]
 }
+
+/** A failed LLM agent run, as the overview lists it: why, in Parley's words. */
+export interface AgentFailure {
+  conversation_id: string
+  at: string
+  state: string
+  kind: string
+  message: string
+  http_status: number | null
+}
+
+/** The model settings test (POST /chatbots/{id}/llm/test). */
+export type ModelTest =
+  | { ok: true; model: string; answer: string | null; latency_ms: number }
+  | { ok: false; failure: { kind: string; message: string; http_status: number | null }; latency_ms: number }
 
 export interface FlowItem {
   id: string
@@ -185,7 +201,10 @@ export interface McpTool {
   title: string | null
   description: string | null
   input_schema: Record<string, unknown>
+  annotations?: Record<string, unknown> | null
   allowed: boolean
+  /** Why it is not allowed: tools.deny, tools.allow without it, or (allow null) its server does not mark it safe. */
+  denied_by?: 'deny' | 'allow' | 'annotations' | null
 }
 
 export type McpTest =
@@ -201,6 +220,7 @@ export const consoleApi = {
   updateChatbot: (id: string, body: Partial<Pick<Chatbot, 'name' | 'entry_flow_id' | 'llm'>>) => api<Chatbot>('PATCH', bot(id), body),
   deleteChatbot: (id: string) => api<void>('DELETE', bot(id)),
   activity: (id: string) => api<Activity>('GET', `${bot(id)}/activity`),
+  testModel: (id: string, body?: { base_url: string; model: string; api_key?: string }) => api<ModelTest>('POST', `${bot(id)}/llm/test`, body),
 
   flows: (id: string) => api<Page<FlowItem>>('GET', `${bot(id)}/flows${query({ limit: 200 })}`),
   flow: (id: string, flowId: string) => api<Flow>('GET', `${bot(id)}/flows/${flowId}`),
@@ -231,6 +251,7 @@ export const consoleApi = {
   mcps: (id: string) => api<Page<McpIntegration>>('GET', `${bot(id)}/integrations/mcp${query({ limit: 200 })}`),
   createMcp: (id: string, body: Record<string, unknown>) => api<McpIntegration>('POST', `${bot(id)}/integrations/mcp`, body),
   updateMcp: (id: string, mcpId: string, body: Record<string, unknown>) => api<McpIntegration>('PATCH', `${bot(id)}/integrations/mcp/${mcpId}`, body),
+  deleteMcp: (id: string, mcpId: string) => api<void>('DELETE', `${bot(id)}/integrations/${mcpId}`),
   testMcp: (id: string, mcpId: string) => api<McpTest>('POST', `${bot(id)}/integrations/mcp/${mcpId}/test`),
   mcpTools: (id: string, mcpId: string) => api<{ tools: McpTool[]; listed_at: string }>('GET', `${bot(id)}/integrations/mcp/${mcpId}/tools`),
   callTool: (id: string, mcpId: string, name: string, args: unknown) => api<{ content: Record<string, unknown>[]; is_error: boolean; truncated: boolean }>('POST', `${bot(id)}/integrations/mcp/${mcpId}/tools/${encodeURIComponent(name)}/call`, { arguments: args }),

@@ -1,16 +1,10 @@
 import { A } from '@solidjs/router'
 import { createSignal, type JSX, Show } from 'solid-js'
-import { ApiError } from '../api.ts'
+import { errorText } from './error-text.ts'
 
 /** Small pieces every console screen uses. */
 
-export function errorText(error: unknown): string {
-  if (error instanceof ApiError) {
-    const paths = Array.isArray(error.body.errors) ? (error.body.errors as { path: string; message: string }[]).map((e) => `${e.path || '(body)'}: ${e.message}`) : []
-    return paths.length > 0 ? `${error.detail} (${paths.join('; ')})` : error.detail
-  }
-  return error instanceof Error ? error.message : String(error)
-}
+export { errorText }
 
 /**
  * The error line of a screen's actions: `act` clears it, runs the work and, when the work
@@ -117,6 +111,9 @@ export function BotTabs(props: { botId: string; name?: string }) {
     </>
   )
 }
+
+/** A ref that brings a line shown in answer to a click into view (a result below the fold is no answer). */
+export const intoView = (element: HTMLElement): void => queueMicrotask(() => element.scrollIntoView({ block: 'nearest' }))
 
 export function when(iso: string | null): string {
   if (!iso) return '—'

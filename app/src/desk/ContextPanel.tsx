@@ -1,6 +1,7 @@
 import { useNavigate } from '@solidjs/router'
 import { createResource, For, Show } from 'solid-js'
 import type { Context } from '../types.ts'
+import { AgentFailure } from './AgentFailure.tsx'
 import { context } from './data.ts'
 import { CHANNEL_NAMES, clock, ratingClass, ratingLabel } from './format.ts'
 import { describeBrowser } from './user-agent.ts'
@@ -106,6 +107,7 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
           )}
         </Show>
       </dl>
+      <AgentFailure failure={props.info.agent_failure} />
       <Show when={props.info.flow}>
         {(flow) => (
           <>

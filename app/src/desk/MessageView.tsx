@@ -45,7 +45,11 @@ export function NoteView(props: { note: Note }) {
 /** What happened to the conversation: handed off at a state, taken over by someone, closed. */
 export function EventView(props: { event: DeskEvent }) {
   return (
-    <li class="message event" classList={{ rated: props.event.kind === 'rated' }} data-event={props.event.id}>
+    <li
+      class={`message event${props.event.kind === 'agent_failed' ? ' failed' : ''}${props.event.kind === 'rated' ? ' rated' : ''}`}
+      data-event={props.event.id}
+      data-event-kind={props.event.kind}
+    >
       <span>{describeEvent(props.event)}</span> <time datetime={props.event.at}>{clock(props.event.at)}</time>
     </li>
   )
@@ -68,6 +72,10 @@ export function describeEvent(event: DeskEvent): string {
     case 'rated': {
       const rating = event.data as unknown as ConversationRating
       return `The visitor rated it ${ratingLabel(rating)}${rating.comment ? `: “${rating.comment}”` : ''}`
+    }
+    case 'agent_failed': {
+      const failure = (event.data as { failure?: { message?: string } }).failure
+      return `The bot's model failed${typeof data.state === 'string' ? ` at state “${data.state}”` : ''}: ${failure?.message ?? 'it could not be used'}`
     }
   }
 }

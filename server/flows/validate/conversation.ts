@@ -1,3 +1,4 @@
+import { checkBranches } from './conversation/branch-rules.ts'
 import { type ChatbotReferences, checkChatbotReferences } from './conversation/chatbot-reference-rules.ts'
 import { definitionView } from './conversation/definition-view.ts'
 import { Findings } from './conversation/findings.ts'
@@ -26,6 +27,7 @@ export function validateConversationFlow(definition: unknown, references: Chatbo
   checkWaysOut(view, findings)
   checkStateReferences(view, findings)
   checkTransitions(view, findings)
+  checkBranches(view, findings)
   checkMessages(view, findings)
   checkVariables(view, findings)
   checkChatbotReferences(view, references, findings)

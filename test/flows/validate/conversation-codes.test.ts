@@ -38,6 +38,26 @@ const errors: Rule[] = [
   { code: 'missing_field', name: 'no version', breaks: (f) => delete f.version, path: '/version' },
   { code: 'missing_field', name: 'a button without a title', breaks: (f) => delete say(f, 'welcome')[1].buttons[0].title, path: '/states/welcome/say/1/buttons/0/title' },
   { code: 'missing_field', name: 'capture without next', breaks: (f) => delete f.states.ask_email.next, path: '/states/ask_email/next' },
+  { code: 'missing_field', name: 'a branch without an else at the end', breaks: (f) => f.states.route.branch.pop(), path: '/states/route/branch' },
+  { code: 'missing_field', name: 'a branch entry testing a variable for nothing', breaks: (f) => delete f.states.route.branch[0].set, path: '/states/route/branch/0/equals' },
+  { code: 'missing_field', name: 'a branch entry with equals about nothing', breaks: (f) => delete f.states.route.branch[1].contact, path: '/states/route/branch/1/var' },
+  { code: 'unknown_key', name: 'a branch entry testing a variable and a contact detail', breaks: (f) => (f.states.route.branch[0].contact = 'plan'), path: '/states/route/branch/0/contact' },
+  { code: 'unknown_key', name: 'a branch entry with equals and set', breaks: (f) => (f.states.route.branch[1].set = true), path: '/states/route/branch/1/set' },
+  { code: 'unknown_key', name: 'a layout entry with a key other than x and y', breaks: (f) => (f.layout.states.welcome.w = 3), path: '/layout/states/welcome/w' },
+  { code: 'wrong_type', name: 'a layout position that is not a number', breaks: (f) => (f.layout.states.welcome.x = '0'), path: '/layout/states/welcome/x' },
+  { code: 'unknown_state', name: 'a branch going to no state', breaks: (f) => (f.states.route.branch[4].to = 'welcom'), path: '/states/route/branch/4/to' },
+  { code: 'undeclared_variable', name: 'a branch testing an undeclared variable', breaks: (f) => (f.states.route.branch[0].var = 'mail'), path: '/states/route/branch/0/var' },
+  {
+    code: 'endless_loop',
+    name: 'a branch entry leading back into its own chain',
+    breaks: (f) => (f.states.brochure.next = 'route') && (f.states.route.branch[0].to = 'brochure'),
+    path: '/states/brochure/next',
+  },
+  { code: 'unknown_key', name: 'opening hours with a variable in one entry', breaks: (f) => (f.states.route.branch[2].var = 'age'), path: '/states/route/branch/2/var' },
+  { code: 'invalid_value', name: 'opening hours in no time zone', breaks: (f) => (f.states.route.branch[2].hours.timezone = 'Mars/Olympus'), path: '/states/route/branch/2/hours/timezone' },
+  { code: 'invalid_value', name: 'opening hours ending before they start', breaks: (f) => (f.states.route.branch[2].hours.until = '08:00'), path: '/states/route/branch/2/hours/until' },
+  { code: 'invalid_value', name: 'opening hours on a day that is not one', breaks: (f) => (f.states.route.branch[2].hours.days = ['monday']), path: '/states/route/branch/2/hours/days/0' },
+  { code: 'several_ways_out', name: 'a branch beside next', breaks: (f) => (f.states.route.next = 'thanks'), path: '/states/route' },
   { code: 'invalid_value', name: 'an unknown version', breaks: (f) => (f.version = 2), path: '/version' },
   { code: 'invalid_value', name: 'an unknown capture kind', breaks: (f) => (f.states.ask_email.capture.as = 'date'), path: '/states/ask_email/capture/as' },
   { code: 'invalid_value', name: 'end: false', breaks: (f) => (f.states.thanks.end = false), path: '/states/thanks/end' },
@@ -217,6 +237,7 @@ const errors: Rule[] = [
 ]
 
 const warnings: Rule[] = [
+  { code: 'unreachable_transition', name: 'a branch entry after the else', breaks: (f) => f.states.route.branch.push({ var: 'email', set: false, to: 'menu' }), path: '/states/route/branch/5' },
   {
     code: 'unreachable_state',
     name: 'a state nothing leads to',

@@ -71,9 +71,19 @@ export function validFlow(): Flow {
           exits: [{ when: 'the visitor is done', to: 'thanks' }],
         },
       },
-      human: { handoff: { text: 'A person will answer you here shortly.', resume: 'welcome' } },
+      human: { handoff: { text: 'A person will answer you here shortly.', resume: 'route' } },
+      route: {
+        branch: [
+          { var: 'email', set: true, to: 'thanks' },
+          { contact: 'plan', equals: 'pro', to: 'menu' },
+          { hours: { timezone: 'Europe/Berlin', days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', until: '17:30' }, to: 'human' },
+          { var: 'age', equals: 18, to: 'ask_email' },
+          { to: 'welcome' },
+        ],
+      },
       thanks: { say: [{ text: 'Thanks! We will write to {{email}} ({{ age }}).' }], end: true },
     },
+    layout: { states: { welcome: { x: 0, y: 0 }, thanks: { x: 240.5, y: -80 }, gone: { x: 1, y: 2 } } },
   }
 }
 

@@ -59,6 +59,9 @@ try {
   const firstTool = scenario.startsWith('auth/') ? tested.body?.tools?.[0]?.name : undefined
   const call = CALLS[scenario] ?? (firstTool ? { name: firstTool, arguments: {} } : undefined)
   if (call) {
+    // Tools without annotations start denied (they may be destructive): the admin ticks this one.
+    const allowed = await app.call('PATCH', base, { body: { tools: { allow: [call.name] } } })
+    console.log(`allow ${call.name}: ${allowed.status}`)
     const send = () => app.call('POST', `${base}/tools/${encodeURIComponent(call.name)}/call`, { body: { arguments: call.arguments } })
     let answer = await send()
     console.log(`call ${call.name}: ${answer.status} ${answer.text}`)

@@ -39,12 +39,14 @@ const BASE_TOOLS: Tool[] = [
       properties: { a: { type: 'number' }, b: { type: 'number' }, tags: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } },
       required: ['a', 'b'],
     },
+    annotations: { readOnlyHint: true },
   },
-  { name: 'slow', description: 'Answers after ms milliseconds', inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] } },
-  { name: 'fail', description: 'Always reports an error', inputSchema: { type: 'object', properties: {} } },
-  { name: 'big', description: 'Answers chars characters', inputSchema: { type: 'object', properties: { chars: { type: 'integer' } }, required: ['chars'] } },
-  { name: 'orders.find', description: 'A dotted name', inputSchema: { type: 'object', properties: {} } },
-  { name: 'delete_everything', description: 'Must never be offered', inputSchema: { type: 'object', properties: {} } },
+  { name: 'slow', description: 'Answers after ms milliseconds', inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] }, annotations: { readOnlyHint: true } },
+  { name: 'fail', description: 'Always reports an error', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } },
+  { name: 'big', description: 'Answers chars characters', inputSchema: { type: 'object', properties: { chars: { type: 'integer' } }, required: ['chars'] }, annotations: { readOnlyHint: true } },
+  { name: 'orders.find', description: 'A dotted name', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } },
+  // Marked destructive: denied unless tools.allow names it.
+  { name: 'delete_everything', description: 'Must never be offered', inputSchema: { type: 'object', properties: {} }, annotations: { destructiveHint: true } },
 ]
 
 /**
@@ -54,7 +56,7 @@ const BASE_TOOLS: Tool[] = [
 export function toolServer(counters: ServerCounters, options: ToolServerOptions = {}): Server {
   const tools = [...(options.tools ?? BASE_TOOLS)]
   for (let i = 0; i < (options.extraTools ?? 0); i++) {
-    tools.push({ name: `tool_${String(i).padStart(4, '0')}`, description: `Generated tool ${i}`, inputSchema: { type: 'object', properties: {} } })
+    tools.push({ name: `tool_${String(i).padStart(4, '0')}`, description: `Generated tool ${i}`, inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } })
   }
   const pageSize = options.pageSize ?? 100
   const server = new Server({ name: options.name ?? 'parley-test-tools', version: '1.2.3' }, { capabilities: { tools: { listChanged: true } } })

@@ -2,6 +2,7 @@ import { A, useParams } from '@solidjs/router'
 import { createResource, For, Show } from 'solid-js'
 import { consoleApi } from '../console-api.ts'
 import { BotTabs, when } from '../parts.tsx'
+import { AgentFailures } from './AgentFailures.tsx'
 import { dayBars } from './day-chart.ts'
 
 const W = 600
@@ -101,6 +102,7 @@ export default function OverviewScreen() {
             </svg>
           </Show>
         </section>
+        <AgentFailures activity={activity()} botId={params.botId} />
         <section class="card">
           <h2>Published flows</h2>
           <Show when={(published()?.length ?? 0) > 0} fallback={<p class="muted">No published flow: new conversations get no bot answer.</p>}>

@@ -1,10 +1,8 @@
-import { A, useParams } from '@solidjs/router'
+import { A, useNavigate, useParams } from '@solidjs/router'
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { consoleApi, type FlowItem } from '../console-api.ts'
 import { ConfirmFor } from '../ConfirmFor.tsx'
 import { BotTabs, createAction, ErrorLine, when } from '../parts.tsx'
-
-const STARTER = { version: 1, start: 'welcome', states: { welcome: { say: [{ text: 'Hello! How can I help?' }], on: [{ to: 'welcome' }] } } }
 
 /** A chatbot's flows: open one in the editor, make one, delete one. */
 export default function FlowsScreen() {
@@ -13,6 +11,7 @@ export default function FlowsScreen() {
   const [flows, { refetch }] = createResource(() => params.botId, consoleApi.flows)
   const [name, setName] = createSignal('')
   const [type, setType] = createSignal<'conversation' | 'meta'>('conversation')
+  const navigate = useNavigate()
   const [deleting, setDeleting] = createSignal<FlowItem | null>(null)
   const { error, act } = createAction()
   const run = (work: () => Promise<unknown>) =>
@@ -29,8 +28,10 @@ export default function FlowsScreen() {
         onSubmit={(event) => {
           event.preventDefault()
           void run(async () => {
-            await consoleApi.createFlow(params.botId, { name: name().trim(), type: type(), flow: type() === 'conversation' ? STARTER : { version: '6.3', screens: [] } })
+            // A new conversation flow starts empty: the builder offers its templates and palette.
+            const made = await consoleApi.createFlow(params.botId, { name: name().trim(), type: type(), flow: type() === 'conversation' ? {} : { version: '6.3', screens: [] } })
             setName('')
+            navigate(`/console/bots/${params.botId}/flows/${made.id}`)
           })
         }}
       >

@@ -1,23 +1,82 @@
-import { createSignal, For, Show } from 'solid-js'
-import { consoleApi } from '../console-api.ts'
+import { createEffect, createSignal, For, on, Show } from 'solid-js'
+import { api } from '../../api.ts'
 import { createAction, ErrorLine } from '../parts.tsx'
 
-type Line = { who: 'bot' | 'me' | 'event'; text: string; buttons?: { id: string; title: string }[] }
+type Line = { who: 'bot' | 'me' | 'event' | 'agent'; text: string; buttons?: { id: string; title: string }[] }
 
-/** A chat with the draft (the editor's definition, saved or not), through the real engine; nothing is stored. */
-export function TestChat(props: { botId: string; flowId: string; definition: () => unknown; disabled: () => boolean }) {
+interface AgentReport {
+  test: true
+  state: string
+  model: string | null
+  outcome: 'answer' | 'exit' | 'failed'
+  reason?: string
+  tools: string[]
+  total_tokens: number
+}
+
+interface RunResult {
+  state: { state: string; status: string } & Record<string, unknown>
+  messages: { kind: string; text?: string; buttons?: { id: string; title: string }[] }[]
+  events: { type: string; state?: string }[]
+  steps: { from: string | null; way: string; to: string }[]
+  agent?: AgentReport
+}
+
+const EVENT_TEXT: Record<string, string> = { handoff: 'handed to a person (in a test, nobody is told)', closed: 'the conversation ended', unmatched: 'nothing matched: the fallback was said' }
+
+/**
+ * A chat with the draft (the editor's definition, saved or not), through the real engine; LLM
+ * agent states answer with the chatbot's model, marked as a test. Nothing is stored. The state
+ * it reaches and the ways each turn took are told to the canvas to highlight.
+ */
+export function TestChat(props: {
+  botId: string
+  flowId: string
+  definition: () => unknown
+  disabled: () => boolean
+  onMoved: (moved: { current: string | null; walked: ReadonlySet<string> }) => void
+}) {
   const [lines, setLines] = createSignal<Line[]>([])
   const [state, setState] = createSignal<unknown>(null)
   const [text, setText] = createSignal('')
+  const [thinking, setThinking] = createSignal(false)
   const { error, act } = createAction()
+  let log!: HTMLDivElement
+  // The newest line stays in view, as in a chat.
+  createEffect(on(lines, () => queueMicrotask(() => log.scrollTo({ top: log.scrollHeight }))))
+
+  const historyOf = (said: Line[]) =>
+    said
+      .filter((line) => line.who === 'me' || line.who === 'bot' || line.who === 'agent')
+      .map((line) => ({ role: line.who === 'me' ? 'visitor' : 'bot', text: line.text.slice(0, 4096) }))
+      .slice(-200)
+
   const send = (input: Record<string, unknown>, shown?: string) =>
     act(async () => {
-      const result = await consoleApi.testRun(props.botId, props.flowId, { flow: props.definition(), state: input.kind === 'start' ? null : state(), input })
-      setState(result.state)
-      const said: Line[] = result.messages.map((message) => ({ who: 'bot', text: message.text ?? `[${message.kind}]`, buttons: message.buttons }))
-      const events: Line[] = result.events.filter((event) => event.type !== 'captured').map((event) => ({ who: 'event', text: event.type === 'agent_run' ? 'an LLM agent would answer here (not run in tests)' : event.type }))
-      setLines([...(input.kind === 'start' ? [] : lines()), ...(shown ? [{ who: 'me' as const, text: shown }] : []), ...said, ...events])
+      const starting = input.kind === 'start'
+      const before = starting ? [] : lines()
+      const mine: Line[] = shown ? [{ who: 'me', text: shown }] : []
+      setLines([...before, ...mine])
+      setThinking(true)
+      try {
+        const result = await api<RunResult>('POST', `/chatbots/${props.botId}/flows/${props.flowId}/test-run`, {
+          flow: props.definition(),
+          state: starting ? null : state(),
+          input,
+          history: historyOf(before),
+        })
+        setState(result.state)
+        const answered = result.agent?.outcome === 'answer' ? result.messages.length - 1 : -1
+        const said: Line[] = result.messages.map((message, index) => ({ who: index === answered ? 'agent' : 'bot', text: message.text ?? `[${message.kind}]`, buttons: message.buttons }))
+        const agent: Line[] = result.agent ? [{ who: 'event', text: agentLine(result.agent) }] : []
+        const events: Line[] = result.events.flatMap((event) => (EVENT_TEXT[event.type] ? [{ who: 'event' as const, text: EVENT_TEXT[event.type] as string }] : []))
+        setLines([...before, ...mine, ...agent, ...said, ...events])
+        props.onMoved({ current: result.state.state, walked: new Set(result.steps.filter((step) => step.from !== null).map((step) => `${step.from}|${step.way}`)) })
+      } finally {
+        setThinking(false)
+      }
     })
+
   return (
     <section class="card test-chat">
       <div class="actions">
@@ -27,8 +86,8 @@ export function TestChat(props: { botId: string; flowId: string; definition: () 
           Start a test chat
         </button>
       </div>
-      <p class="muted">Runs the definition in the editor, not the published version. Nothing is stored.</p>
-      <div class="chat-log" data-test-chat>
+      <p class="muted">Runs the definition being edited, not the published version; LLM agent states answer with the chatbot's model (a test: nothing is stored). The state it is in is marked on the canvas.</p>
+      <div class="chat-log" data-test-chat ref={log}>
         <For each={lines()}>
           {(line) => (
             <div class={line.who}>
@@ -47,6 +106,9 @@ export function TestChat(props: { botId: string; flowId: string; definition: () 
             </div>
           )}
         </For>
+        <Show when={thinking()}>
+          <div class="event">…</div>
+        </Show>
       </div>
       <ErrorLine error={error()} />
       <form
@@ -60,10 +122,18 @@ export function TestChat(props: { botId: string; flowId: string; definition: () 
         }}
       >
         <input name="test_text" aria-label="Say to the draft" value={text()} onInput={(e) => setText(e.currentTarget.value)} disabled={state() === null} />
-        <button type="submit" disabled={state() === null}>
+        <button type="submit" disabled={state() === null || thinking()}>
           Send
         </button>
       </form>
     </section>
   )
+}
+
+function agentLine(report: AgentReport): string {
+  const model = report.model ? `${report.model}, test run` : 'no model set'
+  const tools = report.tools.length > 0 ? `, tools: ${report.tools.join(', ')}` : ''
+  if (report.outcome === 'failed') return `LLM agent "${report.state}" failed (${model}): ${report.reason ?? 'no reason given'}`
+  if (report.outcome === 'exit') return `LLM agent "${report.state}" took an exit (${model}${tools}, ${report.total_tokens} tokens)`
+  return `LLM agent "${report.state}" answered (${model}${tools}, ${report.total_tokens} tokens)`
 }

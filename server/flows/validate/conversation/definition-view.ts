@@ -10,7 +10,7 @@ export type JsonObject = Record<string, unknown>
 
 export type MessageKind = 'text' | 'buttons' | 'list' | 'media' | 'meta_flow'
 export type TransitionKind = 'button' | 'row' | 'match' | 'equals' | 'always'
-export type WayOut = 'next' | 'end' | 'on' | 'capture' | 'handoff' | 'agent'
+export type WayOut = 'next' | 'branch' | 'end' | 'on' | 'capture' | 'handoff' | 'agent'
 
 export interface StateEntry {
   name: string
@@ -105,23 +105,26 @@ export function transitionKind(transition: JsonObject): TransitionKind {
 
 /** The ways out a state declares; `next` belongs to `capture` when both are there. */
 export function waysOut(state: JsonObject): WayOut[] {
-  const present = (['next', 'end', 'on', 'capture', 'handoff', 'agent'] as const).filter((way) => state[way] !== undefined)
+  const present = (['next', 'branch', 'end', 'on', 'capture', 'handoff', 'agent'] as const).filter((way) => state[way] !== undefined)
   return present.includes('capture') ? present.filter((way) => way !== 'next') : present
 }
 
-/** A state that moves on at once, without waiting for the visitor: its one way out is `next`. */
-export function movesOnAtOnce(state: JsonObject): state is JsonObject & { next: string } {
+/** A state that moves on at once, without waiting for the visitor: its one way out is `next` or `branch`. */
+export function movesOnAtOnce(state: JsonObject): boolean {
   const ways = waysOut(state)
-  return ways.length === 1 && ways[0] === 'next' && typeof state.next === 'string'
+  return ways.length === 1 && (ways[0] === 'next' || ways[0] === 'branch')
 }
 
 /**
- * Every place a state names another state: next, on[].to, handoff.resume, agent.exits[].to,
- * agent.on_limit and agent.on_error.
+ * Every place a state names another state: next, branch[].to, on[].to, handoff.resume,
+ * agent.exits[].to, agent.on_limit and agent.on_error.
  */
 export function stateReferences({ state, path }: StateEntry): StateReference[] {
   const references: StateReference[] = []
   if (typeof state.next === 'string') references.push({ target: state.next, path: `${path}/next` })
+  for (const { value, index } of objectsIn(state.branch)) {
+    if (typeof value.to === 'string') references.push({ target: value.to, path: `${path}/branch/${index}/to` })
+  }
   for (const { value, index } of objectsIn(state.on)) {
     if (typeof value.to === 'string') references.push({ target: value.to, path: `${path}/on/${index}/to` })
   }

@@ -1,5 +1,5 @@
 import { compileMatchPattern } from '../../match-pattern.ts'
-import { type DefinitionView, movesOnAtOnce, objectsIn, type StateEntry, type TransitionEntry } from './definition-view.ts'
+import { type DefinitionView, movesOnAtOnce, objectsIn, type StateEntry, stateReferences, type TransitionEntry } from './definition-view.ts'
 import type { Findings } from './findings.ts'
 
 /**
@@ -88,7 +88,8 @@ function offeredReplies(view: DefinitionView): (stateName: string) => Offered {
         }
       }
       own.set(entry.name, offered)
-      if (movesOnAtOnce(entry.state)) leadInto.set(entry.state.next, [...(leadInto.get(entry.state.next) ?? []), entry.name])
+      if (!movesOnAtOnce(entry.state)) continue
+      for (const { target } of stateReferences(entry)) leadInto.set(target, [...(leadInto.get(target) ?? []), entry.name])
     }
   }
 

@@ -56,6 +56,8 @@ export function checkVariables(view: DefinitionView, findings: Findings): void {
       )
     }
   }
+  // A branch reads its variable (branch-rules.ts tells an undeclared one).
+  for (const { state } of view.states) for (const { value } of objectsIn(state.branch)) if (typeof value.var === 'string') used.add(value.var)
   for (const { name, path } of exitCaptures(view)) {
     if (view.variables.has(name)) used.add(name)
     else findings.error(path, 'undeclared_variable', `"${name}" names no declared variable; declare it under /variables`)
@@ -67,7 +69,7 @@ export function checkVariables(view: DefinitionView, findings: Findings): void {
       findings.error(`${path}/default`, 'wrong_type', `must be a ${type}, like the variable`)
     }
     if (!used.has(name)) {
-      findings.warning(path, 'unused_variable', `variable "${name}" is never captured nor used in a {{template}}`)
+      findings.warning(path, 'unused_variable', `variable "${name}" is never captured nor used in a {{template}} or a branch`)
     }
   }
 }

@@ -1,46 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { flowGraph } from '../../../app/src/console/flows/flow-graph.ts'
 import { jsonPositions, spanOf } from '../../../app/src/console/flows/json-positions.ts'
 import { dayBars } from '../../../app/src/console/chatbots/day-chart.ts'
-
-describe('the flow diagram', () => {
-  const flow = {
-    start: 'a',
-    states: {
-      a: { on: [{ button: 'Go', to: 'b' }, { to: 'a' }] },
-      b: { capture: { var: 'x', as: 'text' }, next: 'c' },
-      c: { handoff: { resume: 'a' } },
-      d: { say: [{ text: 'nobody comes here' }], end: true },
-      e: { say: [{ text: 'stuck' }] },
-      f: { agent: { exits: [{ when: 'done', to: 'c' }], on_error: 'e' } },
-    },
-  }
-
-  test('edges come from next, on, handoff resume and agent exits, labelled', () => {
-    const graph = flowGraph(flow)
-    expect(graph.edges).toEqual([
-      { from: 'a', to: 'b', label: 'Go' },
-      { from: 'a', to: 'a', label: 'else' },
-      { from: 'b', to: 'c', label: 'next' },
-      { from: 'c', to: 'a', label: 'resume' },
-      { from: 'f', to: 'c', label: 'done' },
-      { from: 'f', to: 'e', label: 'error' },
-    ])
-  })
-
-  test('states the start never reaches are unreachable; states with no way out are dead ends', () => {
-    const graph = flowGraph(flow)
-    expect([...graph.unreachable].sort()).toEqual(['d', 'e', 'f'])
-    expect([...graph.deadEnds]).toEqual(['e'])
-    expect([...graph.ends]).toEqual(['d'])
-  })
-
-  test('a draft that is not shaped like a flow draws nothing rather than failing', () => {
-    expect(flowGraph(null).states).toEqual([])
-    expect(flowGraph({ states: [1, 2] }).states).toEqual([])
-    expect(flowGraph({ start: 'missing', states: { a: {} } }).unreachable).toEqual(new Set(['a']))
-  })
-})
 
 describe('JSON pointers in the text', () => {
   const text = '{\n  "states": {\n    "hello": {\n      "on": [{ "to": "nowhere" }]\n    }\n  },\n  "a/b": 1\n}'

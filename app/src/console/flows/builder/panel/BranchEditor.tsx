@@ -1,0 +1,132 @@
+import { For, Match, Switch } from 'solid-js'
+import { isObject, type Json, objectsIn } from '../model/json.ts'
+import { type Builder, Field, moved, RowTools, StateSelect, live, positions } from './fields.tsx'
+
+type Subject = 'var' | 'contact' | 'hours' | 'else'
+const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+
+const subjectOf = (rule: Json): Subject => (isObject(rule.hours) ? 'hours' : 'var' in rule ? 'var' : 'contact' in rule ? 'contact' : 'else')
+const testOf = (rule: Json) => (rule.set === true ? 'set' : rule.set === false ? 'unset' : 'equals')
+
+/** A condition state: entries tried in order, each a test on a variable, a contact detail or the opening hours; the last is the else. */
+export function BranchEditor(props: { builder: Builder; base: string; branch: unknown }) {
+  const rules = () => objectsIn(props.branch).map(({ value }) => value)
+  const setRules = (next: Json[]) => props.builder.set(`${props.base}/branch`, next)
+  const resubject = (rule: Json, subject: Subject): Json => {
+    const to = rule.to === undefined ? {} : { to: rule.to }
+    if (subject === 'var') return { var: Object.keys(props.builder.variables())[0] ?? '', set: true, ...to }
+    if (subject === 'contact') return { contact: 'email', set: true, ...to }
+    if (subject === 'hours') return { hours: { timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', until: '17:00' }, ...to }
+    return { ...to }
+  }
+  const retest = (rule: Json, test: string): Json => {
+    const { equals: _equals, set: _set, ...rest } = rule
+    if (test === 'set') return { ...rest, set: true }
+    if (test === 'unset') return { ...rest, set: false }
+    return { ...rest, equals: '' }
+  }
+  return (
+    <div class="branches">
+      <p class="hint">Tried in order; the first that holds is taken at once. The last entry, "otherwise", is taken when none does.</p>
+      <For each={positions(rules())}>
+        {(position) => {
+          const ruleOf = () => rules()[position] as unknown
+          const rule = live(() => (isObject(ruleOf()) ? (ruleOf() as Json) : {}))
+          const index = () => position
+          const at = () => `${props.base}/branch/${index()}`
+          const hours = () => (isObject(rule.hours) ? rule.hours : {})
+          return (
+            <div class="way-row" data-way={`branch/${index()}`}>
+              <div class="row">
+                <select aria-label="Check" value={subjectOf(rule)} onChange={(event) => props.builder.set(at(), resubject(rule, event.currentTarget.value as Subject))}>
+                  <option value="var">a variable</option>
+                  <option value="contact">a contact detail</option>
+                  <option value="hours">the opening hours</option>
+                  <option value="else">otherwise</option>
+                </select>
+                <RowTools what="condition" index={index()} count={rules().length} move={(from, to) => setRules(moved(rules(), from, to))} remove={() => setRules(rules().filter((_, i) => i !== index()))} />
+              </div>
+              <Switch>
+                <Match when={subjectOf(rule) === 'var' || subjectOf(rule) === 'contact'}>
+                  <div class="row">
+                    <Switch>
+                      <Match when={subjectOf(rule) === 'var'}>
+                        <Field label="Variable" pointer={`${at()}/var`} builder={props.builder}>
+                          <select value={String(rule.var ?? '')} onChange={(event) => props.builder.set(`${at()}/var`, event.currentTarget.value)}>
+                            <option value="">— choose —</option>
+                            <For each={Object.keys(props.builder.variables())}>{(name) => <option value={name} selected={name === rule.var}>{name}</option>}</For>
+                          </select>
+                        </Field>
+                      </Match>
+                      <Match when={true}>
+                        <Field label="Contact detail" pointer={`${at()}/contact`} builder={props.builder}>
+                          <input value={String(rule.contact ?? '')} onInput={(event) => props.builder.set(`${at()}/contact`, event.currentTarget.value, `${at()}/contact`)} />
+                        </Field>
+                      </Match>
+                    </Switch>
+                    <Field label="Test" pointer={`${at()}/equals`} builder={props.builder}>
+                      <select value={testOf(rule)} onChange={(event) => props.builder.set(at(), retest(rule, event.currentTarget.value))}>
+                        <option value="set">is set</option>
+                        <option value="unset">is not set</option>
+                        <option value="equals">equals</option>
+                      </select>
+                    </Field>
+                  </div>
+                  <Switch>
+                    <Match when={testOf(rule) === 'equals'}>
+                      <Field label="Value (ignoring case)" pointer={`${at()}/equals`} builder={props.builder}>
+                        <input value={String(rule.equals ?? '')} onInput={(event) => props.builder.set(`${at()}/equals`, event.currentTarget.value, `${at()}/equals`)} />
+                      </Field>
+                    </Match>
+                  </Switch>
+                </Match>
+                <Match when={subjectOf(rule) === 'hours'}>
+                  <Field label="Time zone" pointer={`${at()}/hours/timezone`} builder={props.builder}>
+                    <input value={String(hours().timezone ?? '')} onInput={(event) => props.builder.set(`${at()}/hours/timezone`, event.currentTarget.value, `${at()}/hours/timezone`)} />
+                  </Field>
+                  <Field label="Days" pointer={`${at()}/hours/days`} builder={props.builder} exact={false}>
+                    <span class="days">
+                      <For each={[...DAYS]}>
+                        {(day) => {
+                          const days = () => (Array.isArray(hours().days) ? (hours().days as string[]) : [])
+                          return (
+                            <label class="day">
+                              <input type="checkbox" checked={days().includes(day)} onChange={(event) => props.builder.set(`${at()}/hours/days`, event.currentTarget.checked ? DAYS.filter((d) => d === day || days().includes(d)) : days().filter((d) => d !== day))} />
+                              {day}
+                            </label>
+                          )
+                        }}
+                      </For>
+                    </span>
+                  </Field>
+                  <div class="row">
+                    <Field label="From" pointer={`${at()}/hours/from`} builder={props.builder}>
+                      <input type="time" value={String(hours().from ?? '')} onChange={(event) => props.builder.set(`${at()}/hours/from`, event.currentTarget.value)} />
+                    </Field>
+                    <Field label="Until" pointer={`${at()}/hours/until`} builder={props.builder}>
+                      <input type="time" value={String(hours().until ?? '')} onChange={(event) => props.builder.set(`${at()}/hours/until`, event.currentTarget.value)} />
+                    </Field>
+                  </div>
+                </Match>
+              </Switch>
+              <Field label="Go to" pointer={`${at()}/to`} builder={props.builder}>
+                <StateSelect value={rule.to} builder={props.builder} onChange={(to) => props.builder.set(`${at()}/to`, to)} />
+              </Field>
+            </div>
+          )
+        }}
+      </For>
+      <button
+        type="button"
+        onClick={() => {
+          const copy = [...rules()]
+          const last = copy.at(-1)
+          copy.splice(last && subjectOf(last) === 'else' ? copy.length - 1 : copy.length, 0, resubject({}, 'var'))
+          setRules(copy)
+        }}
+      >
+        + Condition
+      </button>
+    </div>
+  )
+}
