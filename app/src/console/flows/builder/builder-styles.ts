@@ -99,7 +99,9 @@ const CSS = `
 .template-card { display: grid; gap: 4px; text-align: left; padding: 12px; }
 .insights-bar { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; font-size: 13px; }
 .state-panel, .flow-settings { display: grid; gap: 10px; }
-.panel-head { display: flex; gap: 6px; align-items: center; }
+.panel-head { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+/* Grid items grow to their content unless told: the narrower panel of a tablet keeps its width. */
+.builder-panel > *, .side-edit > *, .state-panel > *, .flow-settings > * { min-width: 0; }
 .panel-head .spacer { flex: 1; }
 .panel-section { display: grid; gap: 8px; border-top: 1px solid var(--line); padding-top: 10px; }
 .panel-section h3, .flow-settings h3, .flow-settings h4, .agent-editor h4 { margin: 0; font-size: 14px; }
@@ -128,7 +130,11 @@ const CSS = `
 .confirm p { margin: 0 0 6px; }
 .confirm ul { margin: 0 0 8px; padding-left: 18px; }
 .variable code { flex: 1; }
+/* A tablet held sideways keeps the panel beside the canvas, narrower; upright, it goes under. */
 @media (max-width: 1100px) {
+  .builder-main { grid-template-columns: minmax(0, 1fr) 300px; }
+}
+@media (max-width: 900px) {
   .builder-main { grid-template-columns: 1fr; }
   .builder-panel { max-height: none; }
   .canvas { height: 520px; }
