@@ -228,6 +228,7 @@ describe('the flow builder on a tablet, by touch and keys', () => {
       await saved()
 
       // The LLM agent and the handoff are marked as such; the agent's exits are labelled edges.
+      await canvas.scrollIntoViewIfNeeded()
       const agent = page.locator('[data-state=assistant]')
       await expectInView(page, agent, 'the agent state', canvas)
       expect(await agent.getAttribute('data-kind')).toBe('agent')

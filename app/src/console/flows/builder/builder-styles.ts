@@ -14,12 +14,12 @@ const CSS = `
 .builder-notice { background: #fff4e5; color: var(--warn); border: 1px solid #f3d98b; border-radius: 8px; padding: 8px 12px; margin: 0; }
 .builder-main { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 12px; align-items: stretch; }
 .builder-canvas { position: relative; min-width: 0; }
-.builder-panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px; overflow: auto; max-height: 640px; display: grid; gap: 10px; align-content: start; }
+.builder-panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px; overflow: auto; max-height: min(640px, calc(100vh - 100px)); display: grid; gap: 10px; align-content: start; }
 .builder-keys { font-size: 12px; margin: 0; }
 .builder-panel > .tabs { margin: -4px 0 4px; }
 .side-try .card { border: none; padding: 0; }
 .side-try .chat-log { max-height: 420px; min-height: 120px; }
-.canvas { position: relative; height: 640px; border: 1px solid var(--line); border-radius: 10px; overflow: hidden; background-color: #fbfcfd; background-image: radial-gradient(#dfe3e8 1px, transparent 1px); background-size: 20px 20px; outline: none; touch-action: none; }
+.canvas { position: relative; height: min(640px, max(360px, calc(100vh - 100px))); border: 1px solid var(--line); border-radius: 10px; overflow: hidden; background-color: #fbfcfd; background-image: radial-gradient(#dfe3e8 1px, transparent 1px); background-size: 20px 20px; outline: none; touch-action: none; }
 .canvas:focus-visible { outline: 2px solid var(--accent); }
 .canvas-pane { position: absolute; inset: 0; cursor: grab; }
 .canvas-pane:active { cursor: grabbing; }

@@ -26,9 +26,12 @@ export function StatePanel(props: { builder: Builder; name: string; onRenamed: (
   }
   const unknown = () => Object.keys(state()).filter((key) => !KNOWN.has(key))
   let panel!: HTMLDivElement
-  // Under the canvas (a narrow screen), a state tapped brings its form into view.
+  // Opened, a state shows its first field the validator finds wrong; under the canvas (a
+  // narrow screen), a state tapped brings its form into view.
   onMount(() => {
-    if (window.matchMedia('(max-width: 900px)').matches) panel.scrollIntoView({ block: 'nearest' })
+    const wrong = panel.querySelector('.field.invalid')
+    if (wrong) wrong.scrollIntoView({ block: 'nearest' })
+    else if (window.matchMedia('(max-width: 900px)').matches) panel.scrollIntoView({ block: 'nearest' })
   })
   return (
     <div class="state-panel" data-panel-state={props.name} ref={panel}>
