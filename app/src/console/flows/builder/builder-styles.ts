@@ -41,6 +41,7 @@ const CSS = `
 .node { position: absolute; left: 0; top: 0; background: #fff; border: 1.5px solid #c9d0d8; border-left-width: 5px; border-radius: 10px; box-shadow: 0 1px 2px rgba(16, 24, 40, 0.06); cursor: pointer; user-select: none; font-size: 13px; touch-action: none; }
 .node:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 .node.selected { border-color: var(--accent); box-shadow: 0 0 0 3px rgba(0, 87, 217, 0.18); }
+.node.dragging { will-change: transform; }
 .node.current { box-shadow: 0 0 0 4px #fbbf24; }
 .node.start { border-top-width: 3px; border-top-color: var(--accent); }
 .node.unreachable { opacity: 0.55; border-style: dashed; }

@@ -202,6 +202,8 @@ export function Canvas(props: CanvasProps) {
       if (!dragged && Math.hypot(e.clientX - startX, e.clientY - startY) < DRAG_THRESHOLD) return
       if (!dragged) {
         dragged = true
+        // Its own layer while it moves: the other cards are not painted again each frame.
+        target.classList.add('dragging')
         if (!props.selected.has(name)) props.onSelect([name], additive)
       }
       batch(() => {
@@ -212,6 +214,7 @@ export function Canvas(props: CanvasProps) {
       target.removeEventListener('pointermove', move)
       target.removeEventListener('pointerup', up)
       target.removeEventListener('pointercancel', up)
+      target.classList.remove('dragging')
       if (dragged) props.onMove(Object.fromEntries(Object.keys(origin).map((n) => [n, { ...shown.get(n) }])))
       else props.onSelect([name], additive)
     }
