@@ -162,6 +162,17 @@ try {
     console.log(`docs/${name}.png`)
   }
   await phone.close()
+  // The flow builder on a tablet held sideways, by touch: a state tapped, its form beside the canvas.
+  const tablet = await ConsolePage.open(browser, bed.url, { viewport: { width: 1024, height: 768 }, hasTouch: true, deviceScaleFactor: 1 })
+  await tablet.signIn(ada)
+  await tablet.goto(`/app/console/bots/${chat.chatbotId}/flows/${flowId}`)
+  await tablet.page.locator('[data-builder][data-ready]').waitFor()
+  await tablet.page.locator('[data-canvas]').scrollIntoViewIfNeeded()
+  await tablet.page.locator('[data-state=sales] .node-head').tap()
+  await tablet.page.locator('[data-panel-state=sales]').waitFor()
+  await tablet.page.screenshot({ path: `${docs}console-flow-tablet.png` })
+  console.log('docs/console-flow-tablet.png')
+  await tablet.close()
 } finally {
   await browser.close()
   await bed.close()

@@ -149,6 +149,9 @@ describe('the flow builder, from a new chatbot to a visitor on another site', ()
     await expectInView(page, page.locator('[data-publish-blocked]'), 'why publishing is refused')
     expect(await page.locator('[data-publish-blocked]').textContent()).toBe('Fix 1 error to publish.')
     expect(await page.locator('.flow-editor h2').first().textContent()).toBe('1 error, 1 warning')
+    // Opened, the state shows the same finding at the field it is about.
+    await phone.locator('.node-head').click()
+    await expectInView(page, panel.locator('[data-field="/states/ask_phone/next"] [data-field-issue]'), 'the error at the "Go to" field')
     await page.screenshot({ path: `${SHOTS}/builder-error-on-node.png` })
 
     // Fixed on the canvas: the phone capture leads to the end.
@@ -203,6 +206,97 @@ describe('the flow builder, from a new chatbot to a visitor on another site', ()
     await page.screenshot({ path: `${SHOTS}/builder-insights.png` })
     expect(admin.errors()).toEqual([])
   }
+})
+
+describe('the flow builder on a tablet, by touch and keys', () => {
+  const suite = consoleSuite()
+
+  test('a template tapped; agent and handoff marked; rename followed; copy, paste, undo, redo, arrows; Delete shows what leads there; dead end flagged; the JSON view follows', async () => {
+    const chatbotId = (await suite.bed.must('POST', '/api/dev/v1/chatbots', { name: 'Tablet' })).id as string
+    const made = await suite.bed.must('POST', `/api/dev/v1/chatbots/${chatbotId}/flows`, { name: 'Account help', type: 'conversation', flow: {} })
+    const admin = await suite.consoleOf(suite.ada, `/app/console/bots/${chatbotId}/flows/${made.id}`, { viewport: { width: 1024, height: 768 }, hasTouch: true })
+    const { page } = admin
+    const stored = async () => (await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/flows/${made.id}`)).flow
+    const saved = () => waitUntil(async () => (await page.locator('[data-save-state]').textContent()) === 'saved', 'saved')
+    try {
+      // The four templates of an empty flow, in view on a tablet; one tapped.
+      const canvas = page.locator('[data-canvas]')
+      await expectInView(page, page.locator('[data-templates]'), 'the templates')
+      expect(await page.locator('[data-template]').evaluateAll((cards) => cards.map((card) => (card as HTMLElement).dataset.template))).toEqual(['faq', 'lead', 'hours', 'agent'])
+      await page.locator('[data-template=agent]').tap()
+      await page.locator('[data-builder][data-ready]').waitFor()
+      await saved()
+
+      // The LLM agent and the handoff are marked as such; the agent's exits are labelled edges.
+      await canvas.scrollIntoViewIfNeeded()
+      const agent = page.locator('[data-state=assistant]')
+      await expectInView(page, agent, 'the agent state', canvas)
+      expect(await agent.getAttribute('data-kind')).toBe('agent')
+      expect(await agent.locator('.node-kind').textContent()).toBe('LLM agent')
+      expect(await page.locator('[data-state=human] .node-kind').textContent()).toBe('Handoff')
+      expect(await agent.locator('[data-port="agent/exits/0"]').textContent()).toContain('the visitor wants a person→ human')
+      await page.locator('[data-edge="assistant|agent/exits/0"]').waitFor()
+
+      // Tapped, the handoff opens in the panel; renamed there, every way to it follows.
+      await page.locator('[data-state=human] .node-head').tap()
+      const panel = page.locator('.builder-panel')
+      await expectInView(page, panel.locator('[data-panel-state=human] input[name=state_name]'), "the handoff's name in its form")
+      await panel.locator('input[name=state_name]').fill('person')
+      await panel.locator('input[name=state_name]').press('Enter')
+      await page.locator('[data-state=person]').waitFor()
+      expect(await agent.locator('[data-port="agent/exits/0"] .port-to').textContent()).toBe('→ person')
+      expect(await agent.locator('[data-port="agent/on_error"] .port-to').textContent()).toBe('→ person')
+      await saved()
+      expect((await stored()).states.assistant.agent.exits[0].to).toBe('person')
+
+      // Keys on the selected card: copy and paste, undo, redo, an arrow moves it.
+      await page.locator('[data-state=person]').focus()
+      await page.keyboard.press('Control+c')
+      await page.keyboard.press('Control+v')
+      await page.locator('[data-state=person_copy]').waitFor()
+      await page.keyboard.press('Control+z')
+      await waitUntil(async () => (await page.locator('[data-state=person_copy]').count()) === 0, 'the paste undone')
+      await page.keyboard.press('Control+Shift+z')
+      await page.locator('[data-state=person_copy]').waitFor()
+      await saved()
+      const before = (await stored()).layout.states.person_copy
+      await page.locator('[data-state=person_copy] .node-head').tap()
+      await page.locator('[data-state=person_copy]').focus()
+      await page.keyboard.press('ArrowRight')
+      await saved()
+      await waitUntil(async () => (await stored()).layout.states.person_copy.x === before.x + 10, 'moved 10 to the right')
+
+      // Delete on the handoff: what leads to it is shown first; Enter confirms.
+      await page.locator('[data-state=person]').click()
+      await page.locator('[data-state=person]').focus()
+      await page.keyboard.press('Delete')
+      const confirm = page.locator('[data-delete-confirm]')
+      await expectInView(page, confirm, 'the question before deleting')
+      expect(await confirm.locator('[data-pointing] li').allTextContents()).toEqual(['assistant: the visitor wants a person → person', 'assistant: on error → person'])
+      await page.screenshot({ path: `${SHOTS}/builder-tablet-delete.png` })
+      await page.keyboard.press('Enter')
+      await waitUntil(async () => (await page.locator('[data-state=person]').count()) === 0, 'the handoff deleted')
+      expect((await agent.locator('[data-port]').allTextContents()).join(' ')).not.toContain('person')
+
+      // A message from the palette goes nowhere: flagged as a dead end, with the validator's reason.
+      await page.locator('[data-add=message]').tap()
+      const message = page.locator('[data-state=message]')
+      await message.waitFor()
+      await saved()
+      await waitUntil(async () => ((await message.getAttribute('class')) ?? '').includes('dead-end'), 'the new message flagged as a dead end')
+      expect(await message.locator('.node-issue').textContent()).toContain('has no way out')
+
+      // The JSON view shows what the canvas did.
+      await page.locator('[data-tab=json]').tap()
+      const text = page.locator('.editor-host .cm-content')
+      await waitUntil(async () => ((await text.textContent()) ?? '').includes('"person_copy"'), 'the JSON view has the copy')
+      expect(await text.textContent()).not.toContain('"person"')
+      expect(admin.errors()).toEqual([])
+    } catch (failure) {
+      await page.screenshot({ path: `${SHOTS}/tablet-failure.png` })
+      throw failure
+    }
+  }, E2E_TIMEOUT * 2)
 })
 
 describe('the builder keeps every flow as it was', () => {

@@ -12,6 +12,7 @@ import { autoLayout, NODE_WIDTH } from './model/layout.ts'
 import { newState, PALETTE, TEMPLATES } from './model/starters.ts'
 import type { Builder } from './panel/fields.tsx'
 import { FlowSettings } from './panel/FlowSettings.tsx'
+import { DeleteConfirm } from './panel/DeleteConfirm.tsx'
 import { StatePanel } from './panel/StatePanel.tsx'
 
 /** Copied states outlive a flow: they paste into another one too. */
@@ -53,6 +54,8 @@ export default function FlowBuilder(props: FlowBuilderProps) {
   const [auto, setAuto] = createSignal<Record<string, Position>>({})
   const [insights, setInsights] = createSignal<InsightsShown | null>(null)
   const [side, setSide] = createSignal<'edit' | 'try'>('edit')
+  /** States asked to be deleted, waiting for the confirmation that shows what leads to them. */
+  const [deleting, setDeleting] = createSignal<string[] | null>(null)
   /** Every state has its place (the automatic layout is asynchronous): what a test waits for before it clicks. */
   const [ready, setReady] = createSignal(false)
   const [mcp] = createResource(() => props.botId, (id) => consoleApi.mcps(id).then((page) => page.items.map((item) => ({ id: item.id, name: item.name }))).catch(() => []))
@@ -139,9 +142,15 @@ export default function FlowBuilder(props: FlowBuilderProps) {
     select([name])
   }
   const remove = (names: string[]) => {
+    setDeleting(null)
     if (names.length === 0) return
     change(deleteStates(draft.definition(), names))
     setSelected(new Set<string>())
+  }
+  const askDelete = (names: string[]) => {
+    if (names.length === 0 || props.readOnly) return
+    setSide('edit')
+    setDeleting(names)
   }
   const copy = () => {
     if (selected().size > 0) clipboard = copyStates(draft.definition(), [...selected()])
@@ -168,8 +177,8 @@ export default function FlowBuilder(props: FlowBuilderProps) {
     if (mod && key === 'c') return copy()
     if (mod && key === 'v') return event.preventDefault(), paste()
     if (mod && key === 'a') return event.preventDefault(), select(model().nodes.map((node) => node.name))
-    if (event.key === 'Delete' || event.key === 'Backspace') return event.preventDefault(), remove([...selected()])
-    if (event.key === 'Escape') return select([])
+    if (event.key === 'Delete' || event.key === 'Backspace') return event.preventDefault(), askDelete([...selected()])
+    if (event.key === 'Escape') return deleting() ? setDeleting(null) : select([])
     if (key === 'f' && !mod) return canvas?.fit()
     if ((key === '+' || key === '=') && !mod) return canvas?.zoomBy(1.2)
     if (key === '-' && !mod) return canvas?.zoomBy(1 / 1.2)
@@ -192,7 +201,8 @@ export default function FlowBuilder(props: FlowBuilderProps) {
     // Undo and redo work wherever the focus is in the builder, not only on the canvas.
     const keys = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || (event.target as HTMLElement).closest('input, textarea, select, .cm-editor')) return
-      if (!(event.target as HTMLElement).closest('.builder')) return
+      // Inside the canvas, its own key handler has them already.
+      if (!(event.target as HTMLElement).closest('.builder') || (event.target as HTMLElement).closest('.canvas')) return
       if (event.key.toLowerCase() === 'z' || event.key.toLowerCase() === 'y') onKey(event)
     }
     document.addEventListener('keydown', keys)
@@ -202,7 +212,10 @@ export default function FlowBuilder(props: FlowBuilderProps) {
   const empty = () => model().nodes.length === 0
   const useTemplate = (id: string) => {
     const template = TEMPLATES.find((candidate) => candidate.id === id)
-    if (template) change({ ...draft.definition(), ...template.flow({ integrationId: mcp()?.[0]?.id ?? null }) })
+    if (!template) return
+    // Shown whole once its states have their places, as a flow just opened.
+    setReady(false)
+    change({ ...draft.definition(), ...template.flow({ integrationId: mcp()?.[0]?.id ?? null }) })
   }
 
   return (
@@ -296,6 +309,9 @@ export default function FlowBuilder(props: FlowBuilderProps) {
             {props.testChat}
           </div>
           <div class="side-edit" hidden={side() !== 'edit'}>
+          <Show when={deleting()} keyed>
+            {(names) => <DeleteConfirm flow={draft.definition()} names={names} onDelete={() => remove(names)} onKeep={() => (setDeleting(null), document.querySelector<HTMLElement>('.builder .canvas')?.focus())} />}
+          </Show>
           <Show
             when={only()}
             keyed
@@ -307,7 +323,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
                     <button type="button" onClick={copy}>
                       Copy
                     </button>
-                    <button type="button" class="danger" onClick={() => remove([...selected()])}>
+                    <button type="button" class="danger" onClick={() => askDelete([...selected()])}>
                       Delete them
                     </button>
                   </div>
@@ -315,7 +331,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
               </Show>
             }
           >
-            {(name) => <StatePanel builder={builder} name={name} onRenamed={(to) => select([to])} onDelete={() => remove([name])} onDuplicate={() => (copy(), paste())} />}
+            {(name) => <StatePanel builder={builder} name={name} onRenamed={(to) => select([to])} onDelete={() => askDelete([name])} onDuplicate={() => (copy(), paste())} />}
           </Show>
           </div>
         </aside>

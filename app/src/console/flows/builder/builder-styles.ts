@@ -14,12 +14,12 @@ const CSS = `
 .builder-notice { background: #fff4e5; color: var(--warn); border: 1px solid #f3d98b; border-radius: 8px; padding: 8px 12px; margin: 0; }
 .builder-main { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 12px; align-items: stretch; }
 .builder-canvas { position: relative; min-width: 0; }
-.builder-panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px; overflow: auto; max-height: 640px; display: grid; gap: 10px; align-content: start; }
+.builder-panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 12px; overflow: auto; max-height: min(640px, calc(100vh - 100px)); display: grid; gap: 10px; align-content: start; }
 .builder-keys { font-size: 12px; margin: 0; }
 .builder-panel > .tabs { margin: -4px 0 4px; }
 .side-try .card { border: none; padding: 0; }
 .side-try .chat-log { max-height: 420px; min-height: 120px; }
-.canvas { position: relative; height: 640px; border: 1px solid var(--line); border-radius: 10px; overflow: hidden; background-color: #fbfcfd; background-image: radial-gradient(#dfe3e8 1px, transparent 1px); background-size: 20px 20px; outline: none; touch-action: none; }
+.canvas { position: relative; height: min(640px, max(360px, calc(100vh - 100px))); border: 1px solid var(--line); border-radius: 10px; overflow: hidden; background-color: #fbfcfd; background-image: radial-gradient(#dfe3e8 1px, transparent 1px); background-size: 20px 20px; outline: none; touch-action: none; }
 .canvas:focus-visible { outline: 2px solid var(--accent); }
 .canvas-pane { position: absolute; inset: 0; cursor: grab; }
 .canvas-pane:active { cursor: grabbing; }
@@ -41,6 +41,7 @@ const CSS = `
 .node { position: absolute; left: 0; top: 0; background: #fff; border: 1.5px solid #c9d0d8; border-left-width: 5px; border-radius: 10px; box-shadow: 0 1px 2px rgba(16, 24, 40, 0.06); cursor: pointer; user-select: none; font-size: 13px; touch-action: none; }
 .node:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 .node.selected { border-color: var(--accent); box-shadow: 0 0 0 3px rgba(0, 87, 217, 0.18); }
+.node.dragging { will-change: transform; }
 .node.current { box-shadow: 0 0 0 4px #fbbf24; }
 .node.start { border-top-width: 3px; border-top-color: var(--accent); }
 .node.unreachable { opacity: 0.55; border-style: dashed; }
@@ -99,7 +100,9 @@ const CSS = `
 .template-card { display: grid; gap: 4px; text-align: left; padding: 12px; }
 .insights-bar { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; font-size: 13px; }
 .state-panel, .flow-settings { display: grid; gap: 10px; }
-.panel-head { display: flex; gap: 6px; align-items: center; }
+.panel-head { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+/* Grid items grow to their content unless told: the narrower panel of a tablet keeps its width. */
+.builder-panel > *, .side-edit > *, .state-panel > *, .flow-settings > * { min-width: 0; }
 .panel-head .spacer { flex: 1; }
 .panel-section { display: grid; gap: 8px; border-top: 1px solid var(--line); padding-top: 10px; }
 .panel-section h3, .flow-settings h3, .flow-settings h4, .agent-editor h4 { margin: 0; font-size: 14px; }
@@ -128,7 +131,11 @@ const CSS = `
 .confirm p { margin: 0 0 6px; }
 .confirm ul { margin: 0 0 8px; padding-left: 18px; }
 .variable code { flex: 1; }
+/* A tablet held sideways keeps the panel beside the canvas, narrower; upright, it goes under. */
 @media (max-width: 1100px) {
+  .builder-main { grid-template-columns: minmax(0, 1fr) 300px; }
+}
+@media (max-width: 900px) {
   .builder-main { grid-template-columns: 1fr; }
   .builder-panel { max-height: none; }
   .canvas { height: 520px; }

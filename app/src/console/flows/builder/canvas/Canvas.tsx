@@ -74,6 +74,9 @@ export function Canvas(props: CanvasProps) {
   }
 
   const names = createMemo(() => props.model.nodes.map((node) => node.name))
+  // Cards are kept by name: an edit elsewhere keeps each card (and the focus a keyboard user has
+  // on it); a name just gone may be read once more before its card goes, hence the stand-in.
+  const nodeByName = createMemo(() => new Map(props.model.nodes.map((node) => [node.name, node])))
   const bounds = () => {
     const names = props.model.nodes.map((node) => node.name)
     if (names.length === 0) return { x: 0, y: 0, width: 400, height: 300 }
@@ -199,6 +202,8 @@ export function Canvas(props: CanvasProps) {
       if (!dragged && Math.hypot(e.clientX - startX, e.clientY - startY) < DRAG_THRESHOLD) return
       if (!dragged) {
         dragged = true
+        // Its own layer while it moves: the other cards are not painted again each frame.
+        target.classList.add('dragging')
         if (!props.selected.has(name)) props.onSelect([name], additive)
       }
       batch(() => {
@@ -209,6 +214,7 @@ export function Canvas(props: CanvasProps) {
       target.removeEventListener('pointermove', move)
       target.removeEventListener('pointerup', up)
       target.removeEventListener('pointercancel', up)
+      target.classList.remove('dragging')
       if (dragged) props.onMove(Object.fromEntries(Object.keys(origin).map((n) => [n, { ...shown.get(n) }])))
       else props.onSelect([name], additive)
     }
@@ -286,22 +292,23 @@ export function Canvas(props: CanvasProps) {
               {(drawn) => <path class="edge-drawing" d={getBezierPath({ sourceX: drawn().start.x, sourceY: drawn().start.y, sourcePosition: Side.Right, targetX: drawn().end.x, targetY: drawn().end.y, targetPosition: Side.Left })[0]} />}
             </Show>
           </svg>
-          <For each={props.model.nodes}>
-            {(node) => (
+          <For each={names()}>
+            {(name) => (
               <NodeCard
-                node={node}
-                at={shown.get(node.name)}
-                start={props.model.start === node.name}
-                unreachable={props.model.unreachable.has(node.name)}
-                deadEnd={props.model.deadEnds.has(node.name)}
-                selected={props.selected.has(node.name)}
-                current={props.current === node.name}
-                issues={props.issues.get(node.name) ?? []}
-                insight={props.insights?.states.get(node.name) ?? (props.insights ? null : undefined)}
-                onPress={(event) => startDrag(node.name, event)}
-                onPortPress={(way, event) => startLink(node.name, way, event)}
-                onOpen={() => props.onOpen(node.name)}
-                observe={(card) => observe(node.name, card)}
+                node={nodeByName().get(name) ?? { name, kind: 'message', says: [], asks: null, ports: [] }}
+                at={shown.get(name)}
+                start={props.model.start === name}
+                unreachable={props.model.unreachable.has(name)}
+                deadEnd={props.model.deadEnds.has(name)}
+                selected={props.selected.has(name)}
+                current={props.current === name}
+                issues={props.issues.get(name) ?? []}
+                insight={props.insights?.states.get(name) ?? (props.insights ? null : undefined)}
+                onPress={(event) => startDrag(name, event)}
+                onPortPress={(way, event) => startLink(name, way, event)}
+                onOpen={() => props.onOpen(name)}
+                onKeyFocus={() => props.onSelect([name], false)}
+                observe={(card) => observe(name, card)}
               />
             )}
           </For>

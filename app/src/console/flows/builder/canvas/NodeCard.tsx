@@ -31,6 +31,8 @@ export function NodeCard(props: {
   onPress(event: PointerEvent): void
   onPortPress(way: string, event: PointerEvent): void
   onOpen(): void
+  /** Reached by the keyboard (Tab): selected, as a click would. */
+  onKeyFocus(): void
   /** Watches the card's size (its ports' places); answers how to stop. */
   observe(card: HTMLElement): () => void
 }) {
@@ -67,6 +69,7 @@ export function NodeCard(props: {
         props.onPress(event)
       }}
       onDblClick={() => props.onOpen()}
+      onFocus={() => card.matches(':focus-visible') && !props.selected && props.onKeyFocus()}
       onKeyDown={(event) => {
         if (event.key === 'Enter' && event.target === card) {
           event.preventDefault()

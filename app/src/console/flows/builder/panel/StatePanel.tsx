@@ -1,5 +1,5 @@
-import { createSignal, For, Show } from 'solid-js'
-import { incoming, renameState } from '../model/edits.ts'
+import { createSignal, onMount, Show } from 'solid-js'
+import { renameState } from '../model/edits.ts'
 import { KIND_LABELS, kindOf } from '../model/flow-model.ts'
 import { isObject, type Json, pointerOf } from '../model/json.ts'
 import { type Builder, Field } from './fields.tsx'
@@ -8,7 +8,7 @@ import { WaysEditor } from './WaysEditor.tsx'
 
 const KNOWN = new Set(['say', 'next', 'branch', 'end', 'on', 'capture', 'handoff', 'agent'])
 
-/** The selected state, edited by form: its name, what it says, how it goes on; what points at it, before it is deleted. */
+/** The selected state, edited by form: its name, what it says, how it goes on; its deletion asked for (FlowBuilder asks what points at it). */
 export function StatePanel(props: { builder: Builder; name: string; onRenamed: (name: string) => void; onDelete: () => void; onDuplicate: () => void }) {
   const base = () => pointerOf('states', props.name)
   const state = (): Json => {
@@ -17,7 +17,6 @@ export function StatePanel(props: { builder: Builder; name: string; onRenamed: (
     return isObject(value) ? value : {}
   }
   const [renameError, setRenameError] = createSignal('')
-  const [confirming, setConfirming] = createSignal(false)
   const rename = (to: string) => {
     const next = renameState(props.builder.flow(), props.name, to.trim())
     if (typeof next === 'string') return setRenameError(next)
@@ -25,10 +24,17 @@ export function StatePanel(props: { builder: Builder; name: string; onRenamed: (
     props.builder.apply(next)
     props.onRenamed(to.trim())
   }
-  const pointing = () => incoming(props.builder.flow(), props.name)
   const unknown = () => Object.keys(state()).filter((key) => !KNOWN.has(key))
+  let panel!: HTMLDivElement
+  // Opened, a state shows its first field the validator finds wrong; under the canvas (a
+  // narrow screen), a state tapped brings its form into view.
+  onMount(() => {
+    const wrong = panel.querySelector('.field.invalid')
+    if (wrong) wrong.scrollIntoView({ block: 'nearest' })
+    else if (window.matchMedia('(max-width: 900px)').matches) panel.scrollIntoView({ block: 'nearest' })
+  })
   return (
-    <div class="state-panel" data-panel-state={props.name}>
+    <div class="state-panel" data-panel-state={props.name} ref={panel}>
       <div class="panel-head">
         <span class={`node-kind kind-${kindOf(state())}`}>{KIND_LABELS[kindOf(state())]}</span>
         <Show when={props.builder.flow().start === props.name} fallback={<button type="button" class="link" onClick={() => props.builder.set('/start', props.name)}>Start here</button>}>
@@ -38,31 +44,10 @@ export function StatePanel(props: { builder: Builder; name: string; onRenamed: (
         <button type="button" onClick={() => props.onDuplicate()} title="Copy and paste this state (Ctrl+C, Ctrl+V)">
           Duplicate
         </button>
-        <button type="button" class="danger" onClick={() => setConfirming(true)}>
+        <button type="button" class="danger" onClick={() => props.onDelete()}>
           Delete
         </button>
       </div>
-      <Show when={confirming()}>
-        <div class="confirm" role="alertdialog" aria-label={`Delete ${props.name}?`}>
-          <p>
-            Delete <strong>{props.name}</strong>?{' '}
-            <Show when={pointing().length > 0} fallback="Nothing leads to it.">
-              These lead to it and go with it:
-            </Show>
-          </p>
-          <ul data-pointing>
-            <For each={pointing()}>{(way) => <li>{way.way === 'start' ? 'the start of the flow (moves to the first state left)' : `${way.from}: ${way.label}`}</li>}</For>
-          </ul>
-          <div class="actions">
-            <button type="button" class="danger" onClick={() => (setConfirming(false), props.onDelete())}>
-              Delete it
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </div>
-        </div>
-      </Show>
       <Field label="Name" pointer={base()} builder={props.builder} exact>
         <input name="state_name" value={props.name} onChange={(event) => rename(event.currentTarget.value)} />
       </Field>
