@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { type DatabaseConfig, databaseSetting } from './db/database-config.ts'
 import { outboundAllowEntryProblem } from './support/outbound-url.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -25,6 +26,8 @@ export interface Config {
   agentRunsPerWorkspace: number
   /** The largest file a conversation takes (a visitor's picture or PDF, an agent's file), in bytes. */
   attachmentMaxBytes: number
+  /** SQLite in dataDir, or PostgreSQL when PARLEY_DATABASE_URL is set (server/db/database-config.ts). */
+  database: DatabaseConfig
 }
 
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024
@@ -54,7 +57,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const agentRunsPerWorkspace = integerSetting(env, 'PARLEY_AGENT_RUNS_PER_WORKSPACE', 4, 1, 10_000)
   // Files live in the database: past 100 MiB one would hold a serving thread and a backup too long.
   const attachmentMaxBytes = integerSetting(env, 'PARLEY_ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1024, 100 * 1024 * 1024)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes }
+  const database = databaseSetting(env, dataDir, (line) => new ConfigError(line))
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, database }
 }
 
 /** An absolute http(s) base such as https://graph.facebook.com/v21.0: message calls go to `${base}/{phone_number_id}/messages`. */

@@ -8,6 +8,7 @@ import { keys } from './cli/keys.ts'
 import { serve } from './cli/serve.ts'
 import { users } from './cli/users.ts'
 import { ConfigError, loadConfig } from './config.ts'
+import { describeDatabase } from './db/database-config.ts'
 import { migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open-database.ts'
 import { peopleService } from './people/service.ts'
@@ -40,7 +41,11 @@ Environment:
   PARLEY_PUBLIC_RATE_LIMIT (600 requests/minute per address on public routes; 0 = off)
   PARLEY_AUTH_FAILURE_LIMIT (20 wrong API keys/minute per address before it is refused; 0 = off)
   PARLEY_OUTBOUND_ALLOW (private hosts, IPs or CIDRs webhooks may reach, comma-separated)
-  PARLEY_CHATAPP_API_URL (https://graph.facebook.com/v21.0: the messaging provider's cloud API)`
+  PARLEY_CHATAPP_API_URL (https://graph.facebook.com/v21.0: the messaging provider's cloud API)
+  PARLEY_DATABASE_URL (unset: SQLite in PARLEY_DATA_DIR; postgres://user:password@host:5432/db: PostgreSQL,
+    not served by this build yet)  PARLEY_DATABASE_POOL_SIZE (10)  PARLEY_DATABASE_STATEMENT_TIMEOUT_MS (30000; 0 = none)
+  PARLEY_DATABASE_TLS (disable, prefer, require, verify-ca, verify-full; prefer on this machine, else verify-full)
+  PARLEY_DATABASE_CA_FILE (PEM certificate authority for verify-ca and verify-full)`
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -62,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || !command) return print(HELP)
 
   const config = loadConfig()
+  if (config.database.kind === 'postgres') throw new Error(`PARLEY_DATABASE_URL is set (${describeDatabase(config.database)}), but this build keeps its data in SQLite only: the PostgreSQL backend is not finished. Unset it to use PARLEY_DATA_DIR.`)
   const databaseFile = join(config.dataDir, 'parley.db')
   switch (command) {
     case 'serve':

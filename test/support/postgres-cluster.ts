@@ -1,5 +1,5 @@
 import { SQL } from 'bun'
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { migratePostgres } from '../../server/db/postgres/migrate.ts'
@@ -23,8 +23,9 @@ const CLUSTER_PREFIX = 'parley-pg-'
 /**
  * One throwaway PostgreSQL cluster for a test run, from Debian's binaries (scripts/prepare-tests.sh
  * installs them): trust authentication, the server on 127.0.0.1 and a free port with fsync off
- * (a crash loses nothing a test needs), and the template database migrated. initdb and the
- * server refuse to run as root: as root they run as the `postgres` user, who owns the folder.
+ * (a crash loses nothing a test needs), TLS with a test certificate, and the template
+ * database migrated. initdb and the server refuse to run as root: as root they run as the
+ * `postgres` user, who owns the folder.
  *
  * initdb and the template's migrations cost seconds (7 s and 2 s on a loaded 2-core machine),
  * so the first run keeps the stopped cluster in node_modules/.cache/parley-postgres/, keyed
@@ -36,11 +37,20 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   removeAbandonedClusters(bin)
   const dir = mkdtempSync(join(tmpdir(), CLUSTER_PREFIX))
   writeFileSync(join(dir, 'owner.pid'), String(process.pid))
-  const asOwner = ownerOf(dir)
+  const owner = process.getuid?.() === 0 ? postgresUser() : null
+  if (owner) chownSync(dir, owner.uid, owner.gid)
+  const asOwner = (command: string[]) => (owner ? ['runuser', '-u', 'postgres', '--', ...command] : command)
+  // The server reads its key only when it belongs to the server's user and no one else may read it.
+  for (const [from, to] of [[TEST_CERTIFICATE, 'server.crt'], [TEST_CERTIFICATE_KEY, 'server.key']]) {
+    copyFileSync(from, join(dir, to))
+    chmodSync(join(dir, to), 0o600)
+    if (owner) chownSync(join(dir, to), owner.uid, owner.gid)
+  }
   const data = join(dir, 'data')
   const port = freePort()
   const server = `postgres://postgres@127.0.0.1:${port}`
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`
+  const tls = `-c ssl=on -c ssl_cert_file=${join(dir, 'server.crt')} -c ssl_key_file=${join(dir, 'server.key')}`
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 ${tls}`
   let started = false
   const startServer = () => {
     run(asOwner([join(bin, 'pg_ctl'), '-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']))
@@ -138,14 +148,17 @@ export function postgresBinaries(): string {
   return join(root, newest, 'bin')
 }
 
-/** Runs a command as the cluster's owner: the `postgres` user when we are root, else ourselves. */
-function ownerOf(dir: string): (command: string[]) => string[] {
-  if (process.getuid?.() !== 0) return (command) => command
-  const uid = Number(run(['id', '-u', 'postgres']).trim())
-  const gid = Number(run(['id', '-g', 'postgres']).trim())
-  chownSync(dir, uid, gid)
-  return (command) => ['runuser', '-u', 'postgres', '--', ...command]
+/**
+ * The certificate the cluster serves TLS with: for the name localhost only (test/support/fixtures/README.md),
+ * so that the tests of PARLEY_DATABASE_TLS can see verification pass and fail.
+ */
+export const TEST_CERTIFICATE = new URL('fixtures/postgres-test.cert.pem', import.meta.url).pathname
+const TEST_CERTIFICATE_KEY = new URL('fixtures/postgres-test.key.pem', import.meta.url).pathname
+
+function postgresUser(): { uid: number; gid: number } {
+  return { uid: Number(run(['id', '-u', 'postgres']).trim()), gid: Number(run(['id', '-g', 'postgres']).trim()) }
 }
+
 
 /** Clusters left behind by a test process that was killed: stopped and removed when their owner is gone. */
 function removeAbandonedClusters(bin: string): void {
