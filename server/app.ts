@@ -41,6 +41,7 @@ import { flowSnapshots } from './conversations/flow-snapshots.ts'
 import { conversationRoutes } from './conversations/routes.ts'
 import { conversationService } from './conversations/service.ts'
 import { visitorService } from './conversations/visitor-service.ts'
+import { sqliteUnits } from './db/sqlite-units.ts'
 import { writeBatcher } from './db/write-batcher.ts'
 import { deskAnnouncements } from './desk/announcements.ts'
 import { deskSocket } from './desk/desk-socket.ts'
@@ -54,7 +55,6 @@ import { deskService } from './desk/service.ts'
 import { deskStore } from './desk/store.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { demoChatbot } from './instance/demo-chatbot.ts'
-import { instanceStore } from './instance/store.ts'
 import type { OutboxTuning } from './outbox/outbox-worker.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { draftRunner } from './flows/draft-run.ts'
@@ -108,6 +108,7 @@ import { widgetPreviewRoutes } from './widget-preview/routes.ts'
 import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
+import { sqliteStores } from './stores.ts'
 
 export interface AppDeps {
   db: Database
@@ -278,7 +279,10 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const deskSearch = messageIndexer({ store: messageSearchStore(db), events, logger, tuning: deskSearchTuning })
   const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
-  const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
+  // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
+  const stores = sqliteStores(db)
+  const units = sqliteUnits(batch, stores)
+  const demo = demoChatbot({ chatbots, flows, integrations, instance: stores.instance, units })
   const web = webChannel({
     findIntegration: findWebIntegration,
     visitors,

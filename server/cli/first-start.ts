@@ -5,10 +5,10 @@ import type { App } from '../app.ts'
  * one-time link that creates the first admin, announced once on stdout. The key and the link
  * are never logged; this banner is the only place they appear.
  */
-export function firstStart(app: App, publicUrl: string, print: (line: string) => void): boolean {
+export async function firstStart(app: App, publicUrl: string, print: (line: string) => void): Promise<boolean> {
   if (app.services.workspaces.hasWorkspaces()) return false
   const { key, workspaceId } = app.services.workspaces.createKey({ name: 'first key' })
-  const demo = app.services.demo.create(workspaceId)
+  const demo = await app.services.demo.create(workspaceId)
   const setup = app.services.people.setupLink(workspaceId)
   print('')
   print('Parley created your first workspace. Its API key, shown this once:')

@@ -21,7 +21,7 @@ export async function serve(config: Config): Promise<void> {
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied })
   const checkpoints = backgroundCheckpoints(db, { file, workerUrl: CHECKPOINT_WORKER_URL, logger })
   const app = createApp({ db, config, logger, recentLogs })
-  firstStart(app, config.publicUrl, (line) => console.log(line))
+  await firstStart(app, config.publicUrl, (line) => console.log(line))
 
   const server = listen(app, { port: config.port, hostname: config.host })
   const port = server.port

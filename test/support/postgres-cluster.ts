@@ -41,7 +41,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   if (owner) chownSync(dir, owner.uid, owner.gid)
   const asOwner = (command: string[]) => (owner ? ['runuser', '-u', 'postgres', '--', ...command] : command)
   // The server reads its key only when it belongs to the server's user and no one else may read it.
-  for (const [from, to] of [[TEST_CERTIFICATE, 'server.crt'], [TEST_CERTIFICATE_KEY, 'server.key']]) {
+  for (const [from, to] of [[TEST_CERTIFICATE, 'server.crt'], [TEST_CERTIFICATE_KEY, 'server.key']] as const) {
     copyFileSync(from, join(dir, to))
     chmodSync(join(dir, to), 0o600)
     if (owner) chownSync(join(dir, to), owner.uid, owner.gid)

@@ -1,0 +1,13 @@
+import type { Database } from 'bun:sqlite'
+import type { InstanceStore } from './store.ts'
+
+export function sqliteInstanceStore(db: Database): InstanceStore {
+  const select = db.query<{ value: string }, [string]>('SELECT value FROM instance_settings WHERE key = ?')
+  const upsert = db.query(
+    'INSERT INTO instance_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  )
+  return {
+    get: async (key) => select.get(key)?.value,
+    set: async (key, value) => void upsert.run(key, value),
+  }
+}
