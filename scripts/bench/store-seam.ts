@@ -27,13 +27,14 @@ import { messageStore } from '../../server/conversations/message-store.ts'
 import type { Message } from '../../server/conversations/model.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { openDatabase } from '../../server/db/open-database.ts'
+import { settled } from '../../server/db/settled.ts'
 import { sqliteUnits } from '../../server/db/sqlite-units.ts'
 import { writeBatcher } from '../../server/db/write-batcher.ts'
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 1000)
-const TURNS = Number(process.env.BENCH_TURNS ?? 2_000)
+const TURNS = Number(process.env.BENCH_TURNS ?? 1_000)
 const WAVE = Number(process.env.BENCH_WAVE ?? 50)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 31)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 101)
 const LIMIT = 1.1
 const OWN_COST_LIMIT_US = 5
 const newId = monotonicFactory()
@@ -64,13 +65,13 @@ function turnOf(n: number, conversation: StoredConversation | undefined) {
   return { visitor, bot, state: JSON.stringify({ state: 'answer', status: 'bot', variables: { last: `hello ${n}` } }), now }
 }
 
-/** The stores as the seam makes them on SQLite: the same statements behind async methods. */
+/** The stores as the seam makes them on SQLite: the same statements behind Promise-returning methods (settled.ts). */
 const seamStores = {
   conversations: {
-    get: async (id: string) => conversations.get(id),
-    saveTurn: async (id: string, state: string, now: string) => conversations.saveTurn(id, state, null, now, now),
+    get: (id: string) => settled(() => conversations.get(id)),
+    saveTurn: (id: string, state: string, now: string) => settled(() => conversations.saveTurn(id, state, null, now, now)),
   },
-  messages: { insert: async (message: Message) => messages.insert(message) },
+  messages: { insert: (message: Message) => settled(() => messages.insert(message)) },
 }
 const units = sqliteUnits(batch, seamStores)
 

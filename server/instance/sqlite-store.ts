@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { settled } from '../db/settled.ts'
 import type { InstanceStore } from './store.ts'
 
 export function sqliteInstanceStore(db: Database): InstanceStore {
@@ -7,7 +8,7 @@ export function sqliteInstanceStore(db: Database): InstanceStore {
     'INSERT INTO instance_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   )
   return {
-    get: async (key) => select.get(key)?.value,
-    set: async (key, value) => void upsert.run(key, value),
+    get: (key) => settled(() => select.get(key)?.value),
+    set: (key, value) => settled(() => void upsert.run(key, value)),
   }
 }

@@ -10,14 +10,16 @@ import type { Units } from '../units.ts'
  */
 export function postgresUnits<Tx>(sql: SQL, storesOn: (connection: SQL) => Tx): Units<Tx> {
   const conversations = keyedLock()
+  // Bun.sql types a transaction's result for queries returned whole; a unit returns its own value.
+  const begin = <T>(work: (tx: SQL) => Promise<T>) => sql.begin(work) as Promise<T>
   return {
-    unit: (work) => sql.begin((tx) => work(storesOn(tx))) as Promise<never>,
+    unit: (work) => begin((tx) => work(storesOn(tx))),
     conversationUnit: (conversationId, work) =>
       conversations.run(conversationId, () =>
-        sql.begin(async (tx) => {
+        begin(async (tx) => {
           await tx`SELECT id FROM conversations WHERE id = ${conversationId} FOR UPDATE`
           return work(storesOn(tx))
-        }) as Promise<never>,
+        }),
       ),
   }
 }
