@@ -18,8 +18,8 @@ console.log(`dist/widget/widget.js built (${(widget.gzipped / 1024).toFixed(1)} 
 const app = await buildApp()
 console.log(`dist/app/ built (${(app.gzipped / 1024).toFixed(1)} KB gzipped)`)
 const result = await Bun.build({
-  // The checkpoint worker runs in a thread of its own, so it is an entrypoint of its own.
-  entrypoints: [`${root}server/main.ts`, `${root}server/db/checkpoint-worker.ts`],
+  // The checkpoint and backup workers run in threads of their own, so each is an entrypoint of its own.
+  entrypoints: [`${root}server/main.ts`, `${root}server/db/checkpoint-worker.ts`, `${root}server/backups/backup-worker.ts`],
   // Request heads over Bun's 16 KiB default would get an empty 431 before Parley could answer.
   compile: { outfile: `${root}dist/parley`, execArgv: [`--max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`] },
   // Elysia tells a query decode failure (422) from a crash by `error.constructor.name`, so

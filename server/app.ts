@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite'
+import { statSync } from 'node:fs'
 import { Elysia } from 'elysia'
 import { inboundStore } from './channels/rest-api/inbound-store.ts'
 import { restApiInbound } from './channels/rest-api/inbound-service.ts'
@@ -16,6 +17,8 @@ import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
 import { attachmentRoutes } from './attachments/routes.ts'
+import { backupThread } from './backups/backup-thread.ts'
+import { backupSchedule } from './backups/schedule.ts'
 import { attachmentService } from './attachments/service.ts'
 import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
@@ -53,6 +56,7 @@ import { messageSearchStore } from './desk/message-search-store.ts'
 import { deskRoutes, deskUploadBodies } from './desk/routes.ts'
 import { deskService } from './desk/service.ts'
 import { deskStore } from './desk/store.ts'
+import { deskTurnFeed } from './desk/turn-feed.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { demoChatbot } from './instance/demo-chatbot.ts'
 import type { OutboxTuning } from './outbox/outbox-worker.ts'
@@ -66,6 +70,7 @@ import { flowStore } from './flows/store.ts'
 import { healthRoutes } from './health/routes.ts'
 import { answerAfterCommit } from './http/answer-after-commit.ts'
 import { authRoutes } from './people/auth-routes.ts'
+import { passwordPool } from './people/password-pool.ts'
 import { peopleService } from './people/service.ts'
 import { sessionAuth } from './people/session-auth.ts'
 import { sessionService } from './people/sessions.ts'
@@ -79,6 +84,7 @@ import { loggedFetch } from './http/logged-fetch.ts'
 import { rateLimiter } from './http/rate-limiter.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { renderError } from './http/render-error.ts'
+import { trustedProxies } from './http/trusted-proxies.ts'
 import { refuseRepeatedQueryParameters } from './http/repeated-query.ts'
 import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
@@ -91,6 +97,10 @@ import { mcpOAuthCallbackRoutes, mcpOAuthRoutes } from './mcp/oauth-routes.ts'
 import { oauthStateOf } from './mcp/oauth-state.ts'
 import { oauthStore } from './mcp/oauth-store.ts'
 import { mcpServerRoutes } from './mcp/routes.ts'
+import { appMetrics } from './metrics/app-metrics.ts'
+import { httpMetrics } from './metrics/http-metrics.ts'
+import { metricsRegistry } from './metrics/registry.ts'
+import { metricsRoutes } from './metrics/routes.ts'
 import { type Clock, systemClock } from './support/clock.ts'
 import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
@@ -101,6 +111,7 @@ import { operationsService } from './operations/service.ts'
 import { operationsStore } from './operations/store.ts'
 import { systemOutboxTime } from './outbox/outbox-time.ts'
 import { UPLOAD_PATH } from './protocol/widget-protocol.ts'
+import { BACKUP_WORKER_URL } from './threads.ts'
 import { VERSION } from './version.ts'
 import { appAssetRoutes } from './app-assets/routes.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
@@ -161,9 +172,10 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   const personRows = peopleStore(db)
-  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl, events })
+  const passwords = passwordPool({ concurrency: config.passwordChecks })
+  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl, events, passwords })
   const sessions = sessionService({ store: personRows, now, events })
-  const signIn = signInService({ store: personRows, sessions })
+  const signIn = signInService({ store: personRows, sessions, passwords })
   const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
   const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
   const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
@@ -240,6 +252,10 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     logger,
     tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
   })
+  const deskRows = deskStore(db)
+  const feed = deskFeed({ store: feedStore(db), batch })
+  // Numbers handed out in a rolled-back batch were never stored: read them again.
+  events.on('database.rolled_back', feed.forget)
   const conversations = conversationService({
     contacts,
     conversations: conversationRows,
@@ -248,7 +264,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, deskTurnFeed({ feed, store: deskRows, events })],
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
@@ -261,10 +277,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const ratings = ratingService({ conversations: conversationRows, ratings: ratingStore(db), batch, now })
   const reads = readService({ reads: readStore(db), batch, events, now })
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
-  const deskRows = deskStore(db)
-  const feed = deskFeed({ store: feedStore(db), batch })
-  // Numbers handed out in a rolled-back batch were never stored: read them again.
-  events.on('database.rolled_back', feed.forget)
   const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, attachments, batch, events, feed, now })
   const deskSockets = deskSocket({
     callerOf: (request) => sessionCookies.caller(request),
@@ -277,11 +289,14 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     logger,
   })
   const deskSearch = messageIndexer({ store: messageSearchStore(db), events, logger, tuning: deskSearchTuning })
-  const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
+  const stopDeskAnnouncements = deskAnnouncements({ events, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
   const stores = sqliteStores(db)
   const units = sqliteUnits(batch, stores)
+  const operationsRows = operationsStore(db)
+  const writeBackup = backupThread(BACKUP_WORKER_URL)
+  const backups = backupSchedule({ settings: config.backups, databaseFile: db.filename, write: writeBackup, logger })
   const demo = demoChatbot({ chatbots, flows, integrations, instance: stores.instance, units })
   const web = webChannel({
     findIntegration: findWebIntegration,
@@ -305,7 +320,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
     .use(apiKeyRoutes(auth, workspaces))
-    .use(operationsRoutes(auth, operationsService({ store: operationsStore(db), dataDir: config.dataDir, version: VERSION, now, recentLogs })))
+    .use(operationsRoutes(auth, operationsService({ store: operationsRows, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
@@ -325,6 +340,20 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   ]
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
+  const proxies = trustedProxies(config.trustedProxies)
+  const metrics = metricsRegistry()
+  const observeRequest = httpMetrics(metrics, () => http.routes)
+  const stopAppMetrics = appMetrics({
+    registry: metrics,
+    events,
+    version: VERSION,
+    widgetSockets: () => web.hub.size,
+    deskSockets: () => deskSockets.openCount(),
+    outboxPending: outboxStore(db).pendingByKind,
+    databaseBytes: operationsRows.databaseBytes,
+    walBytes: () => fileBytes(`${db.filename}-wal`),
+    backups: backups.status,
+  })
 
   http
     .onParse(
@@ -342,6 +371,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
       if (path.startsWith('/api/')) refuseRepeatedQueryParameters(request)
     })
     .use(healthRoutes(db))
+    .use(metricsRoutes({ token: config.metricsToken, proxies, render: metrics.render }))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))
     .use(widgetConfigRoutes(findWebIntegration, config.publicRatePerMinute))
@@ -355,14 +385,16 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close()]
+  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close(), () => backups.close(), stopAppMetrics]
 
   return {
     http,
     /** The largest body any route takes: the listener refuses bigger ones before reading them. */
     maxBodyBytes: Math.max(DEFAULT_BODY_LIMIT, ...bodyLimits.map((limit) => limit.bytes)),
     /** The HTTP entry point: the app with request ids, request logs and security headers, a write answered once it is committed. */
-    fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config)),
+    fetch: loggedFetch(answerAfterCommit((request) => http.fetch(request), batch, logger), logger, securityHeaders(config), observeRequest),
+    /** Which peers are reverse proxies whose forwarding headers name the client (the listener reads it). */
+    proxies,
     services: { attachments, autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed, deskSearch },
     events,
     socket: web.socket,
@@ -384,3 +416,12 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
 }
 
 export type App = ReturnType<typeof createApp>
+
+/** A file's size, 0 when it is not there (the WAL between checkpoints that removed it). */
+function fileBytes(file: string): number {
+  try {
+    return statSync(file).size
+  } catch {
+    return 0
+  }
+}

@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { type DatabaseConfig, databaseSetting } from './db/database-config.ts'
+import { parseRange } from './support/ip-range.ts'
 import { outboundAllowEntryProblem } from './support/outbound-url.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -28,6 +30,21 @@ export interface Config {
   attachmentMaxBytes: number
   /** SQLite in dataDir, or PostgreSQL when PARLEY_DATABASE_URL is set (server/db/database-config.ts). */
   database: DatabaseConfig
+  /** Reverse proxies (IPs, CIDR ranges) whose forwarding headers say who the client is. */
+  trustedProxies: string[]
+  /** Backups written on a schedule (PARLEY_BACKUP_*), or null when none are. */
+  backups: BackupSettings | null
+  /** The Bearer token that reads GET /metrics (besides trusted addresses), or null. */
+  metricsToken: string | null
+  /** Password hashes (sign-in, links) computed at once; the others wait their turn. */
+  passwordChecks: number
+}
+
+export interface BackupSettings {
+  dir: string
+  everyMs: number
+  /** How many of the newest scheduled backups stay; older ones are deleted. */
+  keep: number
 }
 
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024
@@ -58,7 +75,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Files live in the database: past 100 MiB one would hold a serving thread and a backup too long.
   const attachmentMaxBytes = integerSetting(env, 'PARLEY_ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1024, 100 * 1024 * 1024)
   const database = databaseSetting(env, dataDir, (line) => new ConfigError(line))
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, database }
+  const trustedProxies = trustedProxiesSetting(env.PARLEY_TRUSTED_PROXIES)
+  const backups = backupSettings(env, dataDir)
+  const metricsToken = metricsTokenSetting(env.PARLEY_METRICS_TOKEN)
+  // argon2id takes a core and 64 MiB per hash: half the cores keeps the rest serving.
+  const passwordChecks = integerSetting(env, 'PARLEY_PASSWORD_CHECKS', Math.max(1, Math.floor(availableParallelism() / 2)), 1, 64)
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies, backups, metricsToken, passwordChecks, database }
+}
+
+/** A secret someone could guess would open the metrics to the internet: long, and without spaces. */
+function metricsTokenSetting(raw: string | undefined): string | null {
+  const value = raw?.trim()
+  if (!value) return null
+  if (value.length < 32 || value.length > 256 || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError('PARLEY_METRICS_TOKEN must be 32 to 256 visible characters without spaces (such as the output of openssl rand -hex 32)')
+  }
+  return value
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+function backupSettings(env: Record<string, string | undefined>, dataDir: string): BackupSettings | null {
+  const every = env.PARLEY_BACKUP_EVERY?.trim()
+  const dir = env.PARLEY_BACKUP_DIR?.trim()
+  if (!every) {
+    if (dir) throw new ConfigError('PARLEY_BACKUP_DIR is set but PARLEY_BACKUP_EVERY is not: set how often to back up, such as 6h or 1d')
+    return null
+  }
+  const match = /^(\d{1,6})([smhd])$/.exec(every)
+  const everyMs = match ? Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number) : 0
+  if (everyMs < 30_000 || everyMs > 365 * 86_400_000) {
+    throw new ConfigError(`PARLEY_BACKUP_EVERY must be a duration from 30s to 365d such as 30s, 15m, 6h or 1d, got "${every}"`)
+  }
+  return { dir: resolve(dir || `${dataDir}/backups`), everyMs, keep: integerSetting(env, 'PARLEY_BACKUP_KEEP', 7, 1, 10_000) }
+}
+
+function trustedProxiesSetting(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean)
+  for (const entry of entries) {
+    if (!parseRange(entry)) throw new ConfigError(`PARLEY_TRUSTED_PROXIES entry "${entry}" is not an IP address or a CIDR range (such as 127.0.0.1 or 10.0.0.0/8)`)
+  }
+  return entries
 }
 
 /** An absolute http(s) base such as https://graph.facebook.com/v21.0: message calls go to `${base}/{phone_number_id}/messages`. */

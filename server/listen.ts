@@ -2,7 +2,7 @@ import type { App } from './app.ts'
 import type { WebSocketHandler } from 'bun'
 import type { SocketData } from './channels/web/socket-data.ts'
 import type { DeskSocketData } from './desk/desk-socket.ts'
-import { rememberListener } from './http/client-address.ts'
+import { type Peers, rememberListener } from './http/client-address.ts'
 import { routableRequest } from './http/routable-request.ts'
 
 /**
@@ -21,6 +21,7 @@ export const MAX_REQUEST_HEAD_BYTES = 128 * 1024
 export function listen(app: App, options: { port: number; hostname: string }) {
   const socketPath = app.socket.path
   const deskPath = app.deskSocket.path
+  let peers: Peers | undefined
   return Bun.serve<SocketData | DeskSocketData>({
     port: options.port,
     hostname: options.hostname,
@@ -28,14 +29,17 @@ export function listen(app: App, options: { port: number; hostname: string }) {
     // over it Bun answers a bare 413 before the body parser can say which limit in problem+json.
     maxRequestBodySize: app.maxBodyBytes,
     fetch(request, server) {
+      peers ??= { requestIP: (of) => server.requestIP(of), proxies: app.proxies }
       if (request.url.includes(socketPath) && new URL(request.url).pathname === socketPath) {
+        rememberListener(request, peers)
         return app.socket.upgrade(request, server as never)
       }
       if (request.url.includes(deskPath) && new URL(request.url).pathname === deskPath) {
+        rememberListener(request, peers)
         return app.deskSocket.upgrade(request, server as never)
       }
       const routable = routableRequest(request)
-      rememberListener(routable, routable === request ? server : { requestIP: () => server.requestIP(request) })
+      rememberListener(routable, routable === request ? peers : { requestIP: () => server.requestIP(request), proxies: app.proxies })
       return app.fetch(routable)
     },
     websocket: bothSockets(app.socket.handlers, app.deskSocket.handlers),

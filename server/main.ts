@@ -5,11 +5,14 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { backup } from './cli/backup.ts'
 import { keys } from './cli/keys.ts'
+import { restore } from './cli/restore.ts'
 import { serve } from './cli/serve.ts'
+import { terminalText } from './cli/terminal-text.ts'
 import { users } from './cli/users.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { describeDatabase } from './db/database-config.ts'
 import { migrate } from './db/migrate.ts'
+import { migrations } from './db/migrations/index.ts'
 import { openDatabase } from './db/open-database.ts'
 import { peopleService } from './people/service.ts'
 import { peopleStore } from './people/store.ts'
@@ -31,7 +34,9 @@ Usage:
   parley users reset-password --email E [--workspace ID]
                                         print a one-time link to set a new password
   parley users list                     list the people of every workspace
-  parley backup FILE                    write a consistent copy of the database to FILE
+  parley backup FILE                    write a consistent, integrity-checked copy of the database to FILE
+  parley restore FILE                   put a backup in place of the database (stop the server first);
+                                        the replaced database is kept beside it
   parley --version | --help
 
 Environment:
@@ -40,8 +45,12 @@ Environment:
   PARLEY_SOCKET_RATE_LIMIT (120 messages/minute per widget socket; 0 = off)
   PARLEY_PUBLIC_RATE_LIMIT (600 requests/minute per address on public routes; 0 = off)
   PARLEY_AUTH_FAILURE_LIMIT (20 wrong API keys/minute per address before it is refused; 0 = off)
+  PARLEY_PASSWORD_CHECKS (password hashes at once; default half the cores)
   PARLEY_OUTBOUND_ALLOW (private hosts, IPs or CIDRs webhooks may reach, comma-separated)
   PARLEY_CHATAPP_API_URL (https://graph.facebook.com/v21.0: the messaging provider's cloud API)
+  PARLEY_TRUSTED_PROXIES (reverse proxies' IPs or CIDRs whose X-Forwarded-For is believed)
+  PARLEY_BACKUP_EVERY (off: 30s, 15m, 6h, 1d...)  PARLEY_BACKUP_DIR ($PARLEY_DATA_DIR/backups)  PARLEY_BACKUP_KEEP (7)
+  PARLEY_METRICS_TOKEN (a Bearer token for GET /metrics)
   PARLEY_DATABASE_URL (unset: SQLite in PARLEY_DATA_DIR; postgres://user:password@host:5432/db: PostgreSQL,
     not served by this build yet)  PARLEY_DATABASE_POOL_SIZE (10)  PARLEY_DATABASE_STATEMENT_TIMEOUT_MS (30000; 0 = none)
   PARLEY_DATABASE_TLS (disable, prefer, require, verify-ca, verify-full; prefer on this machine, else verify-full)
@@ -114,6 +123,12 @@ async function main(argv: string[]): Promise<number> {
       console.log(`backup written to ${backup(databaseFile, action)}`)
       return 0
     }
+    case 'restore': {
+      if (!action) throw new UsageError('restore needs the backup file: parley restore FILE')
+      const newestMigration = migrations.at(-1)?.id ?? 0
+      for (const line of restore({ dataDir: config.dataDir, backupFile: action, newestMigration, now: new Date() })) console.log(line)
+      return 0
+    }
     default:
       throw new UsageError(`unknown command "${command}"; see parley --help`)
   }
@@ -143,7 +158,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const known = error instanceof ConfigError || error instanceof UsageError || error instanceof Error
-    console.error(`parley: ${known ? (error as Error).message : String(error)}`)
+    console.error(`parley: ${terminalText(known ? (error as Error).message : String(error))}`)
     process.exit(error instanceof UsageError ? 64 : 1)
   },
 )

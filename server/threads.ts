@@ -5,3 +5,4 @@
  * puts each extra entrypoint at its path relative to server/.
  */
 export const CHECKPOINT_WORKER_URL = new URL('./db/checkpoint-worker.ts', import.meta.url).href
+export const BACKUP_WORKER_URL = new URL('./backups/backup-worker.ts', import.meta.url).href

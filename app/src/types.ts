@@ -80,7 +80,7 @@ export interface Context {
     details: { key: string; value: string | number | boolean; set_at: string | null }[]
     created_at: string
   }
-  visitor: { page_url: string | null; user_agent: string | null } | null
+  visitor: { page_url: string | null; user_agent: string | null; address: string | null } | null
   earlier_conversations: { id: string; status: ConversationStatus; channel: Channel; created_at: string; last_message_at: string }[]
   flow: { id: string; name: string | null; version: number | null; state: string | null; variables: Record<string, unknown>; at_handoff: boolean } | null
 }

@@ -238,6 +238,10 @@ export function agentRunner(deps: AgentRunnerDeps) {
       if (!settings) {
         outcome = { kind: 'failed', reason: 'the chatbot has no model set (PATCH /chatbots/{id} with llm)', trace: [] }
       } else {
+        // A run ends by its deadline whatever its model and tools do, and frees its slot.
+        const deadline = new AbortController()
+        const deadlineTimer = setTimeout(() => deadline.abort(new Error(`the run passed its deadline of ${settings.run_deadline_ms} ms`)), settings.run_deadline_ms)
+        const stop = AbortSignal.any([work.abort.signal, deadline.signal])
         const ports: RunPorts = runPorts({
           ...deps.ports,
           settings,
@@ -245,8 +249,8 @@ export function agentRunner(deps: AgentRunnerDeps) {
           chatbotId: conversation.chatbot_id,
           stateTools: agent.tools ?? [],
           timeoutMs: modelTimeoutMs,
-          signal: work.abort.signal,
-          sleep: tuning.sleep ?? ((ms) => abortable(ms, work.abort.signal)),
+          signal: stop,
+          sleep: tuning.sleep ?? ((ms) => abortable(ms, stop)),
           draft: showDraft,
         })
         const keep = agent.history ?? AGENT_DEFAULTS.history
@@ -261,10 +265,12 @@ export function agentRunner(deps: AgentRunnerDeps) {
             tools: await ports.toolSources(),
             exits: exitOffers(agent, snapshot?.definition),
             maxSteps: agent.max_steps ?? AGENT_DEFAULTS.max_steps,
+            maxTokens: agent.max_tokens ?? settings.max_tokens,
+            signal: stop,
             stream: true,
           },
           ports,
-        )
+        ).finally(() => clearTimeout(deadlineTimer))
       }
       // A shutdown leaves the runs pending: the next start runs them again.
       if (closing) return
@@ -272,6 +278,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
         waited_ms: Math.max(0, Date.parse(now()) - Date.parse((runs[0] as PendingRun).created_at) - Math.round(performance.now() - started)),
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
       }
+      events.emit('autopilot.run_ended', { outcome: outcome.kind, durationMs: timing.duration_ms, ...tokensOf(outcome) })
       // A draft that became the stored answer ends with it; any other is dropped below.
       if (finish(conversationId, state.state, runs, outcome, work, draft, timing)) draft = null
     } finally {
@@ -349,4 +356,16 @@ function exitOffers(agent: AgentSettings, flow: ConversationFlow | undefined) {
     to: exit.to,
     capture: (exit.capture ?? []).map((name) => ({ name, type: flow?.variables?.[name]?.type ?? 'string' })),
   }))
+}
+
+/** The tokens the model reported over a run's calls. */
+function tokensOf(outcome: AgentRunOutcome): { promptTokens: number; completionTokens: number } {
+  let promptTokens = 0
+  let completionTokens = 0
+  for (const entry of outcome.trace) {
+    if (entry.kind !== 'model') continue
+    promptTokens += entry.usage?.prompt_tokens ?? 0
+    completionTokens += entry.usage?.completion_tokens ?? 0
+  }
+  return { promptTokens, completionTokens }
 }

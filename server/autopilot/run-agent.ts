@@ -1,6 +1,7 @@
 import type { ModelCallOutcome } from '../llm/call-model.ts'
 import type { ChatMessage, ChatRequestBody, ToolDefinition, Usage } from '../llm/wire-format.ts'
 import type { Scalar } from '../engine/model.ts'
+import { keptArguments, toolCallLimits } from './tool-call-limits.ts'
 import { toolNames } from './tool-names.ts'
 
 /** One tool of an MCP integration, as its catalogue offers it (allow and deny applied). */
@@ -36,6 +37,10 @@ export interface AgentRunRequest {
   tools: { integrationId: string; integrationName: string; allow?: string[] }[]
   exits: AgentExitOffer[]
   maxSteps: number
+  /** Sent as `max_tokens`; what is read of each answer follows from it (llm/answer-limits.ts). */
+  maxTokens?: number
+  /** Ends the run (its deadline, a person taking over): its reason is the run's. */
+  signal?: AbortSignal
   /** Characters of one tool's output the model sees. */
   toolOutputLimit?: number
   stream?: boolean
@@ -52,6 +57,8 @@ export type TraceEntry =
       content?: string | null
       tool_calls?: string[]
       error?: string
+      /** What of the answer was not kept (over a limit), when part was not. */
+      cut?: string
     }
   | { kind: 'tool'; name: string; arguments: string; result: string; is_error: boolean; latency_ms: number }
   | { kind: 'exit'; exit: number; to: string; values: Record<string, Scalar> }
@@ -114,7 +121,10 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
   }
 
   const messages: ChatMessage[] = [{ role: 'system', content: request.instructions }, ...request.history]
+  const toolCalls = toolCallLimits()
+  const stopped = () => ({ kind: 'failed' as const, reason: stopReason(request.signal), trace })
   for (let step = 0; step < request.maxSteps; step++) {
+    if (request.signal?.aborted) return stopped()
     const body: ChatRequestBody = {
       model: request.model,
       messages,
@@ -122,8 +132,10 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
       ...(request.stream ? { stream_options: { include_usage: true } } : {}),
       ...(request.temperature === null ? {} : { temperature: request.temperature }),
       ...(functions.length > 0 ? { tools: functions, tool_choice: 'auto' as const } : {}),
+      ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
     }
-    const outcome = await callWithRetries(body, ports, trace, onText)
+    const outcome = await callWithRetries(body, ports, trace, onText, request.signal)
+    if (request.signal?.aborted) return stopped()
     if (outcome.kind !== 'answer') return { kind: 'failed', reason: outcome.reason, trace }
     const { answer } = outcome
     const exitCall = answer.toolCalls.find((call) => exitByName.has(call.function.name))
@@ -136,12 +148,16 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
     if (answer.toolCalls.length === 0) {
       const text = answer.content?.trim() ?? ''
       if (text) return { kind: 'answer', text, trace }
-      return { kind: 'failed', reason: 'the model answered nothing', trace }
+      return { kind: 'failed', reason: answer.cut ? `the model's answer was cut and nothing of it could be kept: ${answer.cut}` : 'the model answered nothing', trace }
     }
-    messages.push({ role: 'assistant', content: answer.content, tool_calls: answer.toolCalls })
+    messages.push({ role: 'assistant', content: answer.content, tool_calls: answer.toolCalls.map((call) => ({ ...call, function: { ...call.function, arguments: keptArguments(call, false) } })) })
     // Every call id is answered (providers refuse one left out), in the order asked.
-    for (const call of answer.toolCalls) {
-      const content = await runTool(call.function.name, call.function.arguments, names, ports, trace, request.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT)
+    for (const [index, call] of answer.toolCalls.entries()) {
+      if (request.signal?.aborted) return stopped()
+      const refused = toolCalls.refusal(index, call)
+      const content = refused
+        ? notRun(call.function.name, keptArguments(call, true), refused, trace)
+        : await runTool(call.function.name, call.function.arguments, names, ports, trace, request.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT)
       messages.push({ role: 'tool', tool_call_id: call.id, content })
     }
   }
@@ -153,6 +169,7 @@ async function callWithRetries(
   ports: AutopilotPorts,
   trace: TraceEntry[],
   onText?: (fragment: string) => void,
+  signal?: AbortSignal,
 ): Promise<ModelCallOutcome> {
   let outcome: ModelCallOutcome = { kind: 'unavailable', reason: 'not called' }
   for (let attempt = 1; attempt <= MODEL_ATTEMPTS; attempt++) {
@@ -162,11 +179,20 @@ async function callWithRetries(
     if (outcome.kind === 'answer') {
       const { answer } = outcome
       const calls = answer.toolCalls.map((call) => call.function.name)
-      trace.push({ kind: 'model', model: body.model, finish_reason: answer.finishReason, usage: answer.usage, latency_ms: latency, content: answer.content, ...(calls.length ? { tool_calls: calls } : {}) })
+      trace.push({
+        kind: 'model',
+        model: body.model,
+        finish_reason: answer.finishReason,
+        usage: answer.usage,
+        latency_ms: latency,
+        content: answer.content,
+        ...(calls.length ? { tool_calls: calls } : {}),
+        ...(answer.cut ? { cut: answer.cut } : {}),
+      })
       return outcome
     }
-    trace.push({ kind: 'model', model: body.model, finish_reason: null, usage: null, latency_ms: latency, error: outcome.reason })
-    if (outcome.kind === 'refused') return outcome
+    trace.push({ kind: 'model', model: body.model, finish_reason: null, usage: null, latency_ms: latency, error: signal?.aborted ? stopReason(signal) : outcome.reason })
+    if (outcome.kind === 'refused' || signal?.aborted) return outcome
     if (attempt < MODEL_ATTEMPTS) await ports.sleep(Math.min(outcome.retryAfterMs ?? 1000 * 2 ** (attempt - 1), LONGEST_RETRY_WAIT_MS))
   }
   return outcome
@@ -202,6 +228,18 @@ async function runTool(
     // A refused or failed call is the model's to hear about, never the visitor's.
     return record((error as Error).message, true, elapsed(started))
   }
+}
+
+/** A call over a limit: recorded, and answered to the model as an error, never made. */
+function notRun(functionName: string, shownArguments: string, why: string, trace: TraceEntry[]): string {
+  trace.push({ kind: 'tool', name: functionName, arguments: shownArguments, result: why, is_error: true, latency_ms: 0 })
+  return `Error: ${why}`
+}
+
+/** Why the run was stopped: the reason its signal was aborted with (a deadline says so), else "stopped". */
+function stopReason(signal: AbortSignal | undefined): string {
+  const reason = signal?.reason
+  return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the run was stopped'
 }
 
 /** The exit's captured values that have the declared type; anything else is left out. */

@@ -1,5 +1,6 @@
 import type { StoredLlmSettings } from '../chatbots/model-settings.ts'
 import { ApiError } from '../http/api-error.ts'
+import { answerLimits } from '../llm/answer-limits.ts'
 import { callModel } from '../llm/call-model.ts'
 import type { McpService } from '../mcp/mcp-service.ts'
 import { pinnedFetch } from '../mcp/pinned-fetch.ts'
@@ -17,6 +18,7 @@ export interface RunPortsOptions {
   integrationName: (workspaceId: string, chatbotId: string, integrationId: string) => string | null
   outbound: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
   timeoutMs: number
+  /** Ends the run: a person took over, or its deadline passed. */
   signal: AbortSignal
   sleep: (ms: number) => Promise<void>
   /** Told when a model call begins and of each text fragment it streams. */
@@ -49,6 +51,8 @@ export function runPorts(options: RunPortsOptions): RunPorts {
       return callModel({ baseUrl: settings.base_url, apiKey: settings.api_key }, body, {
         fetch,
         timeoutMs: options.timeoutMs,
+        deadlineMs: settings.call_deadline_ms,
+        limits: answerLimits(body.max_tokens ?? settings.max_tokens),
         signal,
         onText: (fragment) => {
           options.draft?.text(fragment)
@@ -68,7 +72,8 @@ export function runPorts(options: RunPortsOptions): RunPorts {
       if (!stateAllows(integrationId, tool)) throw new Error(`the tool "${tool}" is not offered in this state`)
       if (signal.aborted) throw new Error('the run was stopped')
       try {
-        const result = await mcp.call(workspaceId, chatbotId, integrationId, tool, args)
+        // The run's end does not wait for a slow tool (its own timeout may be minutes away).
+        const result = await Promise.race([mcp.call(workspaceId, chatbotId, integrationId, tool, args), stoppedBy(signal)])
         const text = result.content
           .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : JSON.stringify(block)))
           .join('\n')
@@ -90,4 +95,13 @@ export function runPorts(options: RunPortsOptions): RunPorts {
       }))
     },
   }
+}
+
+/** Rejects once the signal aborts, with its reason. */
+function stoppedBy(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error('the run was stopped'))
+    if (signal.aborted) stop()
+    else signal.addEventListener('abort', stop, { once: true })
+  })
 }

@@ -1,15 +1,21 @@
 import { invalidField } from '../http/api-error.ts'
 import { maskOptional } from '../integrations/mask-secret.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
-import type { LlmSettings, UpdateChatbot } from './model.ts'
+import { DEFAULT_MAX_TOKENS } from '../llm/answer-limits.ts'
+import { LLM_DEADLINE_DEFAULTS, type LlmSettings, type UpdateChatbot } from './model.ts'
 
-/** The model settings as stored (the api key in clear, for the agent runner). */
+/** The model settings as stored (the api key in clear, for the agent runner); the limits filled with their defaults when read. */
 export interface StoredLlmSettings {
   base_url: string
   model: string
   temperature: number | null
   api_key: string | null
+  max_tokens: number
+  call_deadline_ms: number
+  run_deadline_ms: number
 }
+
+const LIMIT_DEFAULTS = { max_tokens: DEFAULT_MAX_TOKENS, ...LLM_DEADLINE_DEFAULTS }
 
 /** The settings as answers show them: the key masked. */
 export function showLlmSettings(stored: string | null): LlmSettings | null {
@@ -18,7 +24,8 @@ export function showLlmSettings(stored: string | null): LlmSettings | null {
 }
 
 export function readLlmSettings(stored: string | null): StoredLlmSettings | null {
-  return stored ? (JSON.parse(stored) as StoredLlmSettings) : null
+  // Settings stored before the limits existed take their defaults.
+  return stored ? { ...LIMIT_DEFAULTS, ...(JSON.parse(stored) as Partial<StoredLlmSettings>) } as StoredLlmSettings : null
 }
 
 /**
@@ -44,6 +51,19 @@ export function nextLlmSettings(
     throw invalidField('/llm/api_key', `send api_key again (or null) when base_url changes: the stored key is only sent to ${before.base_url}`)
   }
   const apiKey = input.api_key === undefined ? (before?.api_key ?? null) : input.api_key
-  const settings: StoredLlmSettings = { base_url: base, model: input.model.trim(), temperature: input.temperature ?? null, api_key: apiKey }
+  // A limit omitted keeps its stored value (a client that knows none of them resets none); null restores the default.
+  const limit = <K extends keyof typeof LIMIT_DEFAULTS>(key: K): number => {
+    const given = input[key]
+    return given === undefined ? (before?.[key] ?? LIMIT_DEFAULTS[key]) : (given ?? LIMIT_DEFAULTS[key])
+  }
+  const settings: StoredLlmSettings = {
+    base_url: base,
+    model: input.model.trim(),
+    temperature: input.temperature ?? null,
+    api_key: apiKey,
+    max_tokens: limit('max_tokens'),
+    call_deadline_ms: limit('call_deadline_ms'),
+    run_deadline_ms: limit('run_deadline_ms'),
+  }
   return JSON.stringify(settings)
 }

@@ -22,6 +22,9 @@ export interface ChatbotServiceDeps {
 export type ChatbotService = ReturnType<typeof chatbotService>
 
 export function chatbotService({ store, now, events, flowKind, outbound }: ChatbotServiceDeps) {
+  // The store keeps rows it read: a deleted flow clears its chatbot's entry_flow_id behind it.
+  events.on('flow.removed', store.forgetCached)
+  events.on('database.rolled_back', store.forgetCached)
   function stored(workspaceId: string, id: string): StoredChatbot {
     const bot = store.get(workspaceId, id)
     if (!bot) throw notFound('chatbot')

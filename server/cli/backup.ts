@@ -1,26 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
-import { openDatabase } from '../db/open-database.ts'
+import { writeBackup } from '../backups/write-backup.ts'
 
 /**
- * Writes a consistent copy of the live database with VACUUM INTO: it reads one snapshot
- * under WAL, so it is safe while the server keeps writing.
+ * `parley backup FILE`: a consistent copy of the live database (VACUUM INTO reads one snapshot
+ * under WAL, so it is safe while the server keeps writing), integrity-checked before it gets
+ * its name. Refuses to overwrite; creates the folder, private to its owner.
  */
 export function backup(databaseFile: string, target: string): string {
-  if (!existsSync(databaseFile)) throw new Error(`no database at ${databaseFile}; check PARLEY_DATA_DIR`)
-  const destination = resolve(target)
-  if (existsSync(destination)) throw new Error(`${destination} already exists; choose a new file name`)
-  // `parley backup /backups/$(date +%F).db` on a new machine: the folder is made, private to its owner.
-  try {
-    mkdirSync(dirname(destination), { recursive: true, mode: 0o700 })
-  } catch (error) {
-    throw new Error(`cannot create the folder ${dirname(destination)}: ${(error as Error).message}`)
-  }
-  const db = openDatabase(databaseFile)
-  try {
-    db.query('VACUUM INTO ?').run(destination)
-  } finally {
-    db.close()
-  }
-  return destination
+  return writeBackup(databaseFile, target).file
 }

@@ -10,6 +10,8 @@ interface ContactRow {
   first_message_at: string | null
   created_at: string
   updated_at: string | null
+  /** The details parsed, once: every message of a chat reads them. */
+  parsed?: ContactDetails
 }
 
 export type StoredContact = Contact & { chatbot_id: string; first_message_at: string | null }
@@ -63,11 +65,13 @@ export function contactStore(db: Database) {
 
 function toContact(row: ContactRow | null): StoredContact | undefined {
   if (!row) return undefined
+  row.parsed ??= JSON.parse(row.details) as ContactDetails
   return {
     id: row.id,
     chatbot_id: row.chatbot_id,
     external_id: row.external_id,
-    details: JSON.parse(row.details) as ContactDetails,
+    // A copy: the cached row's own object is never handed out to be changed.
+    details: { ...row.parsed },
     first_message_at: row.first_message_at,
     created_at: row.created_at,
     updated_at: row.updated_at,

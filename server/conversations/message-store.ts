@@ -29,6 +29,14 @@ const BEYOND_EVERY_ROWID = '9223372036854775807'
 
 /** Conversations whose client ids are kept in memory: every visitor message is checked for a resend. */
 const CONVERSATIONS_WITH_KNOWN_CLIENT_IDS = 5000
+/** The newest client ids kept per conversation: what a widget resends after a reconnect is among them. */
+export const CLIENT_IDS_KEPT = 64
+
+/** A conversation's newest client ids; `all` while no stored one was left out. */
+interface KnownClientIds {
+  ids: Set<string>
+  all: boolean
+}
 
 export type MessageStore = ReturnType<typeof messageStore>
 
@@ -54,25 +62,43 @@ export function messageStore(db: Database) {
     `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) ORDER BY rowid LIMIT ? OFFSET ?`,
   )
   const count = db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM messages WHERE conversation_seq = (${SEQ_OF('?')})`)
-  const clientIds = db.query<{ client_id: string }, [string]>(
-    `SELECT client_id FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND client_id IS NOT NULL`,
+  const clientIds = db.query<{ client_id: string }, [string, number]>(
+    `SELECT client_id FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND client_id IS NOT NULL ORDER BY rowid DESC LIMIT ?`,
   )
-  // A conversation's every stored client id, once read: a new message is told from a resend
-  // without a query. The set is only ever a superset of what is stored (an insert rolled back
-  // with its batch stays in it), so a hit is confirmed by the database.
-  const knownClientIds = new RowCache<Set<string>>(CONVERSATIONS_WITH_KNOWN_CLIENT_IDS)
-  const clientIdsOf = (conversationId: string) =>
-    knownClientIds.through(conversationId, () => new Set(clientIds.all(conversationId).map((row) => row.client_id))) as Set<string>
+  // A conversation's newest stored client ids, once read: a new message is told from a resend
+  // without a query while the conversation has no more than CLIENT_IDS_KEPT of them (past
+  // that, an id not among the newest is looked up). Memory grows with conversations, not with
+  // their messages. The set holds every id it was given and kept (an insert rolled back with
+  // its batch stays in it), so a hit is confirmed by the database.
+  const knownClientIds = new RowCache<KnownClientIds>(CONVERSATIONS_WITH_KNOWN_CLIENT_IDS)
+  const clientIdsOf = (conversationId: string): KnownClientIds =>
+    knownClientIds.through(conversationId, () => {
+      const rows = clientIds.all(conversationId, CLIENT_IDS_KEPT + 1)
+      const ids = new Set(rows.slice(0, CLIENT_IDS_KEPT).reverse().map((row) => row.client_id))
+      return { ids, all: rows.length <= CLIENT_IDS_KEPT }
+    }) as KnownClientIds
 
   return {
     insert(message: Message): void {
       const { id, conversation_id, role } = message
       const clientId = message.client_id ?? null
       insert.run(id, conversation_id, conversation_id, role, clientId, message.author ?? null, message.author_avatar_url ?? null, JSON.stringify(message.content), message.created_at)
-      if (clientId !== null) knownClientIds.update(conversation_id, (known) => known.add(clientId))
+      if (clientId !== null) {
+        knownClientIds.update(conversation_id, (known) => {
+          known.ids.add(clientId)
+          if (known.ids.size <= CLIENT_IDS_KEPT) return
+          known.ids.delete(known.ids.values().next().value as string)
+          known.all = false
+        })
+      }
+    },
+    /** A conversation opened now has no client ids yet: its first message needs no query to tell. */
+    opened(conversationId: string): void {
+      knownClientIds.set(conversationId, { ids: new Set(), all: true })
     },
     findByClientId(conversationId: string, clientId: string): Message | undefined {
-      if (!clientIdsOf(conversationId).has(clientId)) return undefined
+      const known = clientIdsOf(conversationId)
+      if (!known.ids.has(clientId) && known.all) return undefined
       return toMessage(byClientId.get(conversationId, clientId))
     },
     /** The newest `limit` messages, oldest first, and whether older ones exist. */

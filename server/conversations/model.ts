@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
 import { Id, listOf, PageQuery, Timestamp } from '../http/common-model.ts'
+import { nameText } from '../support/name-text.ts'
 import { AVATAR_URL_MAX_LENGTH, AVATAR_URL_PATTERN } from '../protocol/widget-config-defaults.ts'
 import { ChatMessage, Content, ConversationRating, ConversationStatus, ReadMark } from '../protocol/widget-protocol.ts'
 
@@ -76,7 +77,7 @@ export const MessageList = listOf(ChatMessage)
 export const AgentMessage = t.Object(
   {
     text: t.String({ minLength: 1, maxLength: 4096 }),
-    author: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "the agent's display name" })),
+    author: t.Optional(nameText(100, { description: "the agent's display name" })),
     author_avatar_url: t.Optional(
       t.String({
         pattern: AVATAR_URL_PATTERN.source,

@@ -31,12 +31,12 @@ export type RatingService = ReturnType<typeof ratingService>
 
 /**
  * The end rating: a visitor rates their own closed conversation once, on the scale the
- * integration offers. Pending ratings (written in the open batch) count, so two tabs rating
- * at once keep the first.
+ * integration offers. A rating written in the open batch is read back through the same
+ * connection's transaction, so two tabs rating at once keep the first; a rolled-back batch
+ * takes its rating with it (no copy of it is kept in memory to outlive the rollback).
  */
 export function ratingService({ conversations, ratings, batch, now }: Deps) {
-  const pending = new Map<string, ConversationRating>()
-  const current = (conversationId: string) => pending.get(conversationId) ?? ratings.get(conversationId)
+  const current = (conversationId: string) => ratings.get(conversationId)
 
   return {
     of: current,
@@ -55,13 +55,9 @@ export function ratingService({ conversations, ratings, batch, now }: Deps) {
       }
       const comment = input.comment?.trim().slice(0, RATING_COMMENT_MAX_LENGTH) || null
       const rating: ConversationRating = { scale: input.scale, score: input.score, comment, created_at: now() }
-      pending.set(conversation.id, rating)
       batch.run(
         () => ratings.insertOnce(conversation.id, rating),
-        () => {
-          pending.delete(conversation.id)
-          onStored(rating)
-        },
+        () => onStored(rating),
       )
       return { ok: true, rating }
     },

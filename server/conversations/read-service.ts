@@ -19,15 +19,13 @@ export type ReadService = ReturnType<typeof readService>
  * always names a message of the conversation; each move is announced once stored.
  */
 export function readService({ reads, batch, events, now }: Deps) {
-  /** Marks written in the open batch, so that a second mark in the same turn compares with them. */
-  const pending = new Map<string, ReadMark>()
-  const current = (conversationId: string) => {
-    const stored = reads.of(conversationId)
-    return {
-      visitor: pending.get(`${conversationId}:visitor`) ?? stored.visitor,
-      team: pending.get(`${conversationId}:team`) ?? stored.team,
-    }
-  }
+  // The store keeps marks it read; a rolled-back batch or a cascading delete changes rows behind it.
+  events.on('database.rolled_back', reads.forgetCached)
+  events.on('chatbot.removed', reads.forgetCached)
+  // Marks written in the open batch are read back through the store (its cache follows its
+  // writes), so a second mark in the same turn compares with them, and a rolled-back batch
+  // takes them along.
+  const current = (conversationId: string) => reads.of(conversationId)
 
   return {
     of: current,
@@ -39,17 +37,12 @@ export function readService({ reads, batch, events, now }: Deps) {
 
     /** Moves the reader's mark to `upTo` (a message of the conversation) unless it is there or past it. */
     mark(conversation: ConversationRef, reader: Reader, upTo: string): ReadMark | null {
-      const key = `${conversation.id}:${reader}`
       const before = current(conversation.id)[reader]
       if (before && before.up_to >= upTo) return null
       const mark: ReadMark = { up_to: upTo, at: now() }
-      pending.set(key, mark)
       batch.run(
         () => reads.advance(conversation.id, reader, mark),
-        () => {
-          if (pending.get(key) === mark) pending.delete(key)
-          events.emit('conversation.read', { conversation, reader, ...mark })
-        },
+        () => events.emit('conversation.read', { conversation, reader, ...mark }),
       )
       return mark
     },

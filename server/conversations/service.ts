@@ -1,3 +1,4 @@
+import { RowCache } from '../db/row-cache.ts'
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { ConversationState, EngineEvent, EngineInput } from '../engine/model.ts'
 import { runEngine } from '../engine/run-engine.ts'
@@ -10,6 +11,9 @@ import type { ContactStore } from './contact-store.ts'
 import type { ConversationStore, StoredConversation } from './conversation-store.ts'
 import type { MessageStore } from './message-store.ts'
 import type { Channel, ContactDetails, Message } from './model.ts'
+
+/** Conversations whose engine state is kept parsed. */
+const PARSED_STATES = 10_000
 
 /** Messages a widget gets per batch of history. */
 export const HISTORY_LIMIT = 50
@@ -125,6 +129,21 @@ export function mediaAsText(media: Extract<Content, { kind: 'media' }>['media'])
 export function conversationService(deps: ConversationServiceDeps) {
   const { contacts, conversations, messages, snapshots, events, now, batch, turnWriters = [] } = deps
 
+  /**
+   * The engine's state as last written or read, parsed: every turn of a chat reads it, and the
+   * engine never changes the state it is given. Used only while the stored text is the same.
+   */
+  const parsedStates = new RowCache<{ text: string; state: ConversationState }>(PARSED_STATES)
+  function stateOf(conversation: StoredConversation): ConversationState | null {
+    const text = conversation.state
+    if (!text) return null
+    const kept = parsedStates.get(conversation.id)
+    if (kept && kept.text === text) return kept.state
+    const state = JSON.parse(text) as ConversationState
+    parsedStates.set(conversation.id, { text, state })
+    return state
+  }
+
   /** A message of the turn, stamped with the turn's time (one clock read per turn). */
   function message(turn: Turn, role: Role, content: Content, extra: Partial<Message> = {}): Message {
     return { id: newId(), conversation_id: turn.conversation.id, role, content, created_at: turn.at, ...extra }
@@ -137,7 +156,7 @@ export function conversationService(deps: ConversationServiceDeps) {
       conversation.flow_id && conversation.flow_version !== null ? snapshots.version(conversation.flow_id, conversation.flow_version) : null
     // A deleted flow's conversations keep their history but get no new bot messages.
     if (!snapshot) return
-    const state = turn.state ?? (conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null)
+    const state = turn.state ?? stateOf(conversation)
     const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined })
     for (const content of result.messages) turn.messages.push(message(turn, 'bot', content))
     turn.engineEvents.push(...result.events)
@@ -164,11 +183,15 @@ export function conversationService(deps: ConversationServiceDeps) {
     const before = isNew ? null : conversation.status
     const lastAt = turn.messages.at(-1)?.created_at ?? conversation.last_message_at
     const state = turn.state ? JSON.stringify(turn.state) : null
+    if (state && turn.state) parsedStates.set(conversation.id, { text: state, state: turn.state })
     const record: TurnRecord = { conversation: { ...conversation, status: turn.status, last_message_at: lastAt }, messages: turn.messages, previousStatus: before, engineEvents: turn.engineEvents }
     const channelWrites = turnWriters.flatMap((writer) => writer.writesFor(record) ?? [])
     batch.run(
       () => {
-        if (isNew) conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
+        if (isNew) {
+          conversations.insert({ ...conversation, status: turn.status, state, last_message_at: lastAt })
+          messages.opened(conversation.id)
+        }
         else conversations.saveTurn(conversation.id, state, turn.status === before ? null : turn.status, turn.at, lastAt)
         for (const stored of turn.messages) messages.insert(stored)
         for (const write of channelWrites) write()
@@ -297,7 +320,7 @@ export function conversationService(deps: ConversationServiceDeps) {
       const turn = startTurn(conversation)
       turn.status = status
       if (status === 'bot') {
-        const flowStatus = conversation.state ? (JSON.parse(conversation.state) as ConversationState).status : null
+        const flowStatus = stateOf(conversation)?.status ?? null
         const details = () => contacts.get(conversation.contact_id)?.details ?? {}
         if (flowStatus === 'handoff') botStep(turn, { kind: 'resume' }, ctx, details())
         else if (flowStatus === 'closed') botStep(turn, { kind: 'start' }, ctx, details())
@@ -321,7 +344,7 @@ export function conversationService(deps: ConversationServiceDeps) {
       alsoWrite: () => void,
     ): Message[] | null {
       const conversation = conversations.get(conversationId)
-      const state = conversation?.state ? (JSON.parse(conversation.state) as ConversationState) : null
+      const state = conversation ? stateOf(conversation) : null
       if (!conversation || conversation.status !== 'bot' || state?.waiting !== 'agent' || state.state !== agentState) return null
       const turn = startTurn(conversation)
       if (result.kind === 'answer') {

@@ -1,14 +1,11 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { Clock } from '../support/clock.ts'
 import type { ConversationRef, EventBus } from '../support/events.ts'
-import { deskEvent } from './desk-event.ts'
-import type { DeskFeed } from './feed.ts'
 import type { PassingEvent } from './feed-events.ts'
 import type { DeskStore } from './store.ts'
 
 interface Deps {
   events: EventBus
-  feed: DeskFeed
   store: DeskStore
   batch: WriteBatcher
   now: Clock
@@ -17,11 +14,12 @@ interface Deps {
 }
 
 /**
- * What the rest of Parley announces, turned into the desk's events: stored messages and
- * status changes become numbered feed entries; typing passes straight to open desks. Notes
- * never travel here: they are not messages, and only the desk announces them.
+ * What the rest of Parley announces, turned into the desk's events: typing passes straight to
+ * open desks, a visitor's page is remembered. Stored messages and status changes become
+ * numbered feed entries in the turn's own unit (turn-feed.ts). Notes never travel here: they
+ * are not messages, and only the desk announces them.
  */
-export function deskAnnouncements({ events, feed, store, batch, now, pass }: Deps): () => void {
+export function deskAnnouncements({ events, store, batch, now, pass }: Deps): () => void {
   // A chatbot never changes workspace: remembered once read.
   const workspaces = new Map<string, string | null>()
   const workspaceOf = (conversation: ConversationRef): string | null => {
@@ -35,35 +33,6 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
 
   const off = [
     events.on('chatbot.removed', ({ chatbotId }) => void workspaces.delete(chatbotId)),
-    events.on('conversation.messages', ({ conversation, messages }) => {
-      const workspaceId = workspaceOf(conversation)
-      if (!workspaceId) return
-      // The first messages of a conversation: it is new to every list.
-      if (messages[0] && store.firstMessageId(conversation.id) === messages[0].id) {
-        const thread = store.thread(workspaceId, conversation.id)
-        if (thread) {
-          feed.publish(workspaceId, { type: 'conversation', conversation_id: conversation.id, chatbot_id: conversation.chatbot_id, change: 'opened', status: thread.status, assignee_id: null })
-        }
-      }
-      for (const message of messages) {
-        feed.publish(workspaceId, { type: 'message', conversation_id: conversation.id, chatbot_id: conversation.chatbot_id, message })
-      }
-    }),
-    events.on('conversation.status', ({ conversation, status }) => {
-      const workspaceId = workspaceOf(conversation)
-      if (!workspaceId) return
-      const thread = store.thread(workspaceId, conversation.id)
-      feed.publish(workspaceId, {
-        type: 'conversation',
-        conversation_id: conversation.id,
-        chatbot_id: conversation.chatbot_id,
-        change: 'status',
-        status,
-        assignee_id: thread?.assignee_id ?? null,
-      })
-      const last = store.events(conversation.id).at(-1)
-      if (last) feed.publish(workspaceId, { type: 'timeline', conversation_id: conversation.id, event: deskEvent(last) })
-    }),
     events.on('conversation.typing', ({ conversation, active, from, person }) => {
       const workspaceId = workspaceOf(conversation)
       if (workspaceId) pass(workspaceId, { type: 'typing', conversation_id: conversation.id, from, person: person ?? null, active })
@@ -72,9 +41,9 @@ export function deskAnnouncements({ events, feed, store, batch, now, pass }: Dep
       const workspaceId = workspaceOf(conversation)
       if (workspaceId) pass(workspaceId, { type: 'typing', conversation_id: conversation.id, from: 'visitor', person: null, active })
     }),
-    events.on('visitor.seen', ({ contactId, pageUrl, userAgent }) => {
+    events.on('visitor.seen', ({ contactId, pageUrl, userAgent, address }) => {
       const at = now()
-      batch.run(() => store.saveVisitorPage(contactId, pageUrl, userAgent, at))
+      batch.run(() => store.saveVisitorPage(contactId, pageUrl, userAgent, at, address))
     }),
   ]
   return () => {

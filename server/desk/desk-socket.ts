@@ -200,6 +200,12 @@ export function deskSocket({ callerOf, sessions, publicOrigin, feed, desk, store
     upgrade,
     handlers,
     pass,
+    /** Desk sockets open now (the metrics show it). */
+    openCount(): number {
+      let count = 0
+      for (const sockets of byWorkspace.values()) count += sockets.size
+      return count
+    },
     /** Who is looking at a conversation now. */
     viewers: (workspaceId: string, conversationId: string) => (presenceOf(workspaceId, conversationId) as Extract<PassingEvent, { type: 'presence' }>).people,
     close() {

@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import type { Channel } from '../conversations/model.ts'
+import { CONVERSATION_OF_KEY } from './message-search-store.ts'
 import type { View } from './model.ts'
 
 /** Where a page of a list starts: after this conversation (and, waiting, this handoff time). */
@@ -18,6 +19,8 @@ export interface ListFilter {
   /** FTS5 queries, already made safe (search-query.ts); null when not searching that source. */
   contactMatch?: string | null
   messageMatch?: string | null
+  /** The conversations (seq) among whose the message search looks, instead of every match. */
+  messageSeqs?: number[]
   after?: ListPosition
   /** One conversation's row, whatever the view. */
   conversationId?: string
@@ -112,8 +115,11 @@ export function listQuery(filter: ListFilter): { sql: string; params: Record<str
     params.channel = filter.channel
   }
   const found: string[] = []
-  if (filter.messageMatch) {
-    found.push('SELECT m.conversation_seq FROM messages m WHERE m.rowid IN (SELECT rowid FROM desk_message_search WHERE desk_message_search MATCH $message_match)')
+  if (filter.messageSeqs) {
+    found.push('SELECT value FROM json_each($message_seqs)')
+    params.message_seqs = JSON.stringify(filter.messageSeqs)
+  } else if (filter.messageMatch) {
+    found.push(`SELECT ${CONVERSATION_OF_KEY('rowid')} FROM desk_message_search WHERE desk_message_search MATCH $message_match`)
     params.message_match = filter.messageMatch
   }
   if (filter.contactMatch) {
@@ -132,17 +138,39 @@ export function listQuery(filter: ListFilter): { sql: string; params: Record<str
   return { sql, params }
 }
 
+/** Message matches a search reads first, newest conversation first: a common word's first page is among them. */
+export const NEWEST_MATCHES = 2000
+
 /**
  * The desk's conversation lists, workspace-wide. Each view walks one index of desk_threads
  * in its own order and stops at the page's end (cursor paging, no OFFSET), so the first page
  * costs about the same with 100 or 100,000 conversations; the page's rows are then joined to
  * their conversation, contact and last message.
+ *
+ * A message search in a view of newest conversations first looks among the conversations of
+ * the newest NEWEST_MATCHES matches only (the index is in conversation order, migration 24):
+ * every match of a conversation newer than the oldest of them is among them, so a full page
+ * none of whose rows is older is exactly the page all matches would give. Otherwise (a word
+ * too rare to fill the page there, the waiting view's other order) every match is read.
  */
 export function listStore(db: Database) {
+  const newestMatches = db.query<{ seq: number }, [string, number]>(
+    `SELECT ${CONVERSATION_OF_KEY('rowid')} AS seq FROM desk_message_search WHERE desk_message_search MATCH ? ORDER BY rowid DESC LIMIT ?`,
+  )
+  const run = (filter: ListFilter) => {
+    const { sql, params } = listQuery(filter)
+    return db.query<ListRow, Record<string, string | number | null>>(sql).all(params)
+  }
   return {
     list(filter: ListFilter): ListRow[] {
-      const { sql, params } = listQuery(filter)
-      return db.query<ListRow, Record<string, string | number | null>>(sql).all(params)
+      if (!filter.messageMatch || filter.view === 'waiting' || filter.conversationId !== undefined) return run(filter)
+      const matches = newestMatches.all(filter.messageMatch, NEWEST_MATCHES)
+      const seqs = [...new Set(matches.map((match) => match.seq))]
+      const rows = run({ ...filter, messageSeqs: seqs })
+      const everyMatch = matches.length < NEWEST_MATCHES
+      const oldest = seqs.at(-1) ?? 0
+      if (everyMatch || (rows.length === filter.limit && (rows.at(-1)?.seq ?? 0) >= oldest)) return rows
+      return run(filter)
     },
   }
 }

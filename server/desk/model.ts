@@ -146,7 +146,16 @@ export const Context = t.Object({
     details: t.Array(t.Object({ key: t.String(), value: t.Union([t.String(), t.Number(), t.Boolean()]), set_at: Nullable(Timestamp) })),
     created_at: Timestamp,
   }),
-  visitor: Nullable(t.Object({ page_url: Nullable(t.String()), user_agent: Nullable(t.String()) }, { description: 'the page and browser the widget was on (web channel)' })),
+  visitor: Nullable(
+    t.Object(
+      {
+        page_url: Nullable(t.String()),
+        user_agent: Nullable(t.String()),
+        address: Nullable(t.String({ description: "the visitor's IP address at their last connect (behind a trusted proxy, the client it forwarded for)" })),
+      },
+      { description: 'the page, browser and address the widget was on (web channel)' },
+    ),
+  ),
   earlier_conversations: t.Array(t.Object({ id: Id, status: ConversationStatus, channel: Channel, created_at: Timestamp, last_message_at: Timestamp })),
   flow: Nullable(
     t.Object({

@@ -328,7 +328,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
           details: Object.entries(contact.details).map(([key, value]) => ({ key, value, set_at: times.get(key) ?? null })),
           created_at: contact.created_at,
         },
-        visitor: conversation.channel === 'web' ? (visitor ?? { page_url: null, user_agent: null }) : null,
+        visitor: conversation.channel === 'web' ? (visitor ?? { page_url: null, user_agent: null, address: null }) : null,
         earlier_conversations: store.earlierConversations(contact.id, conversationId) as Context['earlier_conversations'],
         flow: flowId
           ? {

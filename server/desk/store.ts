@@ -96,15 +96,18 @@ export function deskStore(db: Database) {
   const flowName = db.query<{ name: string }, [string]>('SELECT name FROM flows WHERE id = ?')
   const workspaceOfChatbot = db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?')
 
-  const visitorPage = db.query<{ page_url: string | null; user_agent: string | null }, [string]>('SELECT page_url, user_agent FROM desk_web_visitors WHERE contact_id = ?')
-  const saveVisitorPage = db.query<unknown, [string, string | null, string | null, string]>(
-    `INSERT INTO desk_web_visitors (contact_id, page_url, user_agent, seen_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (contact_id) DO UPDATE SET page_url = excluded.page_url, user_agent = excluded.user_agent, seen_at = excluded.seen_at`,
+  const visitorPage = db.query<{ page_url: string | null; user_agent: string | null; address: string | null }, [string]>(
+    'SELECT page_url, user_agent, address FROM desk_web_visitors WHERE contact_id = ?',
+  )
+  const saveVisitorPage = db.query<unknown, [string, string | null, string | null, string, string | null]>(
+    `INSERT INTO desk_web_visitors (contact_id, page_url, user_agent, seen_at, address) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (contact_id) DO UPDATE SET page_url = excluded.page_url, user_agent = excluded.user_agent, seen_at = excluded.seen_at, address = excluded.address`,
   )
 
   return {
     visitorPage: (contactId: string) => visitorPage.get(contactId) ?? undefined,
-    saveVisitorPage: (contactId: string, pageUrl: string | null, userAgent: string | null, at: string) => saveVisitorPage.run(contactId, pageUrl, userAgent, at),
+    saveVisitorPage: (contactId: string, pageUrl: string | null, userAgent: string | null, at: string, address: string | null = null) =>
+      saveVisitorPage.run(contactId, pageUrl, userAgent, at, address),
     thread: (workspaceId: string, conversationId: string) => thread.get(conversationId, workspaceId) ?? undefined,
     assign: (conversationId: string, assigneeId: string | null, at: string) => assign.run(assigneeId, assigneeId ? at : null, conversationId),
     insertEvent: (row: Omit<EventRow, 'id'>) => (insertEvent.get(row.conversation_id, row.kind, row.at, row.actor_id, row.actor_name, row.data) as { id: number }).id,

@@ -1,4 +1,5 @@
 import { type Static, t } from 'elysia'
+import { MAX_MAX_TOKENS } from '../llm/answer-limits.ts'
 
 /**
  * The `conversation` flow definition, version 1: the exact truth behind
@@ -125,6 +126,7 @@ export const Agent = t.Object(
     instructions: t.String({ minLength: 1, description: 'what the LLM agent is for; templates ({{var}}, {{contact.KEY}}) are filled' }),
     model: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "overrides the chatbot's llm.model in this state" })),
     temperature: t.Optional(t.Number({ minimum: 0, maximum: 2, description: "overrides the chatbot's llm.temperature in this state" })),
+    max_tokens: t.Optional(t.Integer({ minimum: 1, maximum: MAX_MAX_TOKENS, description: "overrides the chatbot's llm.max_tokens in this state" })),
     tools: t.Optional(
       t.Array(
         t.Object(

@@ -1,5 +1,6 @@
 import { type Static, t } from 'elysia'
 import { ChatbotParams, Id, listOf, Timestamp } from '../http/common-model.ts'
+import { nameText } from '../support/name-text.ts'
 
 export const FlowType = t.Union([t.Literal('conversation'), t.Literal('meta')], {
   description: '`conversation`: a state machine (docs/flows.md); `meta`: a WhatsApp Flow JSON document (docs/meta-flows.md)',
@@ -9,7 +10,7 @@ export type FlowType = Static<typeof FlowType>
 export const FlowStatus = t.Union([t.Literal('draft'), t.Literal('published')])
 export type FlowStatus = Static<typeof FlowStatus>
 
-const Name = t.String({ minLength: 1, maxLength: 200, examples: ['Welcome'] })
+const Name = nameText(200, { examples: ['Welcome'] })
 
 /** The definition is checked by validate and publish, not on save: a draft may be unfinished. */
 const Definition = t.Object(

@@ -17,8 +17,9 @@ export type ApiKeyCheck = (request: Request) => string
  */
 export function apiKeyCheck(workspaces: WorkspaceService, failures: FailedAttempts): ApiKeyCheck {
   return (request) => {
-    const address = addressGroup(clientAddress(request))
-    const retryAfter = failures.retryAfter(address)
+    // The peer's address is only looked up when some address has failed (or this one fails now).
+    const address = failures.any() ? addressGroup(clientAddress(request)) : null
+    const retryAfter = address === null ? 0 : failures.retryAfter(address)
     if (retryAfter > 0) {
       throw new ApiError(429, 'too_many_failed_attempts', `too many requests with a missing or wrong API key from this address; retry in ${retryAfter} s`, undefined, {
         'retry-after': String(retryAfter),
@@ -27,7 +28,7 @@ export function apiKeyCheck(workspaces: WorkspaceService, failures: FailedAttemp
     try {
       return workspaceOf(workspaces, request)
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) failures.fail(address)
+      if (error instanceof ApiError && error.status === 401) failures.fail(address ?? addressGroup(clientAddress(request)))
       throw error
     }
   }

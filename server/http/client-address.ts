@@ -1,5 +1,9 @@
-interface Peers {
+import type { TrustedProxies } from './trusted-proxies.ts'
+
+/** What a listener knows of its requests: who is at the other end of each connection, and which of those are proxies. */
+export interface Peers {
   requestIP(request: Request): { address: string } | null
+  proxies?: TrustedProxies
 }
 
 const listeners = new WeakMap<Request, Peers>()
@@ -12,9 +16,15 @@ export function rememberListener(request: Request, listener: Peers): void {
   listeners.set(request, listener)
 }
 
-/** The peer's IP address, or "unknown" for requests that did not come through a listener. */
+/**
+ * The client's IP address: the peer's, or, when the peer is a trusted proxy
+ * (PARLEY_TRUSTED_PROXIES), the client it forwards for; "unknown" for requests that did not
+ * come through a listener. Every per-address limit, log line and record uses this.
+ */
 export function clientAddress(request: Request): string {
-  return listeners.get(request)?.requestIP(request)?.address ?? 'unknown'
+  const listener = listeners.get(request)
+  const peer = listener?.requestIP(request)?.address ?? 'unknown'
+  return listener?.proxies ? listener.proxies.clientOf(peer, request.headers) : peer
 }
 
 /**

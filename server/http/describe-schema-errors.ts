@@ -83,7 +83,8 @@ function messageFor(error: ValueError): string {
     case ValueErrorType.StringMaxLength:
       return `must be at most ${schema.maxLength} characters`
     case ValueErrorType.StringPattern:
-      return `must match the pattern ${schema.pattern}`
+      // A schema may word its pattern alone, keeping the plain words for its lengths.
+      return typeof schema.patternError === 'string' ? schema.patternError : `must match the pattern ${schema.pattern}`
     case ValueErrorType.StringFormat:
       return `must be a valid ${schema.format}`
     case ValueErrorType.NumberMaximum:

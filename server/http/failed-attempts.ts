@@ -6,6 +6,8 @@ export interface FailedAttempts {
   retryAfter(address: string): number
   /** Counts one failed attempt of `address`, opening a window at its first failure. */
   fail(address: string): void
+  /** Whether any address has a window open: when none has, no address needs looking up to answer `retryAfter`. */
+  any(): boolean
 }
 
 /**
@@ -15,7 +17,7 @@ export interface FailedAttempts {
  * like the rate limiter: Parley is one process.
  */
 export function failedAttempts(limit: number, now: () => number = () => performance.now(), windowMs = 60_000): FailedAttempts {
-  if (limit <= 0) return { retryAfter: () => 0, fail: () => {} }
+  if (limit <= 0) return { retryAfter: () => 0, fail: () => {}, any: () => false }
   // Every window lasts windowMs and is (re)inserted when it opens, so the map's order is the
   // order in which windows end: ended ones are swept from its front, never by a full scan
   // (which addresses by the thousand would turn into a cost per request).
@@ -48,5 +50,6 @@ export function failedAttempts(limit: number, now: () => number = () => performa
       }
       window.failures += 1
     },
+    any: () => windows.size > 0,
   }
 }

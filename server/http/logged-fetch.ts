@@ -1,4 +1,6 @@
+import type { ObserveRequest } from '../metrics/http-metrics.ts'
 import type { Logger } from '../support/logger.ts'
+import { clientAddress } from './client-address.ts'
 import { oversizedHead } from './oversized-head.ts'
 import { problemResponse } from './problem.ts'
 import { beginRequest, type RequestContext } from './request-context.ts'
@@ -16,7 +18,7 @@ const LOGGED_PATH_LIMIT = 1024
  * app's hooks so that what is logged and secured is what is sent, errors included. A response
  * the app gives at once is passed on at once: Bun answers those on a faster path than promises.
  */
-export function loggedFetch(fetch: Fetch, logger: Logger, secure: SecurityHeaders): Fetch {
+export function loggedFetch(fetch: Fetch, logger: Logger, secure: SecurityHeaders, observe?: ObserveRequest): Fetch {
   const failed = (context: RequestContext, error: unknown): Response => {
     logger.error('unhandled error', { request_id: context.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
     return problemResponse({
@@ -31,12 +33,15 @@ export function loggedFetch(fetch: Fetch, logger: Logger, secure: SecurityHeader
     response.headers.set('x-request-id', context.id)
     secure(path, response)
     const logged = loggablePath(path)
+    const durationMs = performance.now() - context.startedAt
+    observe?.(request.method, path, response.status, durationMs)
     logger.info('request', {
       method: request.method,
       path: logged.length > LOGGED_PATH_LIMIT ? `${logged.slice(0, LOGGED_PATH_LIMIT)}...` : logged,
       status: response.status,
-      duration_ms: Math.round((performance.now() - context.startedAt) * 100) / 100,
+      duration_ms: Math.round(durationMs * 100) / 100,
       request_id: context.id,
+      client_ip: clientAddress(request),
     })
     return response
   }

@@ -1,5 +1,6 @@
 import { type Static, t } from 'elysia'
 import { Id, listOf, type Page, PageQuery, Timestamp } from '../http/common-model.ts'
+import { nameText } from '../support/name-text.ts'
 
 /** Schemas and row types shared by every integration type. */
 
@@ -52,7 +53,7 @@ export const IntegrationList = listOf(IntegrationListItem)
 export const IntegrationListQuery = t.Composite([PageQuery, t.Object({ type: t.Optional(IntegrationTypeSchema) })])
 export type IntegrationListFilter = Page & { type?: IntegrationType }
 
-export const IntegrationName = t.String({ minLength: 1, maxLength: 200, examples: ['Website'] })
+export const IntegrationName = nameText(200, { examples: ['Website'] })
 
 export const MaskedSecret = t.String({
   description: 'write-only secret: "••••" and its last 4 characters ("••••" alone when shorter than 12)',

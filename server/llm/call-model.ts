@@ -1,5 +1,6 @@
 import { maskSecret } from '../integrations/mask-secret.ts'
 import { answerAssembler } from './answer-assembler.ts'
+import { type AnswerLimits, answerLimits } from './answer-limits.ts'
 import { serverSentData } from './server-sent-events.ts'
 import type { ChatRequestBody, ModelAnswer } from './wire-format.ts'
 
@@ -21,6 +22,10 @@ export interface CallModelOptions {
   fetch: (url: string, init: RequestInit) => Promise<Response>
   /** Until the answer starts, and then between two streamed chunks. */
   timeoutMs: number
+  /** The whole call, from sending to the answer's end, however steadily it streams. */
+  deadlineMs?: number
+  /** What is read and kept of the answer (answerLimits of the call's max_tokens). */
+  limits?: AnswerLimits
   signal?: AbortSignal
   /** Each text fragment of a streamed answer, as it arrives. */
   onText?: (fragment: string) => void
@@ -28,6 +33,10 @@ export interface CallModelOptions {
 
 /** Longest provider message quoted in a reason (they can echo whole requests). */
 const REASON_LENGTH = 300
+/** Bytes of an error answer read for its message. */
+const ERROR_BODY_BYTES = 64 * 1024
+/** A whole call's deadline when none is given. */
+export const DEFAULT_CALL_DEADLINE_MS = 120_000
 
 /**
  * One chat-completions call, streamed or not (`body.stream`), turned into an answer or a
@@ -39,18 +48,32 @@ export async function callModel(endpoint: ModelEndpoint, body: ChatRequestBody, 
   const controller = new AbortController()
   const abort = () => controller.abort()
   options.signal?.addEventListener('abort', abort)
-  let timedOut = false
+  const limits = options.limits ?? answerLimits()
+  const deadlineMs = options.deadlineMs ?? DEFAULT_CALL_DEADLINE_MS
+  let timedOut: 'idle' | 'deadline' | null = null
   let timer: ReturnType<typeof setTimeout> | undefined
   const armTimer = () => {
     clearTimeout(timer)
     timer = setTimeout(() => {
-      timedOut = true
+      timedOut = 'idle'
       controller.abort()
     }, options.timeoutMs)
   }
+  // A model that streams forever sends a chunk before every idle timeout: this one ends it.
+  const deadline = setTimeout(() => {
+    timedOut = 'deadline'
+    controller.abort()
+  }, deadlineMs)
   const failed = (error: unknown): ModelCallOutcome => ({
     kind: 'unavailable',
-    reason: timedOut ? `no answer within ${options.timeoutMs} ms` : options.signal?.aborted ? 'cancelled' : `network error: ${(error as Error).message}`,
+    reason:
+      timedOut === 'deadline'
+        ? `no complete answer within the call's deadline of ${deadlineMs} ms`
+        : timedOut === 'idle'
+          ? `no answer within ${options.timeoutMs} ms`
+          : options.signal?.aborted
+            ? 'cancelled'
+            : `network error: ${(error as Error).message}`,
   })
   armTimer()
   try {
@@ -73,20 +96,34 @@ export async function callModel(endpoint: ModelEndpoint, body: ChatRequestBody, 
     if (!response.ok) return await refusal(response, endpoint.apiKey)
     try {
       const streamed = (response.headers.get('content-type') ?? '').includes('text/event-stream')
-      return streamed && response.body ? await readStream(response.body, armTimer, endpoint.apiKey, options.onText) : readWhole(await response.json())
+      if (streamed && response.body) return await readStream(response.body, armTimer, endpoint.apiKey, limits, options.onText)
+      const text = await readAtMost(response, limits.maxResponseBytes)
+      if (text === null) {
+        // Half a JSON document is no answer; asking again would bring the same.
+        return { kind: 'refused', reason: `the answer passed ${limits.maxResponseBytes} bytes (max_tokens ${limits.maxTokens}); it was not read further`, status: response.status }
+      }
+      return readWhole(JSON.parse(text), limits)
     } catch (error) {
       if (controller.signal.aborted) return failed(error)
       return { kind: 'unavailable', reason: `not a chat-completions answer: ${(error as Error).message}` }
     }
   } finally {
     clearTimeout(timer)
+    clearTimeout(deadline)
     options.signal?.removeEventListener('abort', abort)
   }
 }
 
-async function readStream(body: ReadableStream<Uint8Array>, onChunk: () => void, apiKey: string | null, onText?: (fragment: string) => void): Promise<ModelCallOutcome> {
-  const assembler = answerAssembler()
-  for await (const data of serverSentData(body)) {
+async function readStream(
+  body: ReadableStream<Uint8Array>,
+  onChunk: () => void,
+  apiKey: string | null,
+  limits: AnswerLimits,
+  onText?: (fragment: string) => void,
+): Promise<ModelCallOutcome> {
+  const assembler = answerAssembler(limits)
+  let bytesCut = false
+  for await (const data of serverSentData(body, { maxBytes: limits.maxResponseBytes, onCut: () => (bytesCut = true) })) {
     onChunk()
     if (data.trim() === '[DONE]') break
     const chunk = JSON.parse(data) as { error?: unknown }
@@ -95,14 +132,37 @@ async function readStream(body: ReadableStream<Uint8Array>, onChunk: () => void,
     const text = assembler.add(chunk)
     if (text) onText?.(text)
   }
-  return { kind: 'answer', answer: assembler.answer() }
+  const answer = assembler.answer()
+  if (!bytesCut) return { kind: 'answer', answer }
+  // Cut mid-answer: the text so far stands (cut), but no tool call can be trusted to be whole.
+  const why = `the answer passed ${limits.maxResponseBytes} bytes (max_tokens ${limits.maxTokens}); the rest was not read${answer.toolCalls.length ? `, and its ${answer.toolCalls.length} tool calls were dropped` : ''}`
+  return { kind: 'answer', answer: { ...answer, toolCalls: [], finishReason: answer.finishReason ?? 'length', cut: answer.cut ? `${why}; ${answer.cut}` : why } }
 }
 
-function readWhole(json: unknown): ModelCallOutcome {
+/** The body as text, or null when it is longer than `maxBytes` (then it is not read further). */
+async function readAtMost(response: Response, maxBytes: number): Promise<string | null> {
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) break
+    size += value.length
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {})
+      return null
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks))
+}
+
+function readWhole(json: unknown, limits: AnswerLimits): ModelCallOutcome {
   const record = json as { choices?: { message?: { content?: string | null; tool_calls?: unknown }; finish_reason?: string | null }[]; usage?: unknown }
   const choice = record?.choices?.[0]
   if (!choice?.message) return { kind: 'unavailable', reason: 'not a chat-completions answer: no choices[0].message' }
-  const assembler = answerAssembler()
+  const assembler = answerAssembler(limits)
   const calls = Array.isArray(choice.message.tool_calls) ? choice.message.tool_calls : []
   assembler.add({
     choices: [
@@ -117,7 +177,7 @@ function readWhole(json: unknown): ModelCallOutcome {
 }
 
 async function refusal(response: Response, apiKey: string | null): Promise<ModelCallOutcome> {
-  const text = await response.text().catch(() => '')
+  const text = (await readAtMost(response, ERROR_BODY_BYTES).catch(() => '')) ?? 'an error answer too long to read'
   let parsed: unknown = text
   try {
     parsed = JSON.parse(text)

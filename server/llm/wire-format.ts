@@ -28,6 +28,8 @@ export interface ChatRequestBody {
   temperature?: number
   tools?: ToolDefinition[]
   tool_choice?: 'auto'
+  /** The most the model may write: honest providers stop there (answerLimits cuts the others). */
+  max_tokens?: number
   stream: boolean
   stream_options?: { include_usage: boolean }
 }
@@ -45,6 +47,8 @@ export interface ModelAnswer {
   /** `stop`, `tool_calls`, `length`, `content_filter`, or what a provider says instead. */
   finishReason: string | null
   usage: Usage | null
+  /** Why part of the answer was not kept (over a limit), when part was not. */
+  cut?: string
 }
 
 /** One streamed chunk's `choices[0].delta`. */

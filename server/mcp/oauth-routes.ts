@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { Authenticate } from '../http/authenticate.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { perAddressLimit } from '../http/per-address-limit.ts'
+import { refuseRepeatedQueryParameters } from '../http/repeated-query.ts'
 import { McpIntegrationParams } from '../integrations/mcp-model.ts'
 import { CALLBACK_PATH, type McpOAuth } from './oauth-service.ts'
 
@@ -45,7 +46,9 @@ const CallbackQuery = t.Object(
 export function mcpOAuthCallbackRoutes(oauth: McpOAuth, perMinutePerAddress: number) {
   return new Elysia().use(perAddressLimit(perMinutePerAddress)).get(
     CALLBACK_PATH,
-    async ({ query, set }) => {
+    async ({ request, query, set }) => {
+      // `?state=A&state=B` would leave which state counts to the query parser, and spend one.
+      refuseRepeatedQueryParameters(request)
       const { name } = await oauth.finish(query)
       set.headers['content-type'] = 'text/html; charset=utf-8'
       set.headers['cache-control'] = 'no-store'
@@ -53,12 +56,12 @@ export function mcpOAuthCallbackRoutes(oauth: McpOAuth, perMinutePerAddress: num
     },
     {
       query: CallbackQuery,
-      response: { 200: t.String({ description: 'a short HTML page for the person' }), ...errorResponses(400, 429, 502) },
+      response: { 200: t.String({ description: 'a short HTML page for the person' }), ...errorResponses(400, 422, 429, 502) },
       detail: {
         tags,
         summary: 'OAuth callback for mcp integrations',
         description:
-          'Public. Takes the state (single-use, expiring, bound to one integration and its settings) and the code, exchanges the code with the PKCE verifier and stores the tokens; they never leave Parley. 400 invalid_state, authorization_denied or invalid_callback; 502 oauth_failed when the token exchange fails.',
+          'Public. Takes the state (single-use, expiring, bound to one integration and its settings) and the code, exchanges the code with the PKCE verifier and stores the tokens; they never leave Parley. 400 invalid_state, authorization_denied or invalid_callback; 422 when a parameter is given more than once (the state is not used up); 502 oauth_failed when the token exchange fails.',
       },
     },
   )

@@ -43,8 +43,9 @@ export function pinnedFetch({ policy, ca, note }: PinnedFetchOptions) {
     const target = typeof input === 'string' || input instanceof URL ? String(input) : input.url
     const resolved = await policy.resolveAndCheck(target)
     if (!resolved.ok) {
-      // The policy says "the host ... could not be resolved" or "has no address" for DNS.
-      throw remember(note, new McpNetworkError(resolved.reason.startsWith('the host ') ? 'dns' : 'blocked_address', resolved.reason))
+      // A name that does not resolve to an address Parley may reach is `dns`, whichever the
+      // cause (the policy does not tell them apart, so that internal DNS stays private).
+      throw remember(note, new McpNetworkError(resolved.kind === 'unresolved' ? 'dns' : 'blocked_address', resolved.reason))
     }
     const url = resolved.url
     const headers = new Headers(init.headers)

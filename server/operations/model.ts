@@ -7,6 +7,22 @@ export const OperationsStatus = t.Object({
   uptime_seconds: t.Integer({ minimum: 0 }),
   database_bytes: t.Integer({ minimum: 0, description: 'the database file, without its write-ahead log' }),
   wal_bytes: t.Integer({ minimum: 0, description: 'the write-ahead log beside it (parley.db-wal), folded into the file by checkpoints' }),
+  backups: t.Object(
+    {
+      scheduled: t.Boolean({ description: 'whether PARLEY_BACKUP_EVERY is set' }),
+      dir: t.Union([t.String(), t.Null()], { description: 'PARLEY_BACKUP_DIR' }),
+      every_seconds: t.Union([t.Integer(), t.Null()]),
+      keep: t.Union([t.Integer(), t.Null()], { description: 'PARLEY_BACKUP_KEEP: how many of the newest are kept' }),
+      files: t.Array(
+        t.Object({ name: t.String(), bytes: t.Integer({ minimum: 0 }), created_at: Timestamp, age_seconds: t.Integer({ minimum: 0 }) }),
+        { description: 'the scheduled backups in the folder, newest first; each was integrity-checked before it got its name' },
+      ),
+      running: t.Boolean({ description: 'a backup is being written now' }),
+      next_at: t.Union([Timestamp, t.Null()]),
+      last_failure: t.Union([t.Object({ at: Timestamp, error: t.String() }), t.Null()], { description: 'the last backup that failed, until one succeeds' }),
+    },
+    { description: 'backups that run themselves (PARLEY_BACKUP_EVERY)' },
+  ),
 })
 export type OperationsStatus = Static<typeof OperationsStatus>
 

@@ -12,7 +12,7 @@ export function operationsRoutes(auth: Authenticate, operations: OperationsServi
     .use(auth)
     .get('/', ({ workspaceId }) => operations.status(workspaceId), {
       response: { 200: OperationsStatus, ...errorResponses(403, 404) },
-      detail: { tags, summary: 'The running installation', description: `Version, uptime and database size. ${WHO}` },
+      detail: { tags, summary: 'The running installation', description: `Version, uptime, database size and the scheduled backups. ${WHO}` },
     })
     .get('/logs', ({ workspaceId }) => operations.logs(workspaceId), {
       response: { 200: RecentLogs, ...errorResponses(403, 404) },
@@ -24,8 +24,8 @@ export function operationsRoutes(auth: Authenticate, operations: OperationsServi
     })
     .get(
       '/backup',
-      ({ workspaceId }) => {
-        const file = operations.backup(workspaceId)
+      async ({ workspaceId }) => {
+        const file = await operations.backup(workspaceId)
         return new Response(file.stream, {
           headers: {
             'content-type': 'application/vnd.sqlite3',
@@ -40,7 +40,7 @@ export function operationsRoutes(auth: Authenticate, operations: OperationsServi
         detail: {
           tags,
           summary: 'Download a backup',
-          description: `A consistent copy of the whole database, as \`parley backup\` writes it (VACUUM INTO, safe while the server runs); restore by stopping Parley and putting it in place of parley.db. ${WHO}`,
+          description: `A consistent copy of the whole database, as \`parley backup\` writes it (VACUUM INTO, safe while the server runs, in a thread of its own), integrity-checked before it is sent; restore it with \`parley restore FILE\`. ${WHO}`,
         },
       },
     )

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { backup } from '../cli/backup.ts'
+import type { WriteBackup } from '../backups/backup-thread.ts'
+import type { BackupSchedule } from '../backups/schedule.ts'
 import { notFound } from '../http/api-error.ts'
 import type { Clock } from '../support/clock.ts'
 import { randomToken } from '../support/random-token.ts'
@@ -16,6 +17,9 @@ export interface OperationsDeps {
   /** What the logger wrote lately; none when the logger keeps no ring (some tests). */
   recentLogs?: Pick<LogRing, 'lines'>
   monotonicMs?: () => number
+  /** Writes a backup off the serving thread. */
+  writeBackup: WriteBackup
+  backups: Pick<BackupSchedule, 'status'>
 }
 
 export interface BackupFile {
@@ -33,7 +37,7 @@ export type OperationsService = ReturnType<typeof operationsService>
  * latest log lines. They span every workspace, so only the installation's own workspace (the
  * one the first start made) sees them; any other answers 404, as for what it does not own.
  */
-export function operationsService({ store, dataDir, version, now, recentLogs, monotonicMs = () => performance.now() }: OperationsDeps) {
+export function operationsService({ store, dataDir, version, now, recentLogs, monotonicMs = () => performance.now(), writeBackup, backups }: OperationsDeps) {
   const startedAt = now()
   const startedMs = monotonicMs()
   const databaseFile = join(dataDir, 'parley.db')
@@ -52,6 +56,7 @@ export function operationsService({ store, dataDir, version, now, recentLogs, mo
         uptime_seconds: Math.floor((monotonicMs() - startedMs) / 1000),
         database_bytes: store.databaseBytes(),
         wal_bytes: existsSync(wal) ? statSync(wal).size : 0,
+        backups: backups.status(),
       }
     },
 
@@ -61,16 +66,16 @@ export function operationsService({ store, dataDir, version, now, recentLogs, mo
     },
 
     /**
-     * A consistent copy of the database (`parley backup`'s VACUUM INTO), streamed: the copy is
-     * opened and then unlinked at once, so nothing of it stays on disk whether the download ends,
-     * fails or is abandoned.
+     * A consistent, checked copy of the database (`parley backup`'s, written in its own thread),
+     * streamed: the copy is opened and then unlinked at once, so nothing of it stays on disk
+     * whether the download ends, fails or is abandoned.
      */
-    backup(workspaceId: string): BackupFile {
+    async backup(workspaceId: string): Promise<BackupFile> {
       requireInstallation(workspaceId)
       const target = join(dataDir, `.backup-${randomToken(16)}.db`)
       let fd: number
       try {
-        backup(databaseFile, target)
+        await writeBackup(databaseFile, target)
         fd = openSync(target, 'r')
       } finally {
         rmSync(target, { force: true })

@@ -60,6 +60,7 @@ export function channelOutbox<Integration extends { isActive: boolean }>(deps: C
     store,
     batch,
     logger,
+    events,
     target,
     send: deps.sender({ policy: outbound, time, timeoutMs: tuning.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, ca: tuning.ca }),
   })

@@ -61,6 +61,7 @@ export function outboxStore(db: Database) {
        CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE ordering_key = $ordering_key AND status = 'pending') THEN NULL ELSE $created_at END,
        $created_at)`,
   )
+  const pendingByKind = db.query<{ kind: DeliveryKind; n: number }, []>(`SELECT kind, count(*) AS n FROM outbox WHERE status = 'pending' GROUP BY kind`)
   const due = db.query<StoredDelivery, [DeliveryKind, string, number]>(
     `SELECT * FROM outbox WHERE kind = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
   )
@@ -109,6 +110,8 @@ export function outboxStore(db: Database) {
 
   return {
     insert: (row: NewDelivery) => void insert.run({ ...row, kind: row.kind ?? 'webhook' }),
+    /** Deliveries waiting, by kind (read through the pending rows' own index: as many rows as wait). */
+    pendingByKind: () => pendingByKind.all(),
 
     /**
      * Takes up to `limit` due deliveries, skipping `busy` ones (already being sent): each

@@ -1,4 +1,5 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
+import type { EventBus } from '../support/events.ts'
 import type { Logger } from '../support/logger.ts'
 import { isoAt, type OutboxTime, systemOutboxTime } from './outbox-time.ts'
 import type { DeliveryKind, OutboxStore, StoredDelivery } from './outbox-store.ts'
@@ -44,6 +45,8 @@ export interface OutboxWorkerDeps extends OutboxTuning {
   send: DeliverySender
   target: (integrationId: string) => DeliveryTarget
   logger: Logger
+  /** Told of each recorded attempt (the metrics count them). */
+  events?: EventBus
 }
 
 export type OutboxWorker = ReturnType<typeof outboxWorker>
@@ -197,6 +200,7 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
       logger.error('outbox record failed', { ...fields, error: String(error) })
       return
     }
+    deps.events?.emit('outbox.attempted', { kind, result: verdict.kind })
     if (verdict.kind === 'delivered') logger.debug(`${kind} delivered`, { ...fields, status: verdict.statusCode })
     else if (verdict.kind === 'retry') logger.info(`${kind} attempt failed; will retry`, { ...fields, error: verdict.error, retry_in_ms: verdict.delayMs })
     else logger.warn(`${kind} delivery failed`, { ...fields, error: verdict.error })

@@ -62,8 +62,8 @@ export async function pinnedRequest(
     const resolved = await Promise.race([policy.resolveAndCheck(url), abortion(controller.signal)])
     if (resolved === null) return gaveUp()
     if (!resolved.ok) {
-      // A name that does not resolve may resolve later; a refused address will stay refused.
-      return resolved.reason.startsWith('the host ') ? { kind: 'unresolved', reason: resolved.reason } : { kind: 'refused', reason: resolved.reason }
+      // A name may resolve (to an address Parley may reach) later; a refused URL stays refused.
+      return { kind: resolved.kind, reason: resolved.reason }
     }
     const checked = resolved.url
     const sent = { host: checked.host, ...headers(checked) }

@@ -52,12 +52,12 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
       },
       {
         body: SignIn,
-        response: { 200: Me, ...errorResponses(400, 403, 409, 413, 415, 422) },
+        response: { 200: Me, ...errorResponses(400, 403, 409, 413, 415, 422, 503) },
         detail: {
           tags,
           summary: 'Sign in with e-mail and password',
           description:
-            'Sets the `parley_session` cookie (HttpOnly, SameSite=Lax, Secure over https). A wrong e-mail and a wrong password get the same 401. Limited per address and per e-mail (429 with Retry-After).',
+            'Sets the `parley_session` cookie (HttpOnly, SameSite=Lax, Secure over https). A wrong e-mail and a wrong password get the same 401. Slowed per address and per (e-mail, address), never per e-mail alone (429 with Retry-After); 503 sign_in_busy with Retry-After when the queue of password checks is full.',
           security: [],
         },
       },
@@ -77,7 +77,7 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
       },
       {
         body: AcceptInvite,
-        response: { 200: Me, ...errorResponses(400, 403, 409, 413, 415, 422) },
+        response: { 200: Me, ...errorResponses(400, 403, 409, 413, 415, 422, 503) },
         detail: {
           tags,
           summary: 'Set a password from a one-time link, and sign in',

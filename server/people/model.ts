@@ -1,5 +1,6 @@
 import { t, type Static } from 'elysia'
 import { Id, listOf, Timestamp } from '../http/common-model.ts'
+import { nameText } from '../support/name-text.ts'
 
 export const ROLES = ['admin', 'agent'] as const
 export type Role = (typeof ROLES)[number]
@@ -9,7 +10,7 @@ const Role = t.Union(
   { description: '`admin` may do everything; `agent` answers conversations and may not change keys, people, integrations, flows or chatbots' },
 )
 const Email = t.String({ minLength: 3, maxLength: 254, examples: ['sam@acme.io'] })
-const DisplayName = t.String({ minLength: 1, maxLength: 100, examples: ['Sam Lee'] })
+const DisplayName = nameText(100, { examples: ['Sam Lee'] })
 /** Long enough to resist guessing, bounded so that hashing cannot be made to take long. */
 export const Password = t.String({ minLength: 10, maxLength: 256, description: 'at least 10 characters' })
 const OneTimeToken = t.String({ minLength: 1, maxLength: 200, description: 'the token after `#token=` in a setup, invite or reset link' })

@@ -7,6 +7,7 @@ import { newId } from '../support/new-id.ts'
 import { randomToken } from '../support/random-token.ts'
 import type { CreateUser, OneTimeLink, Role, UpdateUser, User } from './model.ts'
 import { hashPassword } from './password.ts'
+import { type PasswordPool, PasswordPoolRefusal } from './password-pool.ts'
 import { secretHash } from './secret-hash.ts'
 import type { PeopleStore, TokenPurpose, UserRow } from './store.ts'
 
@@ -26,7 +27,22 @@ export type PeopleService = ReturnType<typeof peopleService>
  * The people of a workspace and the one-time links that let them set a password. A person
  * exists from their invite on (status `invited`), and is `active` once a password is set.
  */
-export function peopleService({ store, now, publicUrl, events }: { store: PeopleStore; now: Clock; publicUrl: string; events?: EventBus }) {
+/** The pool's key for the hashes of one-time links: they take their turn beside the sign-in addresses. */
+const LINK_HASHES = 'one-time links'
+
+const invalidToken = () => new ApiError(400, 'invalid_token', 'the link is unknown, used already or expired; ask an admin for a new one')
+
+export function peopleService({ store, now, publicUrl, events, passwords }: { store: PeopleStore; now: Clock; publicUrl: string; events?: EventBus; passwords?: PasswordPool }) {
+  async function hashInTurn(password: string): Promise<string> {
+    if (!passwords) return hashPassword(password)
+    try {
+      return await passwords.run(LINK_HASHES, false, () => hashPassword(password))
+    } catch (error) {
+      if (!(error instanceof PasswordPoolRefusal)) throw error
+      throw new ApiError(503, 'sign_in_busy', 'too many passwords are being checked right now; retry in 1 s', undefined, { 'retry-after': '1' })
+    }
+  }
+
   /** `createdAt`: the time of the change the link belongs to (an invite's person), one clock read for both. */
   function issueLink(workspaceId: string, purpose: TokenPurpose, userId: string | null, createdAt = now()): OneTimeLink {
     const token = `pt_${randomToken(40)}`
@@ -139,18 +155,20 @@ export function peopleService({ store, now, publicUrl, events }: { store: People
      * Every failure answers alike: an unknown, spent and expired token are the same to a guesser.
      */
     async accept(input: { token: string; password: string; display_name?: string; email?: string }): Promise<UserRow> {
-      const hash = await hashPassword(input.password)
+      // A made-up token costs no hash: only a link that could be spent is worth one.
+      if (!store.isTokenLive(secretHash(input.token), now())) throw invalidToken()
+      const hash = await hashInTurn(input.password)
       return store.transaction(() => {
         const at = now()
         const token = store.spendToken(secretHash(input.token), at)
-        if (!token) throw new ApiError(400, 'invalid_token', 'the link is unknown, used already or expired; ask an admin for a new one')
+        if (!token) throw invalidToken()
         if (token.purpose === 'setup') {
           if (!input.email) throw invalidField('/email', 'is required to create the first admin')
           const display_name = input.display_name ?? input.email
           return insertPerson(token.workspace_id, { email: input.email, display_name, role: 'admin' }, hash)
         }
         const row = store.getUser(token.workspace_id, token.user_id as string)
-        if (!row || row.disabled_at) throw new ApiError(400, 'invalid_token', 'the link is unknown, used already or expired; ask an admin for a new one')
+        if (!row || row.disabled_at) throw invalidToken()
         store.deleteSessionsOf(row.id)
         events?.emit('people.sessions_ended', { userId: row.id })
         return store.updateUser({ ...row, display_name: input.display_name ?? row.display_name, password_hash: hash, updated_at: at }) as UserRow

@@ -89,6 +89,7 @@ export function peopleStore(db: Database) {
     'UPDATE one_time_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING *',
   )
   const deleteTokensOf = db.query('DELETE FROM one_time_tokens WHERE user_id = ? AND used_at IS NULL')
+  const liveToken = db.query<{ found: number }, [string, string]>('SELECT 1 AS found FROM one_time_tokens WHERE hash = ? AND used_at IS NULL AND expires_at > ?')
 
   return {
     transaction: <T>(work: () => T): T => db.transaction(work).immediate(),
@@ -115,6 +116,8 @@ export function peopleStore(db: Database) {
 
     insertToken: (row: Omit<OneTimeTokenRow, 'used_at'>) => void insertToken.run(row),
     spendToken: (hash: string, at: string) => spendToken.get(at, hash, at),
+    /** Whether a token could be spent now (a read: spending is spendToken's alone). */
+    isTokenLive: (hash: string, at: string) => liveToken.get(hash, at) !== null,
     deleteUnusedTokensOf: (userId: string) => void deleteTokensOf.run(userId),
   }
 }

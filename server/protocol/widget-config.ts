@@ -1,5 +1,6 @@
 import type { TLiteral, TSchema } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
+import { nameText } from '../support/name-text.ts'
 import { AVATAR_ICONS, AVATAR_URL_MAX_LENGTH, AVATAR_URL_PATTERN, WIDGET_CONFIG_DEFAULTS as D, WIDGET_LIMITS as L, POSITIONS, RATING_SCALES } from './widget-config-defaults.ts'
 
 /**
@@ -40,7 +41,7 @@ const AvatarUrl = t.String({
 })
 
 const fields = {
-  bot_display_name: t.String({ minLength: 1, maxLength: 60, default: D.bot_display_name }),
+  bot_display_name: nameText(60, { default: D.bot_display_name }),
   primary_color: { ...HexColor, default: D.primary_color },
   secondary_color: { ...HexColor, default: D.secondary_color },
   background_color: t.Union([HexColor, t.Null()], { default: null }),

@@ -42,9 +42,13 @@ export interface DomainEvents {
   /** The visitor is typing in the widget, or stopped: shown on the desk. */
   'visitor.typing': { conversation: ConversationRef; active: boolean }
   /** A widget visitor with a contact is on a page (at connect, or when their first conversation opens): the desk's context panel shows it. */
-  'visitor.seen': { contactId: string; pageUrl: string | null; userAgent: string | null }
+  'visitor.seen': { contactId: string; pageUrl: string | null; userAgent: string | null; address: string | null }
   /** A "seen" mark moved: the visitor read the answers, or the team (bot or agent) the visitor's messages, up to a message id. */
   'conversation.read': { conversation: ConversationRef; reader: 'visitor' | 'team'; up_to: string; at: string }
+  /** An outbox delivery attempt was recorded: delivered, to be tried again, or given up (counted by the metrics). */
+  'outbox.attempted': { kind: string; result: 'delivered' | 'retry' | 'failed' }
+  /** An LLM agent run ended, as the model ended it; its time and the tokens the model reported (counted by the metrics). */
+  'autopilot.run_ended': { outcome: 'answer' | 'exit' | 'failed'; durationMs: number; promptTokens: number; completionTokens: number }
 }
 
 /** Enough of a conversation for a channel to find who must receive an event. */

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
-import { isIPv4, isIPv6 } from 'node:net'
+import { contains, type Ip, parseIp, parseRange, type Range } from './ip-range.ts'
 
 /**
  * Where Parley may send requests on a user's behalf (webhooks, later MCP servers). A URL a
@@ -11,7 +11,12 @@ import { isIPv4, isIPv6 } from 'node:net'
  */
 
 export type OutboundCheck = { ok: true; url: URL } | { ok: false; reason: string }
-export type ResolvedCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }
+/**
+ * `refused`: the URL itself may not be reached (its scheme, an IP address or a local name in
+ * it), and never will be. `unresolved`: its name did not resolve to an address Parley may
+ * reach now; DNS may change that.
+ */
+export type ResolvedCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; kind: 'refused' | 'unresolved'; reason: string }
 
 /** `dns.lookup(host, {all: true})`; injectable so that tests can play a DNS answer. */
 export type Lookup = (hostname: string) => Promise<{ address: string }[]>
@@ -19,17 +24,6 @@ export type Lookup = (hostname: string) => Promise<{ address: string }[]>
 export type OutboundUrlPolicy = ReturnType<typeof outboundUrlPolicy>
 
 const ALLOW_SETTING = 'PARLEY_OUTBOUND_ALLOW'
-
-interface Ip {
-  family: 4 | 6
-  value: bigint
-}
-
-interface Range {
-  family: 4 | 6
-  base: bigint
-  prefix: number
-}
 
 /**
  * Refused whatever follows the prefix: every range of the IANA special-purpose registries that
@@ -145,6 +139,13 @@ export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = def
     return `points to ${shown}, ${label}; Parley does not send requests to private or local addresses. An operator can allow it by adding ${options} to ${ALLOW_SETTING}`
   }
 
+  function unreachableName(host: string): string {
+    return (
+      `the host ${host} does not resolve to an address Parley may reach: it does not resolve, or it resolves to a private or local address ` +
+      `(which of the two is not said, so that internal names stay private). An operator can allow it by adding "${host}" to ${ALLOW_SETTING}`
+    )
+  }
+
   /** Scheme, credentials and the host as written: no DNS, so it can run while validating a request. */
   function checkOutboundUrl(input: string | URL): OutboundCheck {
     let url: URL
@@ -172,22 +173,27 @@ export function outboundUrlPolicy(allow: readonly string[], lookup: Lookup = def
    */
   async function resolveAndCheck(input: string | URL): Promise<ResolvedCheck> {
     const checked = checkOutboundUrl(input)
-    if (!checked.ok) return checked
+    if (!checked.ok) return { ...checked, kind: 'refused' }
     const url = checked.url
     const host = hostOf(url)
     if (verdictOf(host).isIp) return { ok: true, url, addresses: [host] }
+    const allowed = allowedNames.has(host)
+    // A name the operator did not allow gets one answer whether it does not resolve or
+    // resolves to an address Parley may not reach, and never the address: otherwise anyone
+    // who may set a webhook or MCP URL could read the internal DNS through the refusals.
+    const unreachable = { ok: false, kind: 'unresolved', reason: unreachableName(host) } as const
     let addresses: string[]
     try {
       addresses = (await lookup(host)).map((entry) => entry.address)
     } catch (error) {
-      return { ok: false, reason: `the host ${host} could not be resolved (${(error as { code?: string }).code ?? 'error'})` }
+      if (!allowed) return unreachable
+      return { ok: false, kind: 'unresolved', reason: `the host ${host} could not be resolved (${(error as { code?: string }).code ?? 'error'})` }
     }
-    if (addresses.length === 0) return { ok: false, reason: `the host ${host} has no address` }
-    if (!allowedNames.has(host)) {
+    if (addresses.length === 0) return allowed ? { ok: false, kind: 'unresolved', reason: `the host ${host} has no address` } : unreachable
+    if (!allowed) {
       for (const address of addresses) {
         const verdict = verdictOf(address)
-        const reason = verdict.isIp ? verdict.reason : 'not an IP address'
-        if (reason) return { ok: false, reason: refusal(`${host} (${address})`, reason, [host, address]) }
+        if (!verdict.isIp || verdict.reason) return unreachable
       }
     }
     return { ok: true, url, addresses }
@@ -218,43 +224,4 @@ function hostOf(url: URL): string {
 
 function normalName(name: string): string {
   return name.toLowerCase().replace(/\.$/, '')
-}
-
-export function parseIp(text: string): Ip | null {
-  const plain = text.split('%', 1)[0] as string
-  if (isIPv4(plain)) return { family: 4, value: plain.split('.').reduce((acc, part) => (acc << 8n) | BigInt(part), 0n) }
-  if (isIPv6(plain)) return { family: 6, value: ipv6Value(plain) }
-  return null
-}
-
-function ipv6Value(text: string): bigint {
-  let source = text
-  const lastColon = source.lastIndexOf(':')
-  const tail = source.slice(lastColon + 1)
-  if (tail.includes('.')) {
-    const v4 = Number(parseIp(tail)?.value ?? 0n)
-    source = `${source.slice(0, lastColon + 1)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`
-  }
-  const [head = '', rest] = source.split('::')
-  const headParts = head ? head.split(':') : []
-  const restParts = rest ? rest.split(':') : []
-  const fill = rest === undefined ? [] : Array<string>(8 - headParts.length - restParts.length).fill('0')
-  return [...headParts, ...fill, ...restParts].reduce((acc, part) => (acc << 16n) | BigInt(Number.parseInt(part, 16)), 0n)
-}
-
-function parseRange(text: string): Range | null {
-  const [address = '', prefixText, extra] = text.split('/')
-  if (extra !== undefined) return null
-  const ip = parseIp(address)
-  if (!ip || address.includes('%')) return null
-  const bits = ip.family === 4 ? 32 : 128
-  if (prefixText === undefined) return { family: ip.family, base: ip.value, prefix: bits }
-  if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits) return null
-  return { family: ip.family, base: ip.value, prefix: Number(prefixText) }
-}
-
-function contains(range: Range, ip: Ip): boolean {
-  if (range.family !== ip.family) return false
-  const shift = BigInt((range.family === 4 ? 32 : 128) - range.prefix)
-  return range.base >> shift === ip.value >> shift
 }

@@ -1,5 +1,6 @@
 import { type Static, t } from 'elysia'
 import { Timestamp } from '../http/common-model.ts'
+import { nameText } from '../support/name-text.ts'
 
 const Prefix = t.String({ description: 'the first 11 characters of the key (pk_ and 8 more): how a key is named, never enough to use it', examples: ['pk_7mQ2xVb9'] })
 
@@ -14,7 +15,7 @@ export type ApiKey = Static<typeof ApiKey>
 
 export const ApiKeyList = t.Object({ items: t.Array(ApiKey), total: t.Integer({ minimum: 0 }) })
 
-export const CreateApiKey = t.Object({ name: t.String({ minLength: 1, maxLength: 100, examples: ['Back office'] }) }, { additionalProperties: false })
+export const CreateApiKey = t.Object({ name: nameText(100, { examples: ['Back office'] }) }, { additionalProperties: false })
 
 export const CreatedApiKey = t.Object({
   ...ApiKey.properties,

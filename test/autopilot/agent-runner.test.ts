@@ -49,6 +49,34 @@ describe('a visitor in an agent state', () => {
     expect(runs(conversation.id)).toEqual([{ status: 'done', outcome: 'answer', total_tokens: 58 }])
   })
 
+  test("max_tokens is the chatbot's, or the state's where it sets one", async () => {
+    chat = await agentChat({ script: [{ text: 'One.' }, { text: 'Two.' }], flow: () => billingFlow(null), llm: { max_tokens: 300 } })
+    chat.open('First?')
+    await chat.settled()
+    expect(chat.model.requests[0]!.body.max_tokens).toBe(300)
+    await chat.close()
+    chat = await agentChat({ script: [{ text: 'Three.' }], flow: () => billingFlow(null, { max_tokens: 40 }), llm: { max_tokens: 300 } })
+    chat.open('Second?')
+    await chat.settled()
+    expect(chat.model.requests[0]!.body.max_tokens).toBe(40)
+  })
+
+  test('a run past its deadline fails at once, frees its slot and goes to on_error', async () => {
+    chat = await agentChat({
+      script: (body) => (body.messages.at(-1).content === 'stuck?' ? { forever: { everyMs: 20 } } : { text: 'Answered.' }),
+      flow: () => billingFlow(null, { on_error: 'sorry' }),
+      llm: { run_deadline_ms: 1000 },
+      tuning: { runsPerWorkspace: 1 },
+    })
+    const stuck = chat.open('stuck?')
+    const next = chat.open('next?')
+    await chat.settled()
+    expect(transcript(chat.messages(stuck.id))).toEqual(['visitor: stuck?', 'bot: The assistant is unavailable; write to billing@example.com.'])
+    expect(transcript(chat.messages(next.id))).toEqual(['visitor: next?', 'bot: Answered.'])
+    const run = (await trace(stuck.id)).items.find((entry: { kind: string }) => entry.kind === 'run')
+    expect(run.detail).toMatchObject({ outcome: 'failed', reason: 'the run passed its deadline of 1000 ms' })
+  })
+
   test('an exit with captures moves the flow on and stores the values the flow declared', async () => {
     chat = await agentChat({ script: [exitCall('exit_found', { invoice: 'INV-7', amount: 42, extra: 'ignored' })], flow: () => billingFlow(null) })
     const conversation = chat.open('Is INV-7 paid?')

@@ -168,4 +168,52 @@ describe('an agent run: the model, its MCP tools and its exits', () => {
     expect(outcome.kind).toBe('answer')
     expect((model!.requests[1]!.body.messages.at(-1) as { content: string }).content).toBe(`${'x'.repeat(100)}\n[output cut at 100 characters]`)
   })
+
+  test('max_tokens is sent with every call; the state sets it', async () => {
+    await run([{ toolCalls: [{ name: 'billing__echo', arguments: '{"text":"x"}' }] }, { text: 'ok' }], { maxTokens: 300 })
+    expect(model!.requests.map((sent) => sent.body.max_tokens)).toEqual([300, 300])
+  })
+
+  test('tool calls over the limits are answered to the model as errors and not made: 10 of one answer, 40 in a run', async () => {
+    const calledBefore = tools.counters.toolCalls
+    const many = (n: number) => ({ toolCalls: Array.from({ length: n }, (_, k) => ({ id: `c${k}`, name: 'billing__echo', arguments: `{"text":"call ${k}"}` })) })
+    const outcome = await run([many(12), many(12), many(12), many(12), many(12), { text: 'done' }], { maxSteps: 6 })
+    expect(outcome.kind).toBe('answer')
+    expect(tools.counters.toolCalls - calledBefore).toBe(40)
+    const told = (step: number) => model!.requests[step]!.body.messages.filter((message) => message.role === 'tool').slice(-12) as { content: string }[]
+    // Each answer: 10 made, the 11th and 12th refused; every call id answered.
+    expect(told(1).slice(10).map((message) => message.content)).toEqual(Array(2).fill('Error: not run: at most 10 tool calls of one answer are run; ask for fewer at once'))
+    expect(told(5).slice(0, 10).map((message) => message.content)).toEqual(Array(10).fill('Error: not run: this run has made its 40 tool calls; answer with what you have'))
+    expect(outcome.trace.filter((entry) => entry.kind === 'tool')).toHaveLength(60)
+  })
+
+  test('arguments over 32,768 characters are not sent to the tool, nor back to the model; the trace keeps their start', async () => {
+    const calledBefore = tools.counters.toolCalls
+    const big = JSON.stringify({ text: 'y'.repeat(40_000) })
+    const outcome = await run([{ toolCalls: [{ id: 'big', name: 'billing__echo', arguments: big }] }, { text: 'ok' }])
+    expect(outcome.kind).toBe('answer')
+    expect(tools.counters.toolCalls).toBe(calledBefore)
+    const entry = outcome.trace.find((each) => each.kind === 'tool') as { arguments: string; result: string; is_error: boolean }
+    expect(entry).toMatchObject({ is_error: true, result: 'not run: its arguments are over 32768 characters' })
+    expect(entry.arguments).toEndWith('… [cut: over 32768 characters]')
+    expect(entry.arguments.length).toBeLessThan(1100)
+    const echoed = model!.requests[1]!.body.messages.find((message) => message.role === 'assistant') as { tool_calls: { function: { arguments: string } }[] }
+    expect(echoed.tool_calls[0]?.function.arguments).toBe('{}')
+  })
+
+  test('a stopped run (its deadline) ends at once with the reason it was stopped with', async () => {
+    const stop = new AbortController()
+    const loop = { toolCalls: [{ name: 'billing__echo', arguments: '{"text":"again"}' }] }
+    model = fakeChatCompletions([loop, loop, loop])
+    const { callTool } = ports()
+    const outcome = await runAgent(request({ signal: stop.signal }), {
+      ...ports(),
+      async callTool(integrationId, tool, args) {
+        stop.abort(new Error('the run passed its deadline of 50 ms'))
+        return callTool(integrationId, tool, args)
+      },
+    })
+    expect(outcome).toMatchObject({ kind: 'failed', reason: 'the run passed its deadline of 50 ms' })
+    expect(model.requests).toHaveLength(1)
+  })
 })

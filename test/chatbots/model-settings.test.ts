@@ -15,6 +15,8 @@ const API_KEY = 'sk-proj-0123456789abcdefXYZW'
 const OPENAI = { base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', api_key: API_KEY, temperature: 0.3 }
 
 const MASKED = `••••${API_KEY.slice(-4)}`
+/** The limits a chatbot's model settings take when none is given (docs/agents.md). */
+const DEFAULT_LIMITS = { max_tokens: 1024, call_deadline_ms: 120_000, run_deadline_ms: 300_000 }
 
 const patch = <C extends { botId: string }>(name: string, llm: unknown, status: number, check?: Scenario<C>['check'], errorPaths?: string[]): Scenario<C> => ({
   name,
@@ -37,7 +39,7 @@ scenarios<Ctx>(
   [
     { name: 'a new chatbot has none', method: 'GET', path: (c) => `${base}/${c.botId}`, status: 200, check: ({ body }) => expect(body.llm).toBeNull() },
     patch('any OpenAI-compatible endpoint is set with PATCH; the key is masked', OPENAI, 200, ({ body, text }) => {
-      expect(body.llm).toEqual({ base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', temperature: 0.3, api_key: `••••${API_KEY.slice(-4)}` })
+      expect(body.llm).toEqual({ base_url: 'https://api.openai.com/v1', model: 'gpt-4o-mini', temperature: 0.3, api_key: `••••${API_KEY.slice(-4)}`, ...DEFAULT_LIMITS })
       expect(text).not.toContain(API_KEY)
     }),
     {
@@ -51,7 +53,7 @@ scenarios<Ctx>(
       },
     },
     patch('a PATCH without api_key keeps the stored key; a trailing slash is dropped', { base_url: 'https://api.openai.com/v1/', model: 'gpt-4o' }, 200, ({ body }) =>
-      expect(body.llm).toEqual({ base_url: 'https://api.openai.com/v1', model: 'gpt-4o', temperature: null, api_key: `••••${API_KEY.slice(-4)}` }),
+      expect(body.llm).toEqual({ base_url: 'https://api.openai.com/v1', model: 'gpt-4o', temperature: null, api_key: `••••${API_KEY.slice(-4)}`, ...DEFAULT_LIMITS }),
     ),
     patch('api_key null removes the key (a local server needs none)', { base_url: 'https://llm.acme.io/v1', model: 'llama3.1', api_key: null }, 200, ({ body }) =>
       expect(body.llm.api_key).toBeNull(),
@@ -64,6 +66,17 @@ scenarios<Ctx>(
     patch('base_url must be http(s)', { base_url: 'ftp://llm.acme.io/v1', model: 'm' }, 422, undefined, ['/llm/base_url']),
     patch('a model is required', { base_url: 'https://llm.acme.io/v1' }, 422, undefined, ['/llm/model']),
     patch('temperature is 0 to 2', { ...OPENAI, temperature: 2.5 }, 422, undefined, ['/llm/temperature']),
+    patch('max_tokens and the deadlines are set with the rest', { ...OPENAI, max_tokens: 300, call_deadline_ms: 30_000, run_deadline_ms: 90_000 }, 200, ({ body }) =>
+      expect(body.llm).toMatchObject({ max_tokens: 300, call_deadline_ms: 30_000, run_deadline_ms: 90_000 }),
+    ),
+    patch('a PATCH that does not name them keeps them; null restores a default', { base_url: OPENAI.base_url, model: 'gpt-4o', max_tokens: null }, 200, ({ body }) =>
+      expect(body.llm).toMatchObject({ max_tokens: 1024, call_deadline_ms: 30_000, run_deadline_ms: 90_000 }),
+    ),
+    patch('max_tokens is 1 to 8192', { ...OPENAI, max_tokens: 8193 }, 422, undefined, ['/llm/max_tokens']),
+    patch('deadlines are at least a second, at most 10 and 30 minutes', { ...OPENAI, call_deadline_ms: 999, run_deadline_ms: 1_800_001 }, 422, undefined, [
+      '/llm/call_deadline_ms',
+      '/llm/run_deadline_ms',
+    ]),
     patch('unknown fields are refused', { ...OPENAI, top_p: 1 }, 422, undefined, ['/llm/top_p']),
     patch('null removes the settings', null, 200, ({ body }) => expect(body.llm).toBeNull()),
     {
@@ -101,7 +114,7 @@ scenarios<{ app: TestApp; botId: string }>(
       expect(body.llm.api_key).toBe(MASKED),
     ),
     patch('the same base_url (a trailing slash aside) keeps the stored key', { base_url: 'https://api.openai.com/v1/', model: 'gpt-4o' }, 200, ({ body }) =>
-      expect(body.llm).toEqual({ base_url: 'https://api.openai.com/v1', model: 'gpt-4o', temperature: null, api_key: MASKED }),
+      expect(body.llm).toEqual({ base_url: 'https://api.openai.com/v1', model: 'gpt-4o', temperature: null, api_key: MASKED, ...DEFAULT_LIMITS }),
     ),
     patch(
       'another host without api_key is refused, naming api_key',
@@ -119,10 +132,10 @@ scenarios<{ app: TestApp; botId: string }>(
       method: 'GET',
       path: (c) => `${base}/${c.botId}`,
       status: 200,
-      check: ({ body }) => expect(body.llm).toEqual({ base_url: 'https://api.openai.com/v1', model: 'gpt-4o', temperature: null, api_key: MASKED }),
+      check: ({ body }) => expect(body.llm).toEqual({ base_url: 'https://api.openai.com/v1', model: 'gpt-4o', temperature: null, api_key: MASKED, ...DEFAULT_LIMITS }),
     },
     patch('another base_url with api_key null moves without the key', { base_url: 'https://llm.acme.io/v1', model: 'llama3.1', api_key: null }, 200, ({ body }) =>
-      expect(body.llm).toEqual({ base_url: 'https://llm.acme.io/v1', model: 'llama3.1', temperature: null, api_key: null }),
+      expect(body.llm).toEqual({ base_url: 'https://llm.acme.io/v1', model: 'llama3.1', temperature: null, api_key: null, ...DEFAULT_LIMITS }),
     ),
     patch('another base_url with no key stored needs none', { base_url: 'https://other.acme.io/v1', model: 'llama3.1' }, 200, ({ body }) =>
       expect(body.llm.api_key).toBeNull(),

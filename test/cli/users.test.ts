@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -84,6 +85,35 @@ describe('people from the CLI of the compiled binary', () => {
       ['kim@acme.io', 'Kim Park', 'admin', 'active'],
     ])
     expect(result.stdout).not.toMatch(/argon2|pt_|ps_/)
+  })
+
+  test('what users list and keys list print cannot steer the terminal: control and bidi characters are shown escaped', () => {
+    // Names stored before they were checked (the API and the CLI refuse them now), and e-mails as stored.
+    const db = new Database(join(dataDir, 'parley.db'))
+    db.run("UPDATE users SET display_name = 'Sam' || char(27) || ']0;owned' || char(7) || char(27) || '[2J' || char(155) || 'x' WHERE email = 'sam@acme.io'")
+    db.run("UPDATE api_keys SET name = 'ops' || char(8238) || 'exe.txt' || char(10) || 'fake line'")
+    db.close()
+    const users = parley(['users', 'list'])
+    expect(users.code).toBe(0)
+    expect(users.stdout).toContain('sam@acme.io\tSam\\x1b]0;owned\\x07\\x1b[2J\\x9bx\tagent')
+    const keys = parley(['keys', 'list'])
+    expect(keys.code).toBe(0)
+    expect(keys.stdout).toContain('ops\\u202eexe.txt\\x0afake line')
+    for (const output of [users.stdout, keys.stdout]) {
+      // Tabs between columns and one newline per row are the only control characters left.
+      expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    }
+    expect(keys.stdout.trim().split('\n')).toHaveLength(2)
+  })
+
+  test('users create and keys create refuse a name with control or bidi characters', () => {
+    const refused = parley(['users', 'create', '--email', 'esc@acme.io', '--name', 'Esc\u001b[2J', '--role', 'agent'])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr.trim()).toBe('parley: --name must not contain control characters (such as ESC or a line break) or bidirectional overrides (such as U+202E)')
+    const key = parley(['keys', 'create', '--name', 'rtl\u202eexe'])
+    expect(key.code).toBe(1)
+    expect(key.stderr.trim()).toBe('parley: --name must not contain control characters (such as ESC or a line break) or bidirectional overrides (such as U+202E)')
+    expect(parley(['users', 'list']).stdout).not.toContain('esc@acme.io')
   })
 
   test('the served binary accepts the setup link once, the reset link, and the password set from stdin', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { messageStore } from '../../server/conversations/message-store.ts'
+import { CLIENT_IDS_KEPT, messageStore } from '../../server/conversations/message-store.ts'
 import type { Message } from '../../server/conversations/model.ts'
 import { removeSeededDatabases, seededDatabase } from '../support/seeded-database.ts'
 
@@ -57,5 +57,21 @@ describe('telling a resend from a new message by its client id', () => {
     expect(messages.findByClientId('C1', 'k1')).toBeUndefined()
     messages.insert(said('M2', 'C1', 'k1'))
     expect(messages.findByClientId('C1', 'k1')?.id).toBe('M2')
+  })
+
+  test('a long conversation keeps only its newest client ids in memory, and still finds a resend of an old one', () => {
+    const db = database()
+    const messages = messageStore(db)
+    expect(messages.findByClientId('C1', 'k0')).toBeUndefined()
+    const count = CLIENT_IDS_KEPT * 3
+    for (let i = 0; i < count; i++) messages.insert(said(`M${String(i).padStart(4, '0')}`, 'C1', `k${i}`))
+    expect(messages.findByClientId('C1', 'k0')?.id).toBe('M0000')
+    expect(messages.findByClientId('C1', `k${count - 1}`)?.id).toBe(`M${String(count - 1).padStart(4, '0')}`)
+    expect(messages.findByClientId('C1', 'never sent')).toBeUndefined()
+    // A second store (a restart) reads the conversation's newest ids only, and finds the old ones too.
+    const restarted = messageStore(db)
+    expect(restarted.findByClientId('C1', 'k1')?.id).toBe('M0001')
+    expect(restarted.findByClientId('C1', `k${count - 2}`)?.id).toBe(`M${String(count - 2).padStart(4, '0')}`)
+    expect(restarted.findByClientId('C1', 'never sent')).toBeUndefined()
   })
 })

@@ -215,7 +215,7 @@ scenarios<Ctx>('desk: assignment, notes, replies, status, context and saved repl
         { key: 'plan', value: 'pro', set_at: expect.any(String) },
       ])
       expect(body.flow).toEqual({ id: c.sales.flowId, name: 'Main', version: 1, state: 'human', variables: {}, at_handoff: true })
-      expect(body.visitor).toEqual({ page_url: null, user_agent: null })
+      expect(body.visitor).toEqual({ page_url: null, user_agent: null, address: null })
     },
   },
   {

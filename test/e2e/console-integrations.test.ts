@@ -94,6 +94,21 @@ describe('the integrations screen of the console in Chromium, against the compil
     await save()
     await waitUntil(async () => ((await keyHint.textContent()) ?? '').includes('set (••••MNOP)'), 'the new key shown masked')
     expect(await stored()).toMatchObject({ base_url: 'https://gateway.example.net/v1', model: 'gpt-4o-mini', api_key: '••••MNOP' })
+
+    // The limits: shown with their defaults, set in tokens and seconds, emptied back to the defaults.
+    expect(await page.locator('input[name=llm_max_tokens]').inputValue()).toBe('1024')
+    expect(await page.locator('input[name=llm_run_deadline]').inputValue()).toBe('300')
+    await page.locator('input[name=llm_max_tokens]').fill('400')
+    await page.locator('input[name=llm_call_deadline]').fill('45')
+    await page.locator('input[name=llm_run_deadline]').fill('90')
+    await save()
+    await waitUntil(async () => (await stored()).run_deadline_ms === 90_000, 'the limits saved')
+    expect(await stored()).toMatchObject({ max_tokens: 400, call_deadline_ms: 45_000, run_deadline_ms: 90_000, api_key: '••••MNOP' })
+    await page.locator('input[name=llm_max_tokens]').fill('')
+    await save()
+    await waitUntil(async () => (await stored()).max_tokens === 1024, 'max_tokens back to its default')
+    expect(await page.locator('input[name=llm_max_tokens]').inputValue()).toBe('1024')
+    expect(await stored()).toMatchObject({ call_deadline_ms: 45_000 })
     // The refused save is the only failed load the browser saw.
     expect(admin.errors().map((line) => line.includes('422'))).toEqual([true])
   }, E2E_TIMEOUT)

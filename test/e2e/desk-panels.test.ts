@@ -19,6 +19,8 @@ describe('the desk: context, saved replies, search, alerts (Chromium, compiled b
     expect(await panel.locator('[data-field="identity"]').textContent()).toBe('anonymous visitor')
     await waitUntil(async () => (await panel.locator('.page-url').count()) === 1, 'the page is shown')
     expect(await panel.locator('.page-url').textContent()).toContain('http://shop.test:')
+    expect(await panel.locator('.visitor-address').textContent()).toBe('127.0.0.1')
+    await ada.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/desk-context-address.png` })
   }, E2E_TIMEOUT)
 
   test('typing / offers the saved replies; Enter inserts the chosen one, which is then sent', async () => {

@@ -115,3 +115,13 @@ describe('deleting a flow', () => {
     expect(app.services.flows.publishedSnapshot(flowId)).toBeNull()
   })
 })
+
+describe("the chatbot's entry flow, read back", () => {
+  test('a deleted entry flow leaves the chatbot without one, even right after the chatbot was read', async () => {
+    const flow = await createFlow(app, botId, { name: 'Entry', type: 'conversation', flow: helloFlow('entry') })
+    await setEntry(flow)
+    expect((await app.call('GET', `${chatbotsPath}/${botId}`)).body.entry_flow_id).toBe(flow)
+    expect((await app.call('DELETE', flowPath(botId, flow))).status).toBe(204)
+    expect((await app.call('GET', `${chatbotsPath}/${botId}`)).body.entry_flow_id).toBeNull()
+  })
+})

@@ -73,6 +73,8 @@ const NO_FIXTURE_YET = new Set([
   'GET /attachments/{id}/{key}/{filename}',
   // The provider's verify handshake succeeds only with the integration's verify token, a secret.
   'GET /hooks/chatapp/{integration_id}',
+  // Read with the operator's PARLEY_METRICS_TOKEN or from a trusted proxy, never an API key: test/metrics.
+  'GET /metrics',
 ])
 
 /**
@@ -83,6 +85,8 @@ const NO_FIXTURE_YET = new Set([
 const NEEDS_LUCK = new Set([
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/web',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api',
+  // As its POST: four of the five webhook_url hints are refused, and the scene may have none yet.
+  'PATCH /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/chatapp',
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api/messages',
   'POST /api/dev/v1/chatbots/{chatbot_id}/flows/{flow_id}/test-run',

@@ -17,7 +17,7 @@ describe('every HTTP request gets an id and one log line', () => {
     const answered = response as Response
     expect(answered.headers.get('x-request-id')).toMatch(/^req_/)
     expect(lines()).toEqual([
-      { time: expect.any(String), level: 'info', msg: 'request', method: 'POST', path: '/a/b', status: 201, duration_ms: expect.any(Number), request_id: answered.headers.get('x-request-id') },
+      { time: expect.any(String), level: 'info', msg: 'request', method: 'POST', path: '/a/b', status: 201, duration_ms: expect.any(Number), request_id: answered.headers.get('x-request-id'), client_ip: 'unknown' },
     ])
   })
 

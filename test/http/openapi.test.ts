@@ -54,12 +54,16 @@ describe('health and request logs', () => {
   const app = testApp()
   afterAll(() => app.close())
 
-  test('GET /healthz answers 200 while the database answers, 503 once it does not', async () => {
+  test('GET /healthz is liveness: 200 while the process serves; GET /readyz says whether the database answers', async () => {
     expect((await app.call('GET', '/healthz', { key: null })).body).toEqual({ status: 'ok' })
+    expect((await app.call('GET', '/readyz', { key: null })).body).toEqual({ status: 'ready' })
     const probe = testApp()
     probe.db.close()
-    const down = await probe.call('GET', '/healthz', { key: null })
+    const alive = await probe.call('GET', '/healthz', { key: null })
+    expect([alive.status, alive.body]).toEqual([200, { status: 'ok' }])
+    const down = await probe.call('GET', '/readyz', { key: null })
     expect(down.status).toBe(503)
+    expect(down.headers.get('content-type')).toBe('application/problem+json')
     expect(down.body.code).toBe('database_unavailable')
     rmSync(probe.dir, { recursive: true, force: true })
   })

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
+import { answerLimits } from '../../server/llm/answer-limits.ts'
 import { callModel, type ModelCallOutcome } from '../../server/llm/call-model.ts'
 import type { ChatRequestBody } from '../../server/llm/wire-format.ts'
 import { fakeChatCompletions, type ScriptedReply } from './support/fake-chat-completions.ts'
@@ -124,3 +125,53 @@ describe('callModel and cancelling', () => {
     expect(model.requests).toHaveLength(0)
   })
 })
+
+describe('callModel within limits: what a provider sends is bounded', () => {
+  const limited = (maxTokens: number) => answerLimits(maxTokens)
+  const sseText = (chunks: unknown[]) => `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`
+  const text = (content: string) => ({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })
+
+  test('text past 8 characters per max_tokens is dropped, from the answer and from what is streamed on; the answer says it was cut', async () => {
+    model = fakeChatCompletions([{ text: 'word '.repeat(100), fragment: 7 }])
+    const fragments: string[] = []
+    const outcome = await callModel({ baseUrl: model.baseUrl, apiKey: null }, body(true, { max_tokens: 10 }), { fetch, timeoutMs: 5_000, limits: limited(10), onText: (f) => fragments.push(f) })
+    expect(outcome).toMatchObject({ kind: 'answer', answer: { content: 'word '.repeat(16), cut: 'the text passed 80 characters (max_tokens 10); the rest was dropped' } })
+    expect(fragments.join('')).toBe('word '.repeat(16))
+    expect(model.requests[0]?.body.max_tokens).toBe(10)
+  })
+
+  test('a stream past the byte limit is not read further: its text so far stands, its tool calls are dropped', async () => {
+    const chunks = [text('Hello'), { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'a', function: { name: 'x__y', arguments: '{"q":"' } }] } }] }, ...Array.from({ length: 600 }, () => ({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: 'z'.repeat(4000) } }] } }] }))]
+    const outcome = await call([{ raw: sseText(chunks), contentType: 'text/event-stream' }], true)
+    expect(outcome).toMatchObject({ kind: 'answer', answer: { content: 'Hello', toolCalls: [], finishReason: 'length' } })
+    expect((outcome as { answer: { cut: string } }).answer.cut).toStartWith('the answer passed 1048576 bytes (max_tokens 1024); the rest was not read, and its 1 tool calls were dropped')
+  })
+
+  test('a plain JSON answer past the byte limit is refused unread, not retried', async () => {
+    const outcome = await call([{ raw: JSON.stringify({ choices: [{ message: { content: 'q'.repeat(2_000_000) } }] }), contentType: 'application/json' }], false)
+    expect(outcome).toEqual({ kind: 'refused', status: 200, reason: 'the answer passed 1048576 bytes (max_tokens 1024); it was not read further' })
+  })
+
+  test('at most 64 tool calls are read from one answer, and usage keeps only its counts', async () => {
+    const calls = Array.from({ length: 100 }, (_, k) => ({ choices: [{ index: 0, delta: { tool_calls: [{ index: k, id: `c${k}`, function: { name: 'x__y', arguments: '{}' } }] } }] }))
+    const usage = { choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, junk: 'j'.repeat(10_000) } }
+    const outcome = await call([{ raw: sseText([...calls, usage]), contentType: 'text/event-stream' }], true)
+    const answer = (outcome as { answer: { toolCalls: unknown[]; cut: string; usage: unknown } }).answer
+    expect(answer.toolCalls).toHaveLength(64)
+    expect(answer.cut).toBe('36 more tool calls were dropped: at most 64 are read from one answer')
+    expect(answer.usage).toEqual({ prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 })
+  })
+
+  test('a model that streams forever is cut at the call deadline, though chunks keep coming', async () => {
+    model = fakeChatCompletions([{ forever: { everyMs: 20 } }])
+    const outcome = await callModel({ baseUrl: model.baseUrl, apiKey: null }, body(true), { fetch, timeoutMs: 1_000, deadlineMs: 300 })
+    expect(outcome).toEqual({ kind: 'unavailable', reason: "no complete answer within the call's deadline of 300 ms" })
+  })
+
+  test('an error answer is read up to 64 KiB', async () => {
+    const outcome = await call([{ status: 500, body: { error: { message: 'e'.repeat(200_000) } } }], false)
+    expect(outcome).toMatchObject({ kind: 'unavailable', status: 500 })
+    expect((outcome as { reason: string }).reason).toBe('HTTP 500: an error answer too long to read')
+  })
+})
+

@@ -33,3 +33,22 @@ describe('serverSentData', () => {
     expect(await collect(['data: one\ndata: two\n\ndata:three'])).toEqual(['one\ntwo', 'three'])
   })
 })
+
+describe('serverSentData within a byte limit', () => {
+  test('stops reading at the limit, says so, and drops the event left unfinished', async () => {
+    let cut = false
+    let pulled = 0
+    const encoder = new TextEncoder()
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++
+        controller.enqueue(encoder.encode(pulled === 1 ? 'data: {"a":1}\n\ndata: {"b":"' : 'x'.repeat(1000)))
+      },
+    })
+    const out: string[] = []
+    for await (const data of serverSentData(endless, { maxBytes: 10_000, onCut: () => (cut = true) })) out.push(data)
+    expect(out).toEqual(['{"a":1}'])
+    expect(cut).toBe(true)
+    expect(pulled).toBeLessThan(15)
+  })
+})

@@ -233,6 +233,21 @@ describe('OAuth-protected mcp servers: a real authorization server and an SDK se
     expect(afterChange.body.detail).toContain('changed')
   })
 
+  test('a callback that repeats a parameter is refused and does not use the state up', async () => {
+    const id = await app.integration({ url: mcp.url, auth: { type: 'oauth' } })
+    const started = await start(id)
+    const state = new URL(started.body.authorization_url).searchParams.get('state') as string
+    for (const query of [`state=${state}&state=${state}&code=x`, `state=${state}&state=someone-elses&code=x`, `state=${state}&code=x&code=y`]) {
+      const repeated = await app.call('GET', `/oauth/mcp/callback?${query}`, { key: null })
+      expect(repeated.status).toBe(422)
+      expect(repeated.body.code).toBe('validation_failed')
+      expect(repeated.body.errors[0].message).toContain('more than once')
+    }
+    // The state is still good for the person's own callback.
+    expect((await authorizeInBrowser(app, started.body.authorization_url)).status).toBe(200)
+    expect((await record(id)).config.auth.status).toBe('authorized')
+  })
+
   test('changing the url or auth retires the tokens', async () => {
     const id = await app.integration({ url: mcp.url, auth: { type: 'oauth' } })
     expect((await authorizeInBrowser(app, (await start(id)).body.authorization_url)).status).toBe(200)
@@ -246,7 +261,9 @@ describe('OAuth-protected mcp servers: a real authorization server and an SDK se
     const started = await start(id)
     expect(started.status).toBe(502)
     expect(started.body.code).toBe('oauth_failed')
-    expect(started.body.detail).toContain('blocked_address')
+    expect(started.body.detail).toContain('(dns)')
+    expect(started.body.detail).toContain('rebind.test does not resolve to an address Parley may reach')
+    expect(started.body.detail).not.toContain('10.1.2.3')
   })
 
   test('oauth/start on another auth type answers 409, and for another workspace 404', async () => {

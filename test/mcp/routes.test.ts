@@ -302,10 +302,22 @@ describe('connection failures are classified so that a person can act on them', 
     expect(await failureOf({ url: 'http://nowhere.test/mcp' })).toMatchObject({ kind: 'dns', message: expect.stringContaining('nowhere.test') })
   })
 
-  test('a name that resolves to a refused address when connecting: blocked_address', async () => {
+  test('a name that resolves to a refused address when connecting: dns, as for a name that does not resolve, without the address', async () => {
     // Accepted at create (no DNS then); refused when its address is checked before connecting.
     const failure = await failureOf({ url: 'http://rebind.test:9/mcp' })
-    expect(failure).toMatchObject({ kind: 'blocked_address', message: expect.stringContaining('rebind.test (10.1.2.3), a private address') })
+    const unknown = await failureOf({ url: 'http://nowhere.test:9/mcp' })
+    const message = failure.message as string
+    expect(failure.kind).toBe('dns')
+    expect(message).toStartWith('the host rebind.test does not resolve to an address Parley may reach')
+    expect(unknown).toEqual({ ...failure, message: message.replaceAll('rebind.test', 'nowhere.test') })
+    expect(JSON.stringify(failure)).not.toContain('10.1.2.3')
+  })
+
+  test('an address Parley may not reach, written in the URL: blocked_address', async () => {
+    const id = await app.integration({ url: 'http://receiver.test:9/mcp' })
+    app.db.run("UPDATE integrations SET config = json_set(config, '$.url', 'http://10.1.2.3:9/mcp') WHERE id = ?", [id])
+    const { body } = await app.test(id)
+    expect(body.failure).toMatchObject({ kind: 'blocked_address', message: expect.stringContaining('points to 10.1.2.3, a private address') })
   })
 
   test('a page that is not an MCP server: not_mcp', async () => {

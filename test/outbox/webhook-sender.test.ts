@@ -97,15 +97,20 @@ describe('where a webhook may go (SSRF)', () => {
     expect(receiver.received).toHaveLength(0)
   })
 
-  test('a name that resolves to a private address is refused, naming both', async () => {
+  test('a name that resolves to a private address and one that does not resolve get the same answer, naming no address (and may resolve later)', async () => {
     const dns = playedDns({ 'hooks.example.com': ['93.184.215.14', '10.0.0.7'] })
-    const outcome = await sender([], dns.lookup)({ url: 'https://hooks.example.com/in', secret, id: 'evt_1', body }, never)
-    expect(outcome).toMatchObject({ kind: 'refused', reason: expect.stringContaining('hooks.example.com (10.0.0.7), a private address') })
+    const refused = await sender([], dns.lookup)({ url: 'https://hooks.example.com/in', secret, id: 'evt_1', body }, never)
+    const unknown = await sender([], dns.lookup)({ url: 'https://gone.example.com/in', secret, id: 'evt_1', body }, never)
+    const reason = (refused as { reason: string }).reason
+    expect(refused.kind).toBe('unresolved')
+    expect(reason).toStartWith('the host hooks.example.com does not resolve to an address Parley may reach')
+    expect(unknown).toEqual({ kind: 'unresolved', reason: reason.replaceAll('hooks.example.com', 'gone.example.com') })
+    expect(JSON.stringify(refused)).not.toContain('10.0.0.7')
   })
 
-  test('a name that does not resolve is reported as such (and may resolve later)', async () => {
+  test('an allowed name that does not resolve is reported as such', async () => {
     const dns = playedDns({})
-    const outcome = await sender([], dns.lookup)({ url: 'https://gone.example.com/in', secret, id: 'evt_1', body }, never)
+    const outcome = await sender(['gone.example.com'], dns.lookup)({ url: 'https://gone.example.com/in', secret, id: 'evt_1', body }, never)
     expect(outcome).toEqual({ kind: 'unresolved', reason: 'the host gone.example.com could not be resolved (ENOTFOUND)' })
   })
 

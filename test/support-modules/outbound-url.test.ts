@@ -3,6 +3,10 @@ import { ConfigError, loadConfig } from '../../server/config.ts'
 import { type Lookup, outboundUrlPolicy } from '../../server/support/outbound-url.ts'
 
 const strict = outboundUrlPolicy([])
+/** What a name that is not allowed gets when it does not resolve, or resolves to an address Parley may not reach. */
+const unreachableName = (host: string) =>
+  `the host ${host} does not resolve to an address Parley may reach: it does not resolve, or it resolves to a private or local address ` +
+  `(which of the two is not said, so that internal names stay private). An operator can allow it by adding "${host}" to PARLEY_OUTBOUND_ALLOW`
 const refusedBecause = (url: string, policy = strict) => {
   const result = policy.checkOutboundUrl(url)
   return result.ok ? null : result.reason
@@ -117,10 +121,10 @@ describe('outbound URLs: IPv6 forms that carry an IPv4 address are judged by it,
     expect(refusedBecause(`http://[${host}]/`)).toContain(`, ${reason};`)
   })
 
-  test.each(refusedRows)('a DNS answer %s is refused as %s', async (address, reason) => {
+  test.each(refusedRows)('a DNS answer %s (%s) is refused, without saying the address', async (address) => {
     const policy = outboundUrlPolicy([], async () => [{ address }])
     const result = await policy.resolveAndCheck('https://hooks.example.com/')
-    expect(result).toEqual({ ok: false, reason: expect.stringContaining(`points to hooks.example.com (${address}), ${reason};`) })
+    expect(result).toEqual({ ok: false, kind: 'unresolved', reason: unreachableName('hooks.example.com') })
   })
 
   const publicRows = forms.flatMap(([label, spell]) => spell('8.8.8.8', '808:808').map((host) => [host, label] as const))
@@ -218,10 +222,21 @@ describe('outbound URLs: resolving before connecting', () => {
 
   test('a name with one private address among public ones is refused', async () => {
     const result = await policy.resolveAndCheck('https://rebind.example/hook')
-    expect(result).toEqual({
-      ok: false,
-      reason: expect.stringContaining('points to rebind.example (127.0.0.1), a loopback address'),
+    expect(result).toEqual({ ok: false, kind: 'unresolved', reason: unreachableName('rebind.example') })
+  })
+
+  test('internal DNS stays private: a refused name and a name that does not resolve get the same answer, naming no address', async () => {
+    const internal = outboundUrlPolicy([], async (name) => {
+      if (name === 'db.internal.test') return [{ address: '10.1.2.3' }]
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' })
     })
+    const refused = await internal.resolveAndCheck('http://db.internal.test:5432/')
+    const unknown = await internal.resolveAndCheck('http://nothing.internal.test:5432/')
+    expect(refused).toEqual({ ok: false, kind: 'unresolved', reason: unreachableName('db.internal.test') })
+    expect(unknown).toEqual({ ok: false, kind: 'unresolved', reason: unreachableName('nothing.internal.test') })
+    expect(JSON.stringify(refused)).not.toContain('10.1.2.3')
+    const empty = await outboundUrlPolicy([], async () => []).resolveAndCheck('http://empty.test/')
+    expect(empty).toEqual({ ok: false, kind: 'unresolved', reason: unreachableName('empty.test') })
   })
 
   test('a name resolving to an IPv4-mapped private address is refused', async () => {
@@ -233,10 +248,13 @@ describe('outbound URLs: resolving before connecting', () => {
     expect(await policy.resolveAndCheck('http://receiver.internal:8080/')).toMatchObject({ ok: true, addresses: ['10.0.0.9'] })
   })
 
-  test('an unresolvable name is refused with the resolver code', async () => {
-    expect(await policy.resolveAndCheck('https://nothing.example/')).toEqual({
+  test('an unresolvable name is refused like a refused one; an allowed name tells the resolver code', async () => {
+    expect(await policy.resolveAndCheck('https://nothing.example/')).toEqual({ ok: false, kind: 'unresolved', reason: unreachableName('nothing.example') })
+    const allowed = outboundUrlPolicy(['gone.internal'], playedDns)
+    expect(await allowed.resolveAndCheck('https://gone.internal/')).toEqual({
       ok: false,
-      reason: 'the host nothing.example could not be resolved (ENOTFOUND)',
+      kind: 'unresolved',
+      reason: 'the host gone.internal could not be resolved (ENOTFOUND)',
     })
   })
 
@@ -251,10 +269,7 @@ describe('outbound URLs: resolving before connecting', () => {
     const changing = outboundUrlPolicy([], changingDns)
     expect(await changing.resolveAndCheck('https://flip.example/')).toMatchObject({ ok: true, addresses: ['93.184.215.14'] })
     answer = ['169.254.169.254']
-    expect(await changing.resolveAndCheck('https://flip.example/')).toEqual({
-      ok: false,
-      reason: expect.stringContaining('points to flip.example (169.254.169.254)'),
-    })
+    expect(await changing.resolveAndCheck('https://flip.example/')).toEqual({ ok: false, kind: 'unresolved', reason: unreachableName('flip.example') })
     answer = ['93.184.215.14']
     expect((await changing.resolveAndCheck('https://flip.example/')).ok).toBe(true)
   })

@@ -8,8 +8,9 @@ type Of<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>
  * sends so a test can wait for the next message of a kind, and records how it closed.
  */
 export class WidgetClient extends QueuedSocket<ServerMessage> {
-  static async connect(url: string, origin?: string): Promise<WidgetClient> {
-    const client = new WidgetClient(new WebSocket(url, origin ? ({ headers: { origin } } as unknown as string[]) : undefined))
+  static async connect(url: string, origin?: string, headers: Record<string, string> = {}): Promise<WidgetClient> {
+    const sent = origin ? { origin, ...headers } : headers
+    const client = new WidgetClient(new WebSocket(url, Object.keys(sent).length > 0 ? ({ headers: sent } as unknown as string[]) : undefined))
     await QueuedSocket.settled(client.socket)
     return client
   }

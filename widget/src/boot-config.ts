@@ -1,5 +1,22 @@
 import type { WidgetBootConfig } from '../../server/protocol/widget-protocol.ts'
 import { backoffDelay } from './connection.ts'
+import type { KeyValueStore } from './storage.ts'
+
+/**
+ * The configuration as the last visit got it, from the browser's storage, so that a returning
+ * visitor's bubble is drawn at once; the server's answer follows and wins (start.ts). Only
+ * its shape is checked: a stored value that is not one is ignored.
+ */
+export function cachedBootConfig(memory: KeyValueStore): WidgetBootConfig | null {
+  try {
+    const value = JSON.parse(memory.get(BOOT_CONFIG_KEY) ?? 'null') as WidgetBootConfig | null
+    return value && typeof value.socket_path === 'string' && value.widget_config && typeof value.widget_config === 'object' ? value : null
+  } catch {
+    return null
+  }
+}
+
+export const BOOT_CONFIG_KEY = 'boot'
 
 /** A refusal the page cannot fix by retrying: unknown or inactive key, origin not allowed. */
 export class WidgetRefused extends Error {}

@@ -15,12 +15,31 @@ export function mountWidget(
   greeting: string | null,
   chat: { stylesheet: string; load: () => Promise<ChatModule> },
   warn: (message: string) => void,
-): HTMLElement {
+): MountedWidget {
   const host = document.createElement('div')
   host.id = 'parley-widget'
   host.setAttribute('data-parley-widget', '')
   const shadow = host.attachShadow({ mode: 'open' })
   document.body.appendChild(host)
-  render(() => <App session={session} settings={settings} greeting={greeting} css={css} chatStylesheet={chat.stylesheet} loadChat={chat.load} warn={warn} />, shadow)
-  return host
+  const draw = (values: WidgetConfigValues, text: string | null) =>
+    render(() => <App session={session} settings={values} greeting={text} css={css} chatStylesheet={chat.stylesheet} loadChat={chat.load} warn={warn} />, shadow)
+  let dispose = draw(settings, greeting)
+  return {
+    host,
+    redraw(values, text) {
+      dispose()
+      dispose = draw(values, text)
+    },
+    remove() {
+      dispose()
+      host.remove()
+    },
+  }
+}
+
+export interface MountedWidget {
+  host: HTMLElement
+  /** Draws the widget again with other settings (the session, and so the conversation, stays). */
+  redraw(settings: WidgetConfigValues, greeting: string | null): void
+  remove(): void
 }

@@ -17,6 +17,9 @@ export interface LlmSettings {
   model: string
   temperature?: number
   api_key?: string | null
+  max_tokens?: number
+  call_deadline_ms?: number
+  run_deadline_ms?: number
 }
 
 export interface Activity {
@@ -68,6 +71,18 @@ export interface Operations {
   uptime_seconds: number
   database_bytes: number
   wal_bytes: number
+  backups: ScheduledBackups
+}
+
+export interface ScheduledBackups {
+  scheduled: boolean
+  dir: string | null
+  every_seconds: number | null
+  keep: number | null
+  files: { name: string; bytes: number; created_at: string; age_seconds: number }[]
+  running: boolean
+  next_at: string | null
+  last_failure: { at: string; error: string } | null
 }
 
 export type WidgetConfig = Record<string, unknown>

@@ -82,6 +82,14 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
             </>
           )}
         </Show>
+        <Show when={props.info.visitor?.address}>
+          {(address) => (
+            <>
+              <dt>Address</dt>
+              <dd class="visitor-address">{address()}</dd>
+            </>
+          )}
+        </Show>
       </dl>
       <Show when={props.info.flow}>
         {(flow) => (

@@ -13,6 +13,8 @@ export interface SocketData {
   page: string | null
   /** The browser's User-Agent at connect (cut short), for the desk's context panel. */
   userAgent: string | null
+  /** The client's IP address at connect (http/client-address.ts), for the same panel. */
+  address: string
   helloed: boolean
   /** Key under which the hub finds this visitor's sockets (see SocketHub). */
   visitorKey: string

@@ -9,6 +9,8 @@ import type { WidgetSocket } from './socket-data.ts'
 export class SocketHub {
   private readonly byVisitor = new Map<string, Set<WidgetSocket>>()
   private readonly byIntegration = new Map<string, Set<WidgetSocket>>()
+  /** Frames waiting for the end of the current task, per socket, in order. */
+  private queued = new Map<WidgetSocket, string[]>()
 
   /** On open: the integration can close it from now on. */
   add(socket: WidgetSocket): void {
@@ -43,13 +45,31 @@ export class SocketHub {
     return this.byVisitor.get(visitorKey) ?? EMPTY
   }
 
-  /** Sends frames to every tab of a contact: each serialised once, written together per socket. */
+  /**
+   * Sends frames to every tab of a contact: each serialised once, and written at the end of
+   * the current task together with whatever else the task sends that tab. A turn's messages
+   * and the bot's read mark are announced by separate commit callbacks; written as they came
+   * they cost a system call each.
+   */
   sendToContact(contactId: string, messages: ServerMessage[], update?: (socket: WidgetSocket) => void): void {
     const sockets = this.byVisitor.get(contactKey(contactId))
     if (!sockets) return
     const frames = messages.map((message) => JSON.stringify(message))
+    if (this.queued.size === 0) queueMicrotask(this.flush)
     for (const socket of sockets) {
       update?.(socket)
+      const waiting = this.queued.get(socket)
+      if (!waiting) this.queued.set(socket, frames.slice())
+      else for (const frame of frames) waiting.push(frame)
+    }
+  }
+
+  /** Writes the queued frames, one write per socket. */
+  readonly flush = (): void => {
+    const queued = this.queued
+    if (queued.size === 0) return
+    this.queued = new Map()
+    for (const [socket, frames] of queued) {
       if (frames.length === 1) socket.send(frames[0] as string)
       else socket.cork(() => {
         for (const frame of frames) socket.send(frame)
@@ -58,16 +78,19 @@ export class SocketHub {
   }
 
   closeIntegration(integrationId: string, code: number, reason: string): void {
+    this.flush()
     for (const socket of [...(this.byIntegration.get(integrationId) ?? [])]) socket.close(code, reason)
   }
 
   closeChatbot(chatbotId: string, code: number, reason: string): void {
+    this.flush()
     for (const sockets of this.byIntegration.values()) {
       for (const socket of [...sockets]) if (socket.data.integration?.chatbotId === chatbotId) socket.close(code, reason)
     }
   }
 
   closeAll(code: number, reason: string): void {
+    this.flush()
     for (const sockets of this.byIntegration.values()) for (const socket of [...sockets]) socket.close(code, reason)
   }
 

@@ -38,7 +38,7 @@ interface Deps {
 /** What the server does with each kind of widget message, once it has passed the schema. */
 export function visitorHandlers({ visitors, conversations, ratings, reads, hub, onWelcome, events, uploads, uploadMaxBytes }: Deps) {
   const seen = (socket: WidgetSocket, contactId: string) =>
-    events?.emit('visitor.seen', { contactId, pageUrl: socket.data.page, userAgent: socket.data.userAgent })
+    events?.emit('visitor.seen', { contactId, pageUrl: socket.data.page, userAgent: socket.data.userAgent, address: socket.data.address })
 
   const context = (socket: WidgetSocket): ChannelContext => {
     const integration = socket.data.integration!

@@ -4,6 +4,7 @@ import type { RatingService } from '../../conversations/rating-service.ts'
 import type { ReadService } from '../../conversations/read-service.ts'
 import type { ConversationService } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
+import { clientAddress } from '../../http/client-address.ts'
 import { problemResponse } from '../../http/problem.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
 import { ClientMessage, FRAME_LIMITS } from '../../protocol/widget-protocol.ts'
@@ -76,6 +77,7 @@ export function widgetSocket(deps: WidgetSocketDeps) {
       refusal,
       page: null,
       userAgent: request.headers.get('user-agent')?.slice(0, 300) ?? null,
+      address: clientAddress(request),
       helloed: false,
       visitorKey: '',
       tokenHash: '',

@@ -19,6 +19,8 @@ import { desk } from './0017_desk.ts'
 import { apiKeyLastUsed } from './0018_api_key_last_used.ts'
 import { attachments } from './0019_attachments.ts'
 import { agentRunsFinishedByChatbot } from './0020_agent_runs_finished_by_chatbot.ts'
+import { visitorAddress } from './0023_visitor_address.ts'
+import { deskSearchByConversation } from './0024_desk_search_by_conversation.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, visitorAddress, deskSearchByConversation]

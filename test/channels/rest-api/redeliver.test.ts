@@ -15,7 +15,9 @@ const UNKNOWN_ID = '01ARZ3NDEKTSV4RRFFQ69G5FAV'
 
 /**
  * A rest-api chatbot whose webhook_url names a host on a private address outside the allow
- * list: its first messages fail at once. Then the test points it at a live receiver.
+ * list: its first messages cannot be delivered (they wait to be tried again, as for a name
+ * that does not resolve), and switching the integration off fails them. Then the test
+ * switches it on again, pointed at a live receiver.
  */
 async function failedDeliveries() {
   const receiver = webhookReceiver()
@@ -27,9 +29,10 @@ async function failedDeliveries() {
   const said = await app.call('POST', chat.path('/integrations/rest-api/messages'), { body: { user_id: 'user-1', text: 'pricing' } })
   expect(said.status).toBe(202)
   await app.outbox.drain()
+  expect((await app.call('PATCH', chat.path('/integrations/rest-api'), { body: { is_active: false } })).status).toBe(200)
   const log = await deliveries(app, chat.path())
   expect(log.items.map((item: { status: string }) => item.status)).toEqual(['failed', 'failed', 'failed'])
-  const moved = await app.call('PATCH', chat.path('/integrations/rest-api'), { body: { webhook_url: `http://hooks.example.com:${receiver.port}/hook` } })
+  const moved = await app.call('PATCH', chat.path('/integrations/rest-api'), { body: { is_active: true, webhook_url: `http://hooks.example.com:${receiver.port}/hook` } })
   expect(moved.status).toBe(200)
   return { app, chat, receiver, failed: log.items as { id: string; payload: unknown; attempts: number }[] }
 }

@@ -41,6 +41,11 @@ export function crashBed(env: Record<string, string> = {}) {
     get key(): string {
       return key
     },
+    /** The running binary's process id (to read its memory from /proc). */
+    get pid(): number {
+      if (!server) throw new Error('no server runs')
+      return server.proc.pid
+    },
 
     async start(): Promise<void> {
       server = await runParley([compiledParley()], environment)

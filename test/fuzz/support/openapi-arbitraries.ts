@@ -237,7 +237,10 @@ function hintFor(name: string | undefined, schema: JsonSchema): fc.Arbitrary<unk
     case 'webhook_url':
       return fc.constantFrom('@@webhook_url@@', 'http://127.0.0.1:1/unreachable', 'https://10.0.0.1/private', 'ftp://example.com/x', 'not a url')
     case 'entry_flow_id':
-      return fc.constantFrom('@@flow_id@@', '@@meta_flow_id@@', '@@foreign.flow_id@@', '@@unknown@@', null)
+      return fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom('@@flow_id@@', null) },
+        { weight: 1, arbitrary: fc.constantFrom('@@meta_flow_id@@', '@@foreign.flow_id@@', '@@unknown@@') },
+      )
     case 'flow':
       return fc.constantFrom<unknown>(HELLO_FLOW, leadCapture, salesAndSupport, ...Object.values(metaFlows).slice(0, 3), {}, { version: 1 }, { version: 1, start: 'x', states: { x: {} } })
     case 'contact_id':
@@ -256,6 +259,10 @@ function hintFor(name: string | undefined, schema: JsonSchema): fc.Arbitrary<unk
       return fc.array(fc.constantFrom('example.com', '*.example.com', 'localhost:3000', 'sub.example.org', '127.0.0.1'), { maxLength: 3 })
     case 'user_id':
       return fc.constantFrom('user-4711', 'ada@lovelace.dev', '+44 20 7946 0958', '@@user_id@@', 'U'.repeat(256))
+    case 'limit':
+      return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 100 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 101, 1000) })
+    case 'base_url':
+      return fc.constantFrom('https://llm.example.com/v1', 'http://127.0.0.1:1/v1', 'ftp://example.com', 'not a url')
     case 'text':
       return fc.oneof(fc.constantFrom('hello', 'bye', 'sales', '1', 'ada@lovelace.dev'), fc.string({ minLength: 1, maxLength: 30 }))
   }
@@ -408,7 +415,11 @@ const pathValue: fc.Arbitrary<PathValue> = fc.oneof(
 )
 
 function queryArbitrary(operation: FuzzOperation): fc.Arbitrary<{ query: [string, string][]; mutation?: string }> {
-  const valid = fc.tuple(...operation.query.map((p) => fc.option(validValue(p.schema, p.name).map(String), { nil: undefined }))).map((values) => {
+  // A cursor is minted by the server for the next page; the fuzz has none, so a valid query leaves
+  // it out (the mutations below still send made-up ones).
+  const validParameter = (p: { name: string; schema: JsonSchema }) =>
+    p.name === 'cursor' ? fc.constant(undefined) : fc.option(validValue(p.schema, p.name).map(String), { nil: undefined })
+  const valid = fc.tuple(...operation.query.map(validParameter)).map((values) => {
     const query: [string, string][] = []
     operation.query.forEach((p, index) => {
       const value = values[index]

@@ -11,6 +11,10 @@ export type ScriptedReply =
       fragment?: number
       /** Before the answer starts. */
       delayMs?: number
+      /** Between streamed chunks (default 1 ms): an answer that visibly arrives piece by piece. */
+      chunkDelayMs?: number
+      /** Called once the last chunk was sent. */
+      onSent?: () => void
     }
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { hang: true }
@@ -18,6 +22,8 @@ export type ScriptedReply =
   | { raw: string; contentType: string }
   /** A stream that starts well and then reports an error chunk. */
   | { failMidStream: string }
+  /** A stream that never ends: a text fragment every `everyMs`, until the client goes away. */
+  | { forever: { everyMs: number; fragment?: string } }
 
 export interface RecordedRequest {
   body: ChatRequestBody
@@ -65,6 +71,24 @@ async function answer(reply: ScriptedReply, body: ChatRequestBody): Promise<Resp
   if ('raw' in reply) return new Response(reply.raw, { headers: { 'content-type': reply.contentType } })
   const id = `chatcmpl-${++completionCount}`
   const base = { id, object: 'chat.completion.chunk', created: 1_700_000_000, model: body.model }
+  if ('forever' in reply) {
+    const { everyMs, fragment = 'and so on ' } = reply.forever
+    const encoder = new TextEncoder()
+    let timer: ReturnType<typeof setInterval> | undefined
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        timer = setInterval(() => {
+          try {
+            controller.enqueue(encoder.encode(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: fragment }, finish_reason: null }] })}\n\n`))
+          } catch {
+            clearInterval(timer)
+          }
+        }, everyMs)
+      },
+      cancel: () => clearInterval(timer),
+    })
+    return new Response(stream, { headers: { 'content-type': 'text/event-stream' } })
+  }
   if ('failMidStream' in reply) {
     return sse([{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: 'Let me' }, finish_reason: null }] }, { error: { message: reply.failMidStream } }], false)
   }
@@ -96,19 +120,20 @@ async function answer(reply: ScriptedReply, body: ChatRequestBody): Promise<Resp
   })
   chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }] })
   if (usage && body.stream_options?.include_usage) chunks.push({ ...base, choices: [], usage })
-  return sse(chunks, true)
+  return sse(chunks, true, reply.chunkDelayMs, reply.onSent)
 }
 
-function sse(chunks: unknown[], done: boolean): Response {
+function sse(chunks: unknown[], done: boolean, chunkDelayMs = 1, onSent?: () => void): Response {
   const encoder = new TextEncoder()
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       for (const chunk of chunks) {
         controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`))
-        await Bun.sleep(1)
+        await Bun.sleep(chunkDelayMs)
       }
       if (done) controller.enqueue(encoder.encode('data: [DONE]\n\n'))
       controller.close()
+      onSent?.()
     },
   })
   return new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } })

@@ -313,6 +313,11 @@ function LlmSection(props: { bot: Chatbot; onSaved: (bot: Chatbot) => void }) {
   const [model, setModel] = createSignal(props.bot.llm?.model ?? '')
   const [temperature, setTemperature] = createSignal(props.bot.llm?.temperature?.toString() ?? '')
   const [apiKey, setApiKey] = createSignal('')
+  // The limits: tokens as they are, deadlines in seconds (the API takes milliseconds).
+  const seconds = (ms: number | undefined) => (ms === undefined ? '' : String(ms / 1000))
+  const [maxTokens, setMaxTokens] = createSignal(props.bot.llm?.max_tokens?.toString() ?? '')
+  const [callDeadline, setCallDeadline] = createSignal(seconds(props.bot.llm?.call_deadline_ms))
+  const [runDeadline, setRunDeadline] = createSignal(seconds(props.bot.llm?.run_deadline_ms))
   const { error, act } = createAction()
   const [saved, setSaved] = createSignal(false)
   const save = (event: SubmitEvent) => {
@@ -321,9 +326,18 @@ function LlmSection(props: { bot: Chatbot; onSaved: (bot: Chatbot) => void }) {
     const llm: Record<string, unknown> = { base_url: baseUrl().trim(), model: model().trim() }
     if (temperature().trim() !== '') llm.temperature = Number(temperature())
     if (apiKey().trim() !== '') llm.api_key = apiKey().trim()
+    // Empty restores the default (null); a number is sent as it is, for the server to judge.
+    const number = (text: string, scale = 1) => (text.trim() === '' ? null : Math.round(Number(text) * scale))
+    llm.max_tokens = number(maxTokens())
+    llm.call_deadline_ms = number(callDeadline(), 1000)
+    llm.run_deadline_ms = number(runDeadline(), 1000)
     void act(async () => {
-      props.onSaved(await consoleApi.updateChatbot(props.bot.id, { llm: llm as never }))
+      const updated = await consoleApi.updateChatbot(props.bot.id, { llm: llm as never })
+      props.onSaved(updated)
       setApiKey('')
+      setMaxTokens(updated.llm?.max_tokens?.toString() ?? '')
+      setCallDeadline(seconds(updated.llm?.call_deadline_ms))
+      setRunDeadline(seconds(updated.llm?.run_deadline_ms))
       setSaved(true)
     })
   }
@@ -349,6 +363,18 @@ function LlmSection(props: { bot: Chatbot; onSaved: (bot: Chatbot) => void }) {
         <label class="field">
           Temperature <span class="limit">0 to 2; empty for the model's default</span>
           <input name="llm_temperature" inputMode="decimal" value={temperature()} onInput={(e) => setTemperature(e.currentTarget.value)} />
+        </label>
+        <label class="field">
+          Most tokens per answer <span class="limit">sent as max_tokens; 1 to 8192, empty for 1024</span>
+          <input name="llm_max_tokens" inputMode="numeric" value={maxTokens()} onInput={(e) => setMaxTokens(e.currentTarget.value)} />
+        </label>
+        <label class="field">
+          Deadline of one model call <span class="limit">seconds, 1 to 600; empty for 120</span>
+          <input name="llm_call_deadline" inputMode="decimal" value={callDeadline()} onInput={(e) => setCallDeadline(e.currentTarget.value)} />
+        </label>
+        <label class="field">
+          Deadline of one run <span class="limit">seconds, 1 to 1800; empty for 300; past it the state goes to on_error</span>
+          <input name="llm_run_deadline" inputMode="decimal" value={runDeadline()} onInput={(e) => setRunDeadline(e.currentTarget.value)} />
         </label>
         <label class="field">
           API key <span class="limit">write-only; {props.bot.llm?.api_key ? `set (${props.bot.llm.api_key}); empty keeps it for this base URL` : 'none set'}</span>

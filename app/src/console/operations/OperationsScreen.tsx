@@ -1,9 +1,10 @@
 import { createResource, For, Show } from 'solid-js'
 import { consoleApi } from '../console-api.ts'
 import { ErrorLine, errorText, when } from '../parts.tsx'
+import ScheduledBackups from './ScheduledBackups.tsx'
 import { formatBytes, formatDuration, readLogLine } from './format.ts'
 
-/** The installation: version, uptime, database, a backup to download, the latest log lines. */
+/** The installation: version, uptime, database, backups (scheduled and to download), the latest log lines. */
 export default function OperationsScreen() {
   const [status] = createResource(() => consoleApi.operations())
   const [logs, { refetch }] = createResource(() => consoleApi.logs())
@@ -35,10 +36,13 @@ export default function OperationsScreen() {
         </section>
         <section class="card">
           <h2>Backup</h2>
-          <p class="muted">A consistent copy of the whole database, made while Parley runs. To restore, stop Parley and put the file in place of parley.db.</p>
+          <p class="muted">
+            A consistent, checked copy of the whole database, made while Parley runs. To restore one, stop Parley and run <code>parley restore FILE</code>.
+          </p>
           <a class="button primary" href="/api/dev/v1/operations/backup" download="" data-backup>
             Download a backup
           </a>
+          <Show when={status()}>{(s) => <ScheduledBackups backups={s().backups} />}</Show>
         </section>
       </div>
       <section class="card">

@@ -20,6 +20,17 @@ export function formatDuration(seconds: number): string {
   return `${seconds} s`
 }
 
+/** A period as set (30 s, 15 min, 6 h, 1 d, 1 d 12 h). */
+export function formatPeriod(seconds: number): string {
+  const parts: string[] = []
+  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['min', 60], ['s', 1]] as const) {
+    const count = Math.floor(seconds / size)
+    seconds -= count * size
+    if (count > 0) parts.push(`${count} ${unit}`)
+  }
+  return parts.join(' ') || '0 s'
+}
+
 /** A JSON log line as a person reads it: time, level, message, then the other fields. */
 export function readLogLine(line: string): string {
   try {

@@ -19,9 +19,11 @@ import { desk } from './0017_desk.ts'
 import { apiKeyLastUsed } from './0018_api_key_last_used.ts'
 import { attachments } from './0019_attachments.ts'
 import { agentRunsFinishedByChatbot } from './0020_agent_runs_finished_by_chatbot.ts'
+import { visitorAddress } from './0023_visitor_address.ts'
+import { deskSearchByConversation } from './0024_desk_search_by_conversation.ts'
 
 /**
  * Every PostgreSQL migration, oldest first: one twin per SQLite migration, same id and name
  * (test/db/postgres/migration-track.test.ts holds them together). Append only.
  */
-export const postgresMigrations: readonly PostgresMigration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot]
+export const postgresMigrations: readonly PostgresMigration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, visitorAddress, deskSearchByConversation]

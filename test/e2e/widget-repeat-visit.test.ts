@@ -1,0 +1,68 @@
+import { describe, expect, test } from 'bun:test'
+import { setUpWebChat } from '../support/web-chat.ts'
+import { E2E_TIMEOUT } from './support/browser.ts'
+import { browserSuite } from './support/browser-suite.ts'
+import { embedPage } from './support/host-pages.ts'
+import { WidgetPage, waitUntil } from './support/widget-page.ts'
+
+/**
+ * A returning visitor's widget is drawn from the configuration the browser stored on the last
+ * visit, before the server answers again; the server's answer wins once it comes.
+ */
+describe('a repeat visit in Chromium: the bubble at once, then what the server says', () => {
+  const suite = browserSuite()
+  const { opened } = suite
+
+  async function returningVisitor(widgetConfig: Record<string, unknown>) {
+    const chat = await setUpWebChat(suite.parley.app, { web: { widget_config: widgetConfig } })
+    const path = `/${chat.chatbotId}`
+    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
+    const visitor = await WidgetPage.open(suite.browser)
+    opened.push(visitor)
+    const url = suite.host.url('shop.test', path)
+    await visitor.goto(url)
+    await visitor.connected()
+    // The configuration route is held back on the next visits until the test lets it answer.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let asked = 0
+    await visitor.page.route('**/widget/v1/config/**', async (route) => {
+      asked++
+      await held
+      await route.continue()
+    })
+    const launcherText = async () => (await visitor.launcher.textContent())?.trim()
+    return { chat, visitor, url, release, asked: () => asked, launcherText }
+  }
+
+  test('the stored bubble is drawn while the configuration is still on its way; changed settings are drawn once it comes', async () => {
+    const { chat, visitor, url, release, asked, launcherText } = await returningVisitor({ bubble_text: 'Ask us' })
+    await suite.parley.app.call('PATCH', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/web`, { body: { widget_config: { bubble_text: 'Questions?' } } })
+    await visitor.goto(url)
+    await visitor.launcher.waitFor({ state: 'visible' })
+    expect(await launcherText()).toBe('Ask us')
+    expect(asked()).toBe(1)
+    release()
+    await waitUntil(async () => (await launcherText()) === 'Questions?', 'the new bubble text is drawn')
+    // One widget, one socket, and the conversation still there.
+    expect(await visitor.page.locator('#parley-widget').count()).toBe(1)
+    await visitor.connected(2)
+    await visitor.openChat()
+    expect(visitor.pageErrors()).toEqual([])
+  }, E2E_TIMEOUT)
+
+  test('a widget whose key was removed since goes once the server says so, and is not drawn on the next visit', async () => {
+    const { chat, visitor, url, release } = await returningVisitor({})
+    const removed = await suite.parley.app.call('DELETE', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/${chat.integrationId}`)
+    expect(removed.status).toBe(204)
+    await visitor.goto(url)
+    await visitor.launcher.waitFor({ state: 'visible' })
+    release()
+    await waitUntil(async () => (await visitor.page.locator('#parley-widget').count()) === 0, 'the widget is removed')
+    expect(visitor.warnings().some((line) => line.includes('the server refused this widget'))).toBe(true)
+    await visitor.page.unroute('**/widget/v1/config/**')
+    await visitor.goto(url)
+    await Bun.sleep(500)
+    expect(await visitor.page.locator('#parley-widget').count()).toBe(0)
+  }, E2E_TIMEOUT)
+})
