@@ -71,6 +71,7 @@ import { healthRoutes } from './health/routes.ts'
 import { answerAfterCommit } from './http/answer-after-commit.ts'
 import { authRoutes } from './people/auth-routes.ts'
 import { passwordPool } from './people/password-pool.ts'
+import { usePasswordHashing } from './people/password.ts'
 import { peopleService } from './people/service.ts'
 import { sessionAuth } from './people/session-auth.ts'
 import { sessionService } from './people/sessions.ts'
@@ -172,6 +173,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   const personRows = peopleStore(db)
+  usePasswordHashing(config.passwordHashing)
   const passwords = passwordPool({ concurrency: config.passwordChecks })
   const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl, events, passwords })
   const sessions = sessionService({ store: personRows, now, events })

@@ -14,6 +14,7 @@ import { describeDatabase } from './db/database-config.ts'
 import { migrate } from './db/migrate.ts'
 import { migrations } from './db/migrations/index.ts'
 import { openDatabase } from './db/open-database.ts'
+import { usePasswordHashing } from './people/password.ts'
 import { peopleService } from './people/service.ts'
 import { peopleStore } from './people/store.ts'
 import { VERSION } from './version.ts'
@@ -76,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || !command) return print(HELP)
 
   const config = loadConfig()
+  usePasswordHashing(config.passwordHashing)
   if (config.database.kind === 'postgres') throw new Error(`PARLEY_DATABASE_URL is set (${describeDatabase(config.database)}), but this build keeps its data in SQLite only: the PostgreSQL backend is not finished. Unset it to use PARLEY_DATA_DIR.`)
   const databaseFile = join(config.dataDir, 'parley.db')
   switch (command) {

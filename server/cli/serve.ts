@@ -27,6 +27,7 @@ export async function serve(config: Config): Promise<void> {
   const port = server.port
   console.log(`parley ${VERSION} listening on port ${port} (${config.publicUrl})`)
   logger.info('listening', { version: VERSION, url: `http://${config.host}:${port}`, public_url: config.publicUrl, data_dir: config.dataDir })
+  if (config.passwordHashing !== 'argon2id') logger.warn('password hashes are weak (PARLEY_TEST_PASSWORD_HASHING=weak with PARLEY_TEST_MODE=1): for test suites only')
   logger.flush()
 
   let stopping = false

@@ -25,6 +25,9 @@ export interface CallResult {
   text: string
 }
 
+/** The test-only password cost (server/config.ts): weak hashes, allowed because the data is throwaway. */
+export const TEST_PASSWORD_HASHING = { PARLEY_TEST_MODE: '1', PARLEY_TEST_PASSWORD_HASHING: 'weak' }
+
 /**
  * A fresh Parley over a real SQLite file in a temporary directory, called in-process.
  * Each call carries the first workspace's API key unless told otherwise.
@@ -32,7 +35,9 @@ export interface CallResult {
 export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tuning'] = {}, now?: AppDeps['now']) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'))
   // Public routes' per-address limit is off unless a test turns it on: in-process calls share one address.
-  const environment = { PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...env }
+  // Password hashes at the smallest argon2id cost (a test file signs in hundreds of times); a test
+  // about the cost itself passes PARLEY_TEST_PASSWORD_HASHING: '' (test/people/password-cost.test.ts).
+  const environment = { PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...TEST_PASSWORD_HASHING, ...env }
   const config = loadConfig(environment)
   const db = migratedDatabase(join(dir, 'parley.db'))
   const sink = memorySink()
