@@ -109,7 +109,7 @@ import { type Lookup, outboundUrlPolicy } from './support/outbound-url.ts'
 import type { LogRing } from './operations/log-ring.ts'
 import { operationsRoutes } from './operations/routes.ts'
 import { operationsService } from './operations/service.ts'
-import { operationsStore } from './operations/store.ts'
+import { sqliteDatabaseBytes } from './operations/sqlite-store.ts'
 import { systemOutboxTime } from './outbox/outbox-time.ts'
 import { UPLOAD_PATH } from './protocol/widget-protocol.ts'
 import { BACKUP_WORKER_URL } from './threads.ts'
@@ -296,7 +296,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
   const stores = sqliteStores(db)
   const units = sqliteUnits(batch, stores)
-  const operationsRows = operationsStore(db)
   const writeBackup = backupThread(BACKUP_WORKER_URL)
   const backups = backupSchedule({ settings: config.backups, databaseFile: db.filename, write: writeBackup, logger })
   const demo = demoChatbot({ chatbots, flows, integrations, instance: stores.instance, units })
@@ -322,7 +321,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(flowEditorRoutes(auth, flows, draftRunner(flows)))
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
     .use(apiKeyRoutes(auth, workspaces))
-    .use(operationsRoutes(auth, operationsService({ store: operationsRows, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
+    .use(operationsRoutes(auth, operationsService({ store: stores.operations, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
@@ -352,7 +351,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     widgetSockets: () => web.hub.size,
     deskSockets: () => deskSockets.openCount(),
     outboxPending: outboxStore(db).pendingByKind,
-    databaseBytes: operationsRows.databaseBytes,
+    databaseBytes: sqliteDatabaseBytes(db),
     walBytes: () => fileBytes(`${db.filename}-wal`),
     backups: backups.status,
   })

@@ -3,6 +3,9 @@ import type { Database } from 'bun:sqlite'
 import { postgresInstanceStore } from './instance/postgres-store.ts'
 import { sqliteInstanceStore } from './instance/sqlite-store.ts'
 import type { InstanceStore } from './instance/store.ts'
+import { postgresOperationsStore } from './operations/postgres-store.ts'
+import { sqliteOperationsStore } from './operations/sqlite-store.ts'
+import type { OperationsStore } from './operations/store.ts'
 
 /**
  * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
@@ -12,13 +15,14 @@ import type { InstanceStore } from './instance/store.ts'
  */
 export interface Stores {
   instance: InstanceStore
+  operations: OperationsStore
 }
 
 export function sqliteStores(db: Database): Stores {
-  return { instance: sqliteInstanceStore(db) }
+  return { instance: sqliteInstanceStore(db), operations: sqliteOperationsStore(db) }
 }
 
 /** Built per unit on a transaction, and once on the pool: cheap (closures, no statements prepared). */
 export function postgresStores(sql: SQL): Stores {
-  return { instance: postgresInstanceStore(sql) }
+  return { instance: postgresInstanceStore(sql), operations: postgresOperationsStore(sql) }
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { compiledParley } from '../support/compiled-parley.ts'
 import { type RunningParley, runParley } from '../support/run-parley.ts'
-import { TEST_PASSWORD_HASHING } from '../support/test-app.ts'
+import { TEST_PASSWORD_HASHING } from '../support/test-password-hashing.ts'
 
 const binary = compiledParley()
 const work = mkdtempSync(join(tmpdir(), 'parley-users-'))

@@ -9,6 +9,7 @@ import { createLogger, memorySink } from '../../server/support/logger.ts'
 import { compiledParley } from './compiled-parley.ts'
 import { migratedDatabase } from './migrated-database.ts'
 import { type RunningParley, runParley } from './run-parley.ts'
+import { TEST_PASSWORD_HASHING } from './test-password-hashing.ts'
 
 export interface CallOptions {
   body?: unknown
@@ -24,9 +25,6 @@ export interface CallResult {
   body: any
   text: string
 }
-
-/** The test-only password cost (server/config.ts): weak hashes, allowed because the data is throwaway. */
-export const TEST_PASSWORD_HASHING = { PARLEY_TEST_MODE: '1', PARLEY_TEST_PASSWORD_HASHING: 'weak' }
 
 /**
  * A fresh Parley over a real SQLite file in a temporary directory, called in-process.
