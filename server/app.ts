@@ -195,10 +195,13 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events.emit('database.rolled_back', {})
     logger.error('batch commit failed', { error: String(error) })
   })
+  // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
+  const stores = sqliteStores(db)
+  const units = sqliteUnits(batch, stores)
   const messages = messageStore(db)
   const restApiOut = restApiDeliveries({
     store: outboxStore(db),
-    batch,
+    claims: { stores, units },
     integrations,
     contactOf: (id) => contacts.get(id),
     events,
@@ -219,7 +222,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const chatappOut = chatappDeliveries({
     outbox: outboxStore(db),
     store: chatappRows,
-    batch,
+    claims: { stores, units },
     integrations,
     contactOf: (id) => contacts.get(id),
     metaFlow,
@@ -293,9 +296,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const deskSearch = messageIndexer({ store: messageSearchStore(db), events, logger, tuning: deskSearchTuning })
   const stopDeskAnnouncements = deskAnnouncements({ events, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
-  // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
-  const stores = sqliteStores(db)
-  const units = sqliteUnits(batch, stores)
   const writeBackup = backupThread(BACKUP_WORKER_URL)
   const backups = backupSchedule({ settings: config.backups, databaseFile: db.filename, write: writeBackup, logger })
   const demo = demoChatbot({ chatbots, flows, integrations, instance: stores.instance, units })
