@@ -371,7 +371,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .onTransform(({ request, path }) => {
       if (path.startsWith('/api/')) refuseRepeatedQueryParameters(request)
     })
-    .use(healthRoutes(db))
+    .use(healthRoutes(stores.operations))
     .use(metricsRoutes({ token: config.metricsToken, proxies, render: metrics.render }))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))

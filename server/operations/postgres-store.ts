@@ -3,6 +3,9 @@ import type { OperationsStore } from './store.ts'
 
 export function postgresOperationsStore(sql: SQL): OperationsStore {
   return {
+    async ping() {
+      await sql`SELECT 1`
+    },
     async installationWorkspaceId() {
       // Byte order, as SQLite compares text.
       const [row] = await sql<{ id: string }[]>`SELECT id FROM workspaces ORDER BY created_at COLLATE "C", id COLLATE "C" LIMIT 1`

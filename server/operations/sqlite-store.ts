@@ -5,7 +5,9 @@ import type { OperationsStore } from './store.ts'
 export function sqliteOperationsStore(db: Database): OperationsStore {
   const firstWorkspace = db.query<{ id: string }, []>('SELECT id FROM workspaces ORDER BY created_at, id LIMIT 1')
   const bytes = sqliteDatabaseBytes(db)
+  const select1 = db.query('SELECT 1')
   return {
+    ping: () => settled(() => void select1.get()),
     installationWorkspaceId: () => settled(() => firstWorkspace.get()?.id ?? null),
     databaseBytes: () => settled(bytes),
   }

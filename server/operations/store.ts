@@ -4,4 +4,6 @@ export interface OperationsStore {
   installationWorkspaceId(): Promise<string | null>
   /** The database's size in bytes (SQLite: the main file's pages, its WAL apart; PostgreSQL: pg_database_size). */
   databaseBytes(): Promise<number>
+  /** Resolves once the database has answered a query, rejects when it does not (GET /readyz). */
+  ping(): Promise<void>
 }

@@ -1,4 +1,7 @@
+import { SQL } from 'bun'
 import { expect, test } from 'bun:test'
+import { postgresOperationsStore } from '../../server/operations/postgres-store.ts'
+import { freePort } from '../support/free-port.ts'
 import { onBothDatabases } from '../support/both-databases.ts'
 
 onBothDatabases('the operations store', (database) => {
@@ -28,4 +31,18 @@ onBothDatabases('the operations store', (database) => {
     for (let i = 0; i < 8; i++) await exec(`INSERT INTO instance_settings (key, value) VALUES ('noise-${i}', '${noise}')`)
     expect(await stores.operations.databaseBytes()).toBeGreaterThan(before + 500_000)
   })
+
+  test('answers a ping while the database answers', async () => {
+    expect(await database().stores.operations.ping()).toBeUndefined()
+  })
+})
+
+// SQLite's side with its file closed: test/http/openapi.test.ts (GET /readyz answers 503).
+test('on PostgreSQL, a ping rejects when the server does not answer', async () => {
+  const nowhere = new SQL({ url: `postgres://parley@127.0.0.1:${freePort()}/parley`, max: 1, connectionTimeout: 2 })
+  try {
+    await expect(postgresOperationsStore(nowhere).ping()).rejects.toThrow()
+  } finally {
+    await nowhere.close()
+  }
 })
