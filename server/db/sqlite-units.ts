@@ -29,7 +29,14 @@ export function sqliteUnits<Tx>(batch: WriteBatcher, tx: Tx): Units<Tx> {
 
   /** Runs the work holding the batch; `ended` runs as it ends, whichever way. */
   function work<T>(run: (tx: Tx) => Promise<T>, ended?: () => void): { worked: Promise<T>; stamp: BatchStamp } {
-    const held = batch.hold()
+    let held: ReturnType<WriteBatcher['hold']>
+    try {
+      held = batch.hold()
+    } catch (error) {
+      // The database is closed or failing: a unit answers with a rejection, as on PostgreSQL, never a throw.
+      ended?.()
+      return { worked: Promise.reject(error), stamp: 0 }
+    }
     let running: Promise<T>
     try {
       running = run(tx)

@@ -154,4 +154,18 @@ describe('the unit of work on SQLite: group commit', () => {
     await units.unit((tx) => tx.instance.set('batch.after', '1'))
     expect(await stores.instance.get('batch.after')).toBe('1')
   })
+
+  test('a unit on a closed database rejects, never throws where it is called', async () => {
+    const closed = await sqliteTestDatabase()
+    await closed.close()
+    let started: Promise<unknown> | undefined
+    expect(() => {
+      started = closed.units.unit((tx) => tx.instance.set('never', '1'))
+    }).not.toThrow()
+    await expect(started as Promise<unknown>).rejects.toThrow()
+    expect(() => {
+      started = closed.units.conversationUnit('C1', (tx) => tx.instance.set('never', '1'))
+    }).not.toThrow()
+    await expect(started as Promise<unknown>).rejects.toThrow()
+  })
 })
