@@ -19,6 +19,31 @@ if [ ! -x /usr/bin/chromium ]; then
   rm -f "$log"
 fi
 
+# The PostgreSQL tests start their own throwaway cluster from Debian's binaries (test/support/postgres-cluster.ts).
+# The package would make and start a cluster of its own: it is told not to (no cluster, no service start).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "prepare-tests: PostgreSQL is missing; install it as root: apt-get update && apt-get install -y postgresql" >&2
+    exit 1
+  fi
+  echo "prepare-tests: installing postgresql for the PostgreSQL tests (once)..."
+  log=$(mktemp)
+  mkdir -p /etc/postgresql-common
+  [ -e /etc/postgresql-common/createcluster.conf ] || echo 'create_main_cluster = false' >/etc/postgresql-common/createcluster.conf
+  policy=/usr/sbin/policy-rc.d
+  own_policy=0
+  if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && own_policy=1; fi
+  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold postgresql; } >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    [ "$own_policy" -eq 0 ] || rm -f "$policy"
+    echo "prepare-tests: could not install postgresql" >&2
+    exit 1
+  fi
+  rm -f "$log"
+  [ "$own_policy" -eq 0 ] || rm -f "$policy"
+fi
+
 # Caddy and nginx run in front of dist/parley with the shipped deploy/ files (test/deploy/);
 # Prometheus (promtool and the server) reads /metrics (test/metrics/); sqlite3 loads the
 # previous release's database for the upgrade test (test/upgrade/). Debian's packages, once.

@@ -13,6 +13,8 @@
  */
 import { spawn } from 'bun'
 import { existsSync } from 'node:fs'
+import { startPostgresCluster } from '../test/support/postgres-cluster.ts'
+import { CLUSTER_VARIABLE } from '../test/support/postgres-database.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const prepare = [`${root}scripts/prepare-tests.sh`]
@@ -30,6 +32,21 @@ if ((await build.exited) !== 0) {
   process.exit(1)
 }
 
+// One PostgreSQL cluster for the whole run (every worker, every file): each test file copies its
+// database from the cluster's migrated template. Stopped and removed when this script ends.
+let cluster: Awaited<ReturnType<typeof startPostgresCluster>>
+try {
+  cluster = await startPostgresCluster()
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error)
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+}
+process.once('exit', cluster.stop)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
+const { initdb, copy, start, template } = cluster.startupMs
+console.log(`PostgreSQL test cluster ready in ${Math.round(initdb + copy + start + template)} ms (initdb ${Math.round(initdb)}, copy ${Math.round(copy)}, start ${Math.round(start)}, template ${Math.round(template)})`)
+
 const workers = Number(process.env.PARLEY_TEST_WORKERS ?? 1)
 if (!Number.isInteger(workers) || workers < 1) {
   console.error(`PARLEY_TEST_WORKERS must be a whole number from 1, not ${process.env.PARLEY_TEST_WORKERS}`)
@@ -46,7 +63,7 @@ const child = spawn([process.execPath, 'test', '--timeout=20000', ...inParallel,
   cwd: root,
   stdout: 'inherit',
   stderr: 'pipe',
-  env: { ...process.env, FORCE_COLOR: '0', PARLEY_TEST_BINARY_BUILT: '1' },
+  env: { ...process.env, FORCE_COLOR: '0', PARLEY_TEST_BINARY_BUILT: '1', [CLUSTER_VARIABLE]: cluster.server },
 })
 // bun test reports on stderr; echo it while counting.
 let passed = 0

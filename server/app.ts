@@ -44,6 +44,7 @@ import { flowSnapshots } from './conversations/flow-snapshots.ts'
 import { conversationRoutes } from './conversations/routes.ts'
 import { conversationService } from './conversations/service.ts'
 import { visitorService } from './conversations/visitor-service.ts'
+import { sqliteUnits } from './db/sqlite-units.ts'
 import { writeBatcher } from './db/write-batcher.ts'
 import { deskAnnouncements } from './desk/announcements.ts'
 import { deskSocket } from './desk/desk-socket.ts'
@@ -58,7 +59,6 @@ import { deskStore } from './desk/store.ts'
 import { deskTurnFeed } from './desk/turn-feed.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { demoChatbot } from './instance/demo-chatbot.ts'
-import { instanceStore } from './instance/store.ts'
 import type { OutboxTuning } from './outbox/outbox-worker.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { draftRunner } from './flows/draft-run.ts'
@@ -76,6 +76,7 @@ import { healthRoutes } from './health/routes.ts'
 import { answerAfterCommit } from './http/answer-after-commit.ts'
 import { authRoutes } from './people/auth-routes.ts'
 import { passwordPool } from './people/password-pool.ts'
+import { usePasswordHashing } from './people/password.ts'
 import { peopleService } from './people/service.ts'
 import { sessionAuth } from './people/session-auth.ts'
 import { sessionService } from './people/sessions.ts'
@@ -115,7 +116,7 @@ import { type Lookup, outboundUrlPolicy } from './support/outbound-url.ts'
 import type { LogRing } from './operations/log-ring.ts'
 import { operationsRoutes } from './operations/routes.ts'
 import { operationsService } from './operations/service.ts'
-import { operationsStore } from './operations/store.ts'
+import { sqliteDatabaseBytes } from './operations/sqlite-store.ts'
 import { systemOutboxTime } from './outbox/outbox-time.ts'
 import { UPLOAD_PATH } from './protocol/widget-protocol.ts'
 import { BACKUP_WORKER_URL } from './threads.ts'
@@ -126,6 +127,7 @@ import { widgetPreviewRoutes } from './widget-preview/routes.ts'
 import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { workspaceStore } from './workspaces/store.ts'
+import { sqliteStores } from './stores.ts'
 
 export interface AppDeps {
   db: Database
@@ -178,6 +180,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   const personRows = peopleStore(db)
+  usePasswordHashing(config.passwordHashing)
   const passwords = passwordPool({ concurrency: config.passwordChecks })
   const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl, events, passwords })
   const sessions = sessionService({ store: personRows, now, events })
@@ -199,10 +202,13 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events.emit('database.rolled_back', {})
     logger.error('batch commit failed', { error: String(error) })
   })
+  // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
+  const stores = sqliteStores(db)
+  const units = sqliteUnits(batch, stores)
   const messages = messageStore(db)
   const restApiOut = restApiDeliveries({
     store: outboxStore(db),
-    batch,
+    claims: { stores, units },
     integrations,
     contactOf: (id) => contacts.get(id),
     events,
@@ -223,7 +229,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const chatappOut = chatappDeliveries({
     outbox: outboxStore(db),
     store: chatappRows,
-    batch,
+    claims: { stores, units },
     integrations,
     contactOf: (id) => contacts.get(id),
     metaFlow,
@@ -300,10 +306,9 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const deskSearch = messageIndexer({ store: messageSearchStore(db), events, logger, tuning: deskSearchTuning })
   const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
-  const operationsRows = operationsStore(db)
   const writeBackup = backupThread(BACKUP_WORKER_URL)
   const backups = backupSchedule({ settings: config.backups, databaseFile: db.filename, write: writeBackup, logger })
-  const demo = demoChatbot({ chatbots, flows, integrations, instance: instanceStore(db) })
+  const demo = demoChatbot({ chatbots, flows, integrations, instance: stores.instance, units })
   const web = webChannel({
     findIntegration: findWebIntegration,
     visitors,
@@ -328,7 +333,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(activityRoutes(auth, activityService(activityStore(db), now)))
     .use(insightsRoutes(auth, insightsService(flows, flowSteps, now)))
     .use(apiKeyRoutes(auth, workspaces))
-    .use(operationsRoutes(auth, operationsService({ store: operationsRows, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
+    .use(operationsRoutes(auth, operationsService({ store: stores.operations, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
     .use(modelTestRoutes(auth, modelTest({ settingsOf: chatbots.modelSettings, outbound, timeoutMs: autopilotTuning?.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS, ca: mcpTuning?.ca })))
@@ -359,7 +364,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     widgetSockets: () => web.hub.size,
     deskSockets: () => deskSockets.openCount(),
     outboxPending: outboxStore(db).pendingByKind,
-    databaseBytes: operationsRows.databaseBytes,
+    databaseBytes: sqliteDatabaseBytes(db),
     walBytes: () => fileBytes(`${db.filename}-wal`),
     backups: backups.status,
   })
@@ -379,7 +384,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .onTransform(({ request, path }) => {
       if (path.startsWith('/api/')) refuseRepeatedQueryParameters(request)
     })
-    .use(healthRoutes(db))
+    .use(healthRoutes(stores.operations))
     .use(metricsRoutes({ token: config.metricsToken, proxies, render: metrics.render }))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))

@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
+import { type DatabaseConfig, databaseSetting } from './db/database-config.ts'
+import type { PasswordHashing } from './people/password.ts'
 import { parseRange } from './support/ip-range.ts'
 import { outboundAllowEntryProblem } from './support/outbound-url.ts'
 
@@ -27,6 +29,10 @@ export interface Config {
   agentRunsPerWorkspace: number
   /** The largest file a conversation takes (a visitor's picture or PDF, an agent's file), in bytes. */
   attachmentMaxBytes: number
+  /** SQLite in dataDir, or PostgreSQL when PARLEY_DATABASE_URL is set (server/db/database-config.ts). */
+  database: DatabaseConfig
+  /** argon2id at full cost; `weak-for-tests` only with PARLEY_TEST_MODE=1 (server/people/password.ts). */
+  passwordHashing: PasswordHashing
   /** Reverse proxies (IPs, CIDR ranges) whose forwarding headers say who the client is. */
   trustedProxies: string[]
   /** Backups written on a schedule (PARLEY_BACKUP_*), or null when none are. */
@@ -71,12 +77,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const agentRunsPerWorkspace = integerSetting(env, 'PARLEY_AGENT_RUNS_PER_WORKSPACE', 4, 1, 10_000)
   // Files live in the database: past 100 MiB one would hold a serving thread and a backup too long.
   const attachmentMaxBytes = integerSetting(env, 'PARLEY_ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1024, 100 * 1024 * 1024)
+  const database = databaseSetting(env, dataDir, (line) => new ConfigError(line))
+  const passwordHashing = passwordHashingSetting(env)
   const trustedProxies = trustedProxiesSetting(env.PARLEY_TRUSTED_PROXIES)
   const backups = backupSettings(env, dataDir)
   const metricsToken = metricsTokenSetting(env.PARLEY_METRICS_TOKEN)
   // argon2id takes a core and 64 MiB per hash: half the cores keeps the rest serving.
   const passwordChecks = integerSetting(env, 'PARLEY_PASSWORD_CHECKS', Math.max(1, Math.floor(availableParallelism() / 2)), 1, 64)
-  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies, backups, metricsToken, passwordChecks }
+  return { port, host, dataDir, publicUrl, logLevel, rateLimitPerMinute, socketRatePerMinute, publicRatePerMinute, authFailuresPerMinute, outboundAllow, chatappApiUrl, agentRunsPerWorkspace, attachmentMaxBytes, trustedProxies, backups, metricsToken, passwordChecks, database, passwordHashing }
+}
+
+/**
+ * Weak password hashes are for test suites only: asked for without PARLEY_TEST_MODE=1 (which
+ * says the data is throwaway), the start is refused rather than weaken a real Parley's users.
+ */
+function passwordHashingSetting(env: Record<string, string | undefined>): PasswordHashing {
+  const hashing = env.PARLEY_TEST_PASSWORD_HASHING?.trim()
+  const testMode = env.PARLEY_TEST_MODE?.trim()
+  if (testMode && testMode !== '1') throw new ConfigError(`PARLEY_TEST_MODE is for test suites only and takes 1, got "${testMode}"`)
+  if (!hashing) return 'argon2id'
+  if (hashing !== 'weak') throw new ConfigError(`PARLEY_TEST_PASSWORD_HASHING takes weak (for test suites only), got "${hashing}"`)
+  if (testMode !== '1') {
+    throw new ConfigError('PARLEY_TEST_PASSWORD_HASHING=weak makes password hashes easy to crack and is for test suites only: it is refused unless PARLEY_TEST_MODE=1 is set too')
+  }
+  return 'weak-for-tests'
 }
 
 /** A secret someone could guess would open the metrics to the internet: long, and without spaces. */

@@ -10,9 +10,11 @@ import { serve } from './cli/serve.ts'
 import { terminalText } from './cli/terminal-text.ts'
 import { users } from './cli/users.ts'
 import { ConfigError, loadConfig } from './config.ts'
+import { describeDatabase } from './db/database-config.ts'
 import { migrate } from './db/migrate.ts'
 import { migrations } from './db/migrations/index.ts'
 import { openDatabase } from './db/open-database.ts'
+import { usePasswordHashing } from './people/password.ts'
 import { peopleService } from './people/service.ts'
 import { peopleStore } from './people/store.ts'
 import { VERSION } from './version.ts'
@@ -49,7 +51,11 @@ Environment:
   PARLEY_CHATAPP_API_URL (https://graph.facebook.com/v21.0: the messaging provider's cloud API)
   PARLEY_TRUSTED_PROXIES (reverse proxies' IPs or CIDRs whose X-Forwarded-For is believed)
   PARLEY_BACKUP_EVERY (off: 30s, 15m, 6h, 1d...)  PARLEY_BACKUP_DIR ($PARLEY_DATA_DIR/backups)  PARLEY_BACKUP_KEEP (7)
-  PARLEY_METRICS_TOKEN (a Bearer token for GET /metrics)`
+  PARLEY_METRICS_TOKEN (a Bearer token for GET /metrics)
+  PARLEY_DATABASE_URL (unset: SQLite in PARLEY_DATA_DIR; postgres://user:password@host:5432/db: PostgreSQL,
+    not served by this build yet)  PARLEY_DATABASE_POOL_SIZE (10)  PARLEY_DATABASE_STATEMENT_TIMEOUT_MS (30000; 0 = none)
+  PARLEY_DATABASE_TLS (disable, prefer, require, verify-ca, verify-full; prefer on this machine, else verify-full)
+  PARLEY_DATABASE_CA_FILE (PEM certificate authority for verify-ca and verify-full)`
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -71,6 +77,8 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || !command) return print(HELP)
 
   const config = loadConfig()
+  usePasswordHashing(config.passwordHashing)
+  if (config.database.kind === 'postgres') throw new Error(`PARLEY_DATABASE_URL is set (${describeDatabase(config.database)}), but this build keeps its data in SQLite only: the PostgreSQL backend is not finished. Unset it to use PARLEY_DATA_DIR.`)
   const databaseFile = join(config.dataDir, 'parley.db')
   switch (command) {
     case 'serve':

@@ -7,10 +7,10 @@ import { parleyCommand } from './parley-command.ts'
  * are never logged; this banner is the only place they appear. The commands it suggests are
  * spelled the way Parley was started (`command`: the binary, or `npm run parley --` in a checkout).
  */
-export function firstStart(app: App, publicUrl: string, print: (line: string) => void, command = parleyCommand()): boolean {
+export async function firstStart(app: App, publicUrl: string, print: (line: string) => void, command = parleyCommand()): Promise<boolean> {
   if (app.services.workspaces.hasWorkspaces()) return false
   const { key, workspaceId } = app.services.workspaces.createKey({ name: 'first key' })
-  const demo = app.services.demo.create(workspaceId)
+  const demo = await app.services.demo.create(workspaceId)
   const setup = app.services.people.setupLink(workspaceId)
   print('')
   print('Parley created your first workspace. Its API key, shown this once:')

@@ -21,12 +21,13 @@ export async function serve(config: Config): Promise<void> {
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied })
   const checkpoints = backgroundCheckpoints(db, { file, workerUrl: CHECKPOINT_WORKER_URL, logger })
   const app = createApp({ db, config, logger, recentLogs })
-  firstStart(app, config.publicUrl, (line) => console.log(line))
+  await firstStart(app, config.publicUrl, (line) => console.log(line))
 
   const server = listen(app, { port: config.port, hostname: config.host })
   const port = server.port
   console.log(`parley ${VERSION} listening on port ${port} (${config.publicUrl})`)
   logger.info('listening', { version: VERSION, url: `http://${config.host}:${port}`, public_url: config.publicUrl, data_dir: config.dataDir })
+  if (config.passwordHashing !== 'argon2id') logger.warn('password hashes are weak (PARLEY_TEST_PASSWORD_HASHING=weak with PARLEY_TEST_MODE=1): for test suites only')
   logger.flush()
 
   let stopping = false

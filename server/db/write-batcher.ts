@@ -29,6 +29,13 @@ export interface WriteBatcher {
    * batch is open (a store writing directly) share its transaction, so they are answered for too.
    */
   outcomeSince(stamp: BatchStamp): boolean | Promise<boolean>
+  /**
+   * Joins the open batch (opening one) for work that awaits between its writes: a unit of the
+   * store seam (sqlite-units.ts). The batch is not committed until every hold is released; a
+   * hold released with an error rolls the batch back once the last one is released, and a
+   * write that fails meanwhile does the same, so no holder's writes outlive a rolled-back batch.
+   */
+  hold(): { stamp: BatchStamp; release(failed?: { error: unknown }): void }
 }
 
 /**
@@ -51,6 +58,10 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
   let lastRolledBack = 0
   // Made only when someone asks: the widget's path never does, and pays nothing for it.
   let outcome: { promise: Promise<boolean>; settle: (committed: boolean) => void } | null = null
+  /** Units holding the open batch, whether its commit came due meanwhile, and the first failure among them. */
+  let holds = 0
+  let due = false
+  let failure: { error: unknown } | null = null
 
   function end(statement: 'COMMIT' | 'ROLLBACK'): (() => void)[] {
     open = false
@@ -75,6 +86,10 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
 
   function commit(): void {
     if (!open) return
+    if (holds > 0) {
+      due = true
+      return
+    }
     let callbacks: (() => void)[]
     try {
       callbacks = end('COMMIT')
@@ -84,6 +99,15 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
     }
     settle(true)
     for (const callback of callbacks) callback()
+  }
+
+  /** As `run` opens a batch. */
+  function begin(): void {
+    db.exec('BEGIN IMMEDIATE')
+    open = true
+    hurried = false
+    serial++
+    setImmediate(commit)
   }
 
   return {
@@ -104,6 +128,10 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
       try {
         work()
       } catch (error) {
+        if (holds > 0) {
+          failure ??= { error }
+          throw error
+        }
         open = false
         waiting = []
         rollBack(error)
@@ -131,6 +159,31 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
         outcome = { promise, settle }
       }
       return outcome.promise
+    },
+    hold() {
+      // Inside a transaction someone else owns: it commits or rolls back with theirs.
+      if (!open && db.inTransaction) return { stamp: serial + 1, release() {} }
+      if (!open) begin()
+      holds++
+      return {
+        stamp: serial,
+        release(failed) {
+          holds--
+          if (failed) failure ??= failed
+          if (holds > 0) return
+          if (failure) {
+            const { error } = failure
+            failure = null
+            due = false
+            open = false
+            waiting = []
+            rollBack(error)
+          } else if (due) {
+            due = false
+            queueMicrotask(commit)
+          }
+        },
+      }
     },
   }
 }

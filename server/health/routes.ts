@@ -1,13 +1,12 @@
-import type { Database } from 'bun:sqlite'
 import { Elysia, t } from 'elysia'
-import { problemResponse } from '../http/problem.ts'
+import { ApiError } from '../http/api-error.ts'
+import type { OperationsStore } from '../operations/store.ts'
 
 /**
  * /healthz: liveness, 200 while the process serves (a restart is the cure when it does not);
  * /readyz: 200 when the database answers a query, 503 when it does not (send no traffic).
  */
-export function healthRoutes(db: Database) {
-  const ping = db.query('SELECT 1')
+export function healthRoutes(store: Pick<OperationsStore, 'ping'>) {
   return new Elysia()
     .get('/healthz', () => ({ status: 'ok' as const }), {
       response: { 200: t.Object({ status: t.Literal('ok') }) },
@@ -15,13 +14,13 @@ export function healthRoutes(db: Database) {
     })
     .get(
       '/readyz',
-      () => {
+      async () => {
         try {
-          ping.get()
-          return { status: 'ready' as const }
+          await store.ping()
         } catch {
-          return problemResponse({ status: 503, code: 'database_unavailable', detail: 'the database does not answer' })
+          throw new ApiError(503, 'database_unavailable', 'the database does not answer')
         }
+        return { status: 'ready' as const }
       },
       {
         response: { 200: t.Object({ status: t.Literal('ready') }) },

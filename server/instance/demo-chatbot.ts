@@ -1,6 +1,7 @@
 import type { ChatbotService } from '../chatbots/service.ts'
 import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
 import type { FlowService } from '../flows/service.ts'
+import type { Units } from '../db/units.ts'
 import type { IntegrationService } from '../integrations/service.ts'
 import type { InstanceStore } from './store.ts'
 
@@ -55,15 +56,17 @@ interface Deps {
   chatbots: ChatbotService
   flows: FlowService
   integrations: IntegrationService
+  /** Reads outside a unit; writes through one (docs/architecture.md, "The store seam"). */
   instance: InstanceStore
+  units: Units<{ instance: InstanceStore }>
 }
 
 export type DemoChatbot = ReturnType<typeof demoChatbot>
 
 /** The demo chatbot made on first start: a published flow and a web integration open to every site. */
-export function demoChatbot({ chatbots, flows, integrations, instance }: Deps) {
+export function demoChatbot({ chatbots, flows, integrations, instance, units }: Deps) {
   return {
-    create(workspaceId: string): { chatbotId: string; widgetKey: string } {
+    async create(workspaceId: string): Promise<{ chatbotId: string; widgetKey: string }> {
       const bot = chatbots.create(workspaceId, { name: 'Demo bot' })
       const flow = flows.create(workspaceId, bot.id, { name: 'Demo tour', type: 'conversation', flow: DEMO_FLOW })
       flows.publish(workspaceId, bot.id, flow.id)
@@ -72,13 +75,13 @@ export function demoChatbot({ chatbots, flows, integrations, instance }: Deps) {
         greeting_message: 'Hi! I am the demo bot of this Parley server.',
         widget_config: { bot_display_name: 'Parley demo', bot_avatar_icon: 'sparkle' },
       })
-      instance.set(DEMO_CHATBOT, bot.id)
+      await units.unit((tx) => tx.instance.set(DEMO_CHATBOT, bot.id))
       return { chatbotId: bot.id, widgetKey: web.config.widget_key }
     },
 
     /** The demo's widget key while the demo chatbot and its active web integration exist. */
-    widgetKey(): string | null {
-      const chatbotId = instance.get(DEMO_CHATBOT)
+    async widgetKey(): Promise<string | null> {
+      const chatbotId = await instance.get(DEMO_CHATBOT)
       return chatbotId ? integrations.activeWidgetKeyOf(chatbotId) : null
     },
   }

@@ -42,26 +42,26 @@ export function operationsService({ store, dataDir, version, now, recentLogs, mo
   const startedMs = monotonicMs()
   const databaseFile = join(dataDir, 'parley.db')
 
-  function requireInstallation(workspaceId: string): void {
-    if (store.installationWorkspaceId() !== workspaceId) throw notFound('operations')
+  async function requireInstallation(workspaceId: string): Promise<void> {
+    if ((await store.installationWorkspaceId()) !== workspaceId) throw notFound('operations')
   }
 
   return {
-    status(workspaceId: string): OperationsStatus {
-      requireInstallation(workspaceId)
+    async status(workspaceId: string): Promise<OperationsStatus> {
+      await requireInstallation(workspaceId)
       const wal = `${databaseFile}-wal`
       return {
         version,
         started_at: startedAt,
         uptime_seconds: Math.floor((monotonicMs() - startedMs) / 1000),
-        database_bytes: store.databaseBytes(),
+        database_bytes: await store.databaseBytes(),
         wal_bytes: existsSync(wal) ? statSync(wal).size : 0,
         backups: backups.status(),
       }
     },
 
-    logs(workspaceId: string): RecentLogs {
-      requireInstallation(workspaceId)
+    async logs(workspaceId: string): Promise<RecentLogs> {
+      await requireInstallation(workspaceId)
       return { lines: recentLogs?.lines() ?? [] }
     },
 
@@ -71,7 +71,7 @@ export function operationsService({ store, dataDir, version, now, recentLogs, mo
      * whether the download ends, fails or is abandoned.
      */
     async backup(workspaceId: string): Promise<BackupFile> {
-      requireInstallation(workspaceId)
+      await requireInstallation(workspaceId)
       const target = join(dataDir, `.backup-${randomToken(16)}.db`)
       let fd: number
       try {

@@ -1,10 +1,9 @@
-import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { EventBus } from '../support/events.ts'
 import type { Logger } from '../support/logger.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import { type OutboxTime, systemOutboxTime } from './outbox-time.ts'
-import type { DeliveryKind, OutboxStore } from './outbox-store.ts'
-import { DEFAULT_REQUEST_TIMEOUT_MS, type DeliverySender, type DeliveryTarget, outboxWorker, type OutboxTuning } from './outbox-worker.ts'
+import type { DeliveryKind } from './outbox-store.ts'
+import { DEFAULT_REQUEST_TIMEOUT_MS, type DeliverySender, type DeliveryTarget, type OutboxSeam, outboxWorker, type OutboxTuning } from './outbox-worker.ts'
 
 export const INTEGRATION_DELETED = 'the integration was deleted'
 export const INTEGRATION_SWITCHED_OFF = 'the integration was switched off (is_active: false)'
@@ -28,8 +27,8 @@ export interface ChannelOutboxDeps<Integration extends { isActive: boolean }> {
   /** Where an active integration's deliveries go now (read at every attempt), or why they cannot. */
   address: (integration: Integration) => DeliveryTarget
   sender: (options: SenderOptions) => DeliverySender
-  store: OutboxStore
-  batch: WriteBatcher
+  /** The worker's claims behind the store seam. */
+  claims: OutboxSeam
   events: EventBus
   outbound: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
   logger: Logger
@@ -43,7 +42,7 @@ export interface ChannelOutboxDeps<Integration extends { isActive: boolean }> {
  * failing what it still has pending.
  */
 export function channelOutbox<Integration extends { isActive: boolean }>(deps: ChannelOutboxDeps<Integration>) {
-  const { channel, kind, findIntegration, address, store, batch, events, outbound, logger, tuning = {} } = deps
+  const { channel, kind, findIntegration, address, claims, events, outbound, logger, tuning = {} } = deps
   const time = tuning.time ?? systemOutboxTime
 
   function target(integrationId: string): DeliveryTarget {
@@ -57,8 +56,7 @@ export function channelOutbox<Integration extends { isActive: boolean }>(deps: C
     ...tuning,
     kind,
     time,
-    store,
-    batch,
+    claims,
     logger,
     events,
     target,
@@ -71,10 +69,10 @@ export function channelOutbox<Integration extends { isActive: boolean }>(deps: C
   const unsubscribe = [
     ...deps.wakeOn.map((name) => events.on(name, wake)),
     events.on('integration.removed', ({ integrationId, type }) => {
-      if (type === channel) worker.dropIntegration(integrationId, INTEGRATION_DELETED)
+      if (type === channel) void worker.dropIntegration(integrationId, INTEGRATION_DELETED)
     }),
     events.on('integration.changed', ({ integrationId, type, isActive }) => {
-      if (type === channel && !isActive) worker.dropIntegration(integrationId, INTEGRATION_SWITCHED_OFF)
+      if (type === channel && !isActive) void worker.dropIntegration(integrationId, INTEGRATION_SWITCHED_OFF)
     }),
   ]
   worker.start()

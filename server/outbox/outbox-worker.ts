@@ -1,8 +1,9 @@
-import type { WriteBatcher } from '../db/write-batcher.ts'
+import type { Units } from '../db/units.ts'
 import type { EventBus } from '../support/events.ts'
 import type { Logger } from '../support/logger.ts'
 import { isoAt, type OutboxTime, systemOutboxTime } from './outbox-time.ts'
-import type { DeliveryKind, OutboxStore, StoredDelivery } from './outbox-store.ts'
+import type { OutboxClaims } from './outbox-claims.ts'
+import type { DeliveryKind, StoredDelivery } from './outbox-store.ts'
 import { type AttemptOutcome, judgeAttempt, type Verdict } from './retry-policy.ts'
 
 /**
@@ -37,9 +38,14 @@ export interface OutboxTuning {
   retentionMs?: number
 }
 
+/** The worker's stores behind the seam, and the units its writes go in (docs/architecture.md, "The store seam"). */
+export interface OutboxSeam {
+  stores: { outboxClaims: OutboxClaims }
+  units: Units<{ outboxClaims: OutboxClaims }>
+}
+
 export interface OutboxWorkerDeps extends OutboxTuning {
-  store: OutboxStore
-  batch: WriteBatcher
+  claims: OutboxSeam
   /** The kind of delivery this worker sends (webhook unless told): it claims no other. */
   kind?: DeliveryKind
   send: DeliverySender
@@ -63,11 +69,13 @@ const PRUNE_EVERY_MS = 6 * 60 * 60_000
  * in the table, so a new process carries on where the last one stopped; a delivery is marked
  * only after its attempt, so one cut off by a crash is sent again (at least once).
  *
- * Claims are made through the write batch and sending starts when that batch is committed:
- * the worker never sends a delivery whose turn might still be rolled back.
+ * Claims are made in a unit and sending starts once it is committed: the worker never sends
+ * a delivery whose turn might still be rolled back (on SQLite the claim joins the group
+ * commit, turns included). On PostgreSQL several workers may claim at once (SKIP LOCKED).
  */
 export function outboxWorker(deps: OutboxWorkerDeps) {
-  const { store, batch, send, target, logger } = deps
+  const { send, target, logger } = deps
+  const { stores, units } = deps.claims
   const kind = deps.kind ?? 'webhook'
   const time = deps.time ?? systemOutboxTime
   const random = deps.random ?? Math.random
@@ -83,6 +91,9 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
   const shutdown = new AbortController()
   let stopping = false
   let tickQueued = false
+  /** The tick under way: ticks run one at a time; one asked for meanwhile runs after it. */
+  let ticking: Promise<void> | null = null
+  let tickAgain = false
   let timer: unknown = null
   let pruneTimer: unknown = null
 
@@ -91,51 +102,56 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
     tickQueued = true
     queueMicrotask(() => {
       tickQueued = false
-      tick()
+      void tick()
     })
   }
 
   /** Claims what is due (as many as there is room for), then sleeps until more falls due. */
-  function tick(): void {
-    if (stopping) return
-    try {
-      claimDue()
-      schedule()
-    } catch (error) {
-      // The database failed (or is gone): look again later rather than never.
-      logger.error('outbox worker failed', { error: String(error) })
-      sleep(PAUSE_AFTER_ERROR_MS)
+  function tick(): Promise<void> {
+    if (stopping) return Promise.resolve()
+    if (ticking) {
+      tickAgain = true
+      return ticking
     }
+    ticking = (async () => {
+      try {
+        do {
+          tickAgain = false
+          await claimDue()
+          await schedule()
+        } while (tickAgain && !stopping)
+      } catch (error) {
+        // The database failed (or is gone): look again later rather than never.
+        logger.error('outbox worker failed', { error: String(error) })
+        sleep(PAUSE_AFTER_ERROR_MS)
+      } finally {
+        ticking = null
+      }
+    })()
+    return ticking
   }
 
   /** Sending starts only once the claim is committed. */
-  function claimDue(): void {
+  async function claimDue(): Promise<void> {
     const now = time.now()
     forgetLostClaims(now)
     const room = concurrency - busy.size
     // Looking costs a read; claiming costs a write transaction, so it is opened only when something is due.
-    const next = store.nextDueAt(kind)
+    const next = await stores.outboxClaims.nextDueAt(kind)
     if (room <= 0 || next === null || next > isoAt(now)) return
-    let claimed: StoredDelivery[] = []
-    batch.run(
-      () => {
-        claimed = store.claimDue(kind, isoAt(now), room, isoAt(now + leaseMs), busy)
-      },
-      () => {
-        for (const row of claimed) launch(row)
-      },
-    )
+    const claimed = await units.unit((tx) => tx.outboxClaims.claimDue(kind, isoAt(now), room, isoAt(now + leaseMs), busy))
     for (const row of claimed) busy.set(row.seq, { claimedAt: now, sending: false })
+    for (const row of claimed) launch(row)
   }
 
-  /** A claim whose batch never committed is forgotten once its lease is over, so the row can be claimed again. */
+  /** A claim whose delivery never started is forgotten once its lease is over, so the row can be claimed again. */
   function forgetLostClaims(now: number): void {
     for (const [seq, claim] of busy) if (!claim.sending && now - claim.claimedAt > leaseMs) busy.delete(seq)
   }
 
   /** Sleeps until the next delivery falls due; deliveries under way wake the worker when they end. */
-  function schedule(): void {
-    const next = store.nextDueAt(kind)
+  async function schedule(): Promise<void> {
+    const next = await stores.outboxClaims.nextDueAt(kind)
     if (next === null) return sleep(null)
     const wait = Date.parse(next) - time.now()
     if (wait <= 0 && busy.size > 0) return sleep(null)
@@ -150,7 +166,7 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
     if (ms === null || stopping) return
     timer = time.setTimeout(() => {
       timer = null
-      tick()
+      void tick()
     }, ms)
   }
 
@@ -179,21 +195,24 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
           outcome = { kind: 'network', error: String(error) }
         }
       }
-      record(row, judgeAttempt(outcome, row.attempts, random), where.ok ? where.url : row.url)
+      await record(row, judgeAttempt(outcome, row.attempts, random), where.ok ? where.url : row.url)
     } catch (error) {
       logger.error('outbox delivery failed unexpectedly', { delivery_id: row.id, error: String(error) })
     }
   }
 
-  function record(row: StoredDelivery, verdict: Verdict, url: string): void {
+  async function record(row: StoredDelivery, verdict: Verdict, url: string): Promise<void> {
     const at = time.now()
     const fields = { delivery_id: row.id, integration_id: row.integration_id, event: row.event_type, attempts: row.attempts }
     try {
-      batch.run(() => {
-        if (verdict.kind === 'delivered') store.delivered(row.seq, { at: isoAt(at), url, statusCode: verdict.statusCode, error: null }, { receipt: verdict.receipt, note: verdict.note })
-        else if (verdict.kind === 'retry') {
-          store.retryAt(row.seq, isoAt(at + verdict.delayMs), { at: isoAt(at), url, statusCode: verdict.statusCode, error: verdict.error })
-        } else store.fail(row.seq, { at: isoAt(at), url, statusCode: verdict.statusCode, error: verdict.error })
+      await units.unit((tx) => {
+        if (verdict.kind === 'delivered') {
+          return tx.outboxClaims.delivered(row.seq, { at: isoAt(at), url, statusCode: verdict.statusCode, error: null }, { receipt: verdict.receipt, note: verdict.note })
+        }
+        if (verdict.kind === 'retry') {
+          return tx.outboxClaims.retryAt(row.seq, isoAt(at + verdict.delayMs), { at: isoAt(at), url, statusCode: verdict.statusCode, error: verdict.error })
+        }
+        return tx.outboxClaims.fail(row.seq, { at: isoAt(at), url, statusCode: verdict.statusCode, error: verdict.error })
       })
     } catch (error) {
       // The lease runs out and the delivery is tried again.
@@ -208,16 +227,13 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
 
   function prune(): void {
     if (stopping) return
-    try {
-      let removed = 0
-      batch.run(() => {
-        removed = store.prune(kind, isoAt(time.now() - retentionMs))
-      })
-      if (removed > 0) logger.info('outbox pruned', { removed })
-    } catch (error) {
-      logger.error('outbox prune failed', { error: String(error) })
-    }
     pruneTimer = time.setTimeout(prune, PRUNE_EVERY_MS)
+    units.unit((tx) => tx.outboxClaims.prune(kind, isoAt(time.now() - retentionMs))).then(
+      (removed) => {
+        if (removed > 0) logger.info('outbox pruned', { removed })
+      },
+      (error: unknown) => logger.error('outbox prune failed', { error: String(error) }),
+    )
   }
 
   return {
@@ -231,12 +247,10 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
     wake: kick,
 
     /** Drops an integration's pending deliveries (deleted or switched off), with the reason. */
-    dropIntegration(integrationId: string, reason: string): void {
+    async dropIntegration(integrationId: string, reason: string): Promise<void> {
       let dropped = 0
       try {
-        batch.run(() => {
-          dropped = store.failPendingOfIntegration(integrationId, isoAt(time.now()), reason)
-        })
+        dropped = await units.unit((tx) => tx.outboxClaims.failPendingOfIntegration(integrationId, isoAt(time.now()), reason))
       } catch (error) {
         // Not lost: each attempt finds the integration gone or switched off and fails the delivery then.
         logger.error('outbox drop failed', { integration_id: integrationId, error: String(error) })
@@ -251,9 +265,7 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
      */
     async drain(): Promise<void> {
       for (let pass = 0; pass < 10_000 && !stopping; pass++) {
-        batch.flush()
-        tick()
-        batch.flush()
+        await tick()
         if (busy.size === 0) return
         await Promise.allSettled([...running])
       }
@@ -267,14 +279,14 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
       stopping = true
       for (const handle of [timer, pruneTimer]) if (handle !== null) time.clearTimeout(handle)
       timer = pruneTimer = null
-      if (running.size > 0 && shutdownGraceMs > 0) {
-        let graceTimer: unknown = null
-        const grace = new Promise<void>((resolve) => {
-          graceTimer = time.setTimeout(resolve, shutdownGraceMs)
-        })
-        await Promise.race([Promise.allSettled([...running]), grace])
-        time.clearTimeout(graceTimer)
-      }
+      let graceTimer: unknown = null
+      const grace = new Promise<void>((resolve) => {
+        graceTimer = shutdownGraceMs > 0 ? time.setTimeout(resolve, shutdownGraceMs) : null
+      })
+      // A claim under way ends first: what it took is then under way too, within the same grace period.
+      if (ticking) await ticking
+      if (running.size > 0 && graceTimer !== null) await Promise.race([Promise.allSettled([...running]), grace])
+      if (graceTimer !== null) time.clearTimeout(graceTimer)
       shutdown.abort()
       await Promise.allSettled([...running])
     },

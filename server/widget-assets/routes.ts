@@ -7,7 +7,7 @@ import { assetResponse, prepareAsset, type WidgetAsset } from './widget-asset.ts
 
 export interface WidgetAssetOptions {
   /** The demo chatbot's widget key, or null when there is no demo web integration. */
-  demoWidgetKey: () => string | null
+  demoWidgetKey: () => Promise<string | null>
   /** PARLEY_PUBLIC_URL: where another site loads the widget from, in the snippet to copy. */
   publicUrl: string
   /** Defaults to the built dist/widget/widget.js (embedded in the compiled binary). */
@@ -60,7 +60,7 @@ export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widge
     })
     .get(
       '/',
-      () => new Response(demoPage(demoWidgetKey(), publicUrl), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }),
+      async () => new Response(demoPage(await demoWidgetKey(), publicUrl), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }),
       { detail: { ...detail, summary: 'Demo page embedding the demo chatbot widget (HTML)' } },
     )
 }

@@ -25,13 +25,13 @@ afterAll(async () => {
 
 test('an empty database gets a workspace, one printed key and a demo chatbot with a published flow and a widget', async () => {
   const lines: string[] = []
-  expect(firstStart(app, 'http://localhost:3000', (line) => lines.push(line))).toBe(true)
+  expect(await firstStart(app, 'http://localhost:3000', (line) => lines.push(line))).toBe(true)
   const key = lines.map((line) => line.trim()).find((line) => line.startsWith('pk_')) as string
   expect(key).toMatch(/^pk_[0-9A-Za-z]{40}$/)
   const workspaceId = app.services.workspaces.authenticate(key) as string
   const bots = app.services.chatbots.list(workspaceId, { limit: 10, offset: 0 })
   expect(bots.items.map((bot) => bot.name)).toEqual(['Demo bot'])
-  const widgetKey = app.services.demo.widgetKey() as string
+  const widgetKey = (await app.services.demo.widgetKey()) as string
   expect(widgetKey).toMatch(/^wk_/)
   expect(lines.join('\n')).toContain(widgetKey)
   expect(app.services.flows.entryVersion(bots.items[0]!.id)?.version).toBe(1)
@@ -48,17 +48,17 @@ test('an empty database gets a workspace, one printed key and a demo chatbot wit
   visitor.close()
 })
 
-test('a later start with data changes nothing and prints nothing', () => {
+test('a later start with data changes nothing and prints nothing', async () => {
   const lines: string[] = []
-  expect(firstStart(app, 'http://localhost:3000', (line) => lines.push(line))).toBe(false)
+  expect(await firstStart(app, 'http://localhost:3000', (line) => lines.push(line))).toBe(false)
   expect(lines).toEqual([])
 })
 
-test('once the demo chatbot is deleted there is no demo widget key', () => {
+test('once the demo chatbot is deleted there is no demo widget key', async () => {
   const key = app.services.workspaces.createKey({ name: 'x' })
   const bot = app.services.chatbots.list(key.workspaceId, { limit: 10, offset: 0 }).items[0]!
   app.services.chatbots.remove(key.workspaceId, bot.id)
-  expect(app.services.demo.widgetKey()).toBeNull()
+  expect(await app.services.demo.widgetKey()).toBeNull()
 })
 
 test('the demo flow has no validation errors and no warnings', async () => {

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { compiledParley } from '../support/compiled-parley.ts'
 import { type RunningParley, runParley } from '../support/run-parley.ts'
+import { TEST_PASSWORD_HASHING } from '../support/test-password-hashing.ts'
 
 const binary = compiledParley()
 const work = mkdtempSync(join(tmpdir(), 'parley-users-'))
 const dataDir = join(work, 'data')
 const PUBLIC_URL = 'http://desk.acme.test:8080'
-const env = { PARLEY_DATA_DIR: dataDir, PARLEY_PUBLIC_URL: PUBLIC_URL }
+const env = { PARLEY_DATA_DIR: dataDir, PARLEY_PUBLIC_URL: PUBLIC_URL, ...TEST_PASSWORD_HASHING }
 const PASSWORD = 'correct horse battery staple'
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 

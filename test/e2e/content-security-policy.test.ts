@@ -52,7 +52,7 @@ describe('the pages under their Content-Security-Policy in Chromium', () => {
 
   test('the demo page runs the widget, styled and connected, with nothing blocked', async () => {
     const workspaceId = parley.app.services.workspaces.authenticate(parley.app.key) as string
-    parley.app.services.demo.create(workspaceId)
+    await parley.app.services.demo.create(workspaceId)
     const visitor = await open(browser)
     pages.push(visitor)
     const response = await visitor.page.goto(`${parley.url}/`)
@@ -73,7 +73,7 @@ describe('the pages under their Content-Security-Policy in Chromium', () => {
     const images = await startImageHost()
     try {
       const workspaceId = parley.app.services.workspaces.authenticate(parley.app.key) as string
-      const demo = parley.app.services.demo.create(workspaceId)
+      const demo = await parley.app.services.demo.create(workspaceId)
       const avatar = images.url('/avatar.png')
       const patched = await parley.app.call('PATCH', `/api/dev/v1/chatbots/${demo.chatbotId}/integrations/web`, { body: { widget_config: { bot_avatar_url: avatar } } })
       expect(patched.status).toBe(200)

@@ -12,7 +12,7 @@ describe('security headers on what the app serves', () => {
 
   test('the demo page: scripts only from this server, no framing, no sniffing, no referrer to other sites', async () => {
     const workspaceId = app.services.workspaces.authenticate(app.key) as string
-    app.services.demo.create(workspaceId)
+    await app.services.demo.create(workspaceId)
     const page = await app.call('GET', '/', { key: null })
     expect(page.text).toContain('<script src="/widget.js"')
     const policy = page.headers.get('content-security-policy')

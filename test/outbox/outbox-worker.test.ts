@@ -30,8 +30,7 @@ afterEach(async () => {
 /** A worker as the server runs it (real sender, real receiver), on a clock the test moves. */
 function startWorker(time: FakeTime, options: Partial<OutboxWorkerDeps> & { allow?: string[] } = {}) {
   const worker = outboxWorker({
-    store: env.store,
-    batch: env.batch,
+    claims: env.claims,
     send: webhookSender({ policy: outboundUrlPolicy(options.allow ?? ['127.0.0.1']), time, timeoutMs: 10_000 }),
     target: (id) => targets.get(id) ?? { ok: false, reason: 'the integration was deleted' },
     logger: createLogger('silent'),
@@ -192,8 +191,7 @@ describe('the outbox worker', () => {
     const mine = env.enqueue(receiver.url, 'c1', 2, time.now() + 60_000)
     const [theirs] = env.enqueue(receiver.url, 'c2', 1, time.now() + 60_000, 'other')
     const worker = startWorker(time)
-    worker.dropIntegration('int', 'the integration was switched off')
-    env.batch.flush()
+    await worker.dropIntegration('int', 'the integration was switched off')
     expect(mine.map((id) => env.row(id)?.status)).toEqual(['failed', 'failed'])
     expect(env.row(mine[0]!)?.last_error).toBe('the integration was switched off')
     expect(env.row(theirs!)?.status).toBe('pending')

@@ -1,7 +1,9 @@
-import { afterEach, describe, expect, spyOn, test } from 'bun:test'
-import { hashPassword, verifyPassword } from '../../server/people/password.ts'
+import { afterEach, beforeAll, describe, expect, spyOn, test } from 'bun:test'
+import { hashPassword, usePasswordHashing, verifyPassword } from '../../server/people/password.ts'
 
 describe('passwords', () => {
+  // The cost is per process: another file's test app may have chosen the tests' weak one.
+  beforeAll(() => usePasswordHashing('argon2id'))
   afterEach(() => {
     ;(Bun.password.verify as unknown as { mockRestore?: () => void }).mockRestore?.()
   })
@@ -21,5 +23,19 @@ describe('passwords', () => {
     expect(password).toBe('anything at all')
     expect(dummy).toStartWith('$argon2id$v=19$m=65536,t=2,')
     expect((await hashPassword('x')).split('$').slice(0, 4)).toEqual(dummy.split('$').slice(0, 4))
+  })
+
+  test("the tests' weak cost is still argon2id, and production hashes verify under it", async () => {
+    const production = await hashPassword('correct horse battery staple')
+    usePasswordHashing('weak-for-tests')
+    try {
+      const weak = await hashPassword('correct horse battery staple')
+      expect(weak).toStartWith('$argon2id$v=19$m=64,t=1,p=1$')
+      expect(await verifyPassword('correct horse battery staple', weak)).toBe(true)
+      expect(await verifyPassword('correct horse battery staple', production)).toBe(true)
+      expect(await verifyPassword('correct horse battery stapl', production)).toBe(false)
+    } finally {
+      usePasswordHashing('argon2id')
+    }
   })
 })

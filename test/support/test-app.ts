@@ -9,6 +9,7 @@ import { createLogger, memorySink } from '../../server/support/logger.ts'
 import { compiledParley } from './compiled-parley.ts'
 import { migratedDatabase } from './migrated-database.ts'
 import { type RunningParley, runParley } from './run-parley.ts'
+import { TEST_PASSWORD_HASHING } from './test-password-hashing.ts'
 
 export interface CallOptions {
   body?: unknown
@@ -32,7 +33,9 @@ export interface CallResult {
 export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tuning'] = {}, now?: AppDeps['now']) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'))
   // Public routes' per-address limit is off unless a test turns it on: in-process calls share one address.
-  const environment = { PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...env }
+  // Password hashes at the smallest argon2id cost (a test file signs in hundreds of times); a test
+  // about the cost itself passes PARLEY_TEST_PASSWORD_HASHING: '' (test/people/password-cost.test.ts).
+  const environment = { PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: 'http://parley.test', PARLEY_PUBLIC_RATE_LIMIT: '0', ...TEST_PASSWORD_HASHING, ...env }
   const config = loadConfig(environment)
   const db = migratedDatabase(join(dir, 'parley.db'))
   const sink = memorySink()

@@ -170,7 +170,7 @@ describe('GET /: the demo page', () => {
     const app = testApp()
     try {
       const workspaceId = app.services.workspaces.authenticate(app.key) as string
-      const demo = app.services.demo.create(workspaceId)
+      const demo = await app.services.demo.create(workspaceId)
       const page = await app.call('GET', '/', { key: null })
       expect(page.text).toContain(`<script src="/widget.js" data-widget-key="${demo.widgetKey}" async></script>`)
       const web = await app.call('GET', `/api/dev/v1/chatbots/${demo.chatbotId}/integrations/web`)

@@ -1,9 +1,9 @@
 import type { StoredContact } from '../../conversations/contact-store.ts'
-import type { WriteBatcher } from '../../db/write-batcher.ts'
 import type { Page, PageOf } from '../../http/common-model.ts'
 import type { ChatappChannel } from '../../integrations/channel-lookups.ts'
 import type { IntegrationService } from '../../integrations/service.ts'
 import { channelOutbox } from '../../outbox/channel-outbox.ts'
+import type { OutboxSeam } from '../../outbox/outbox-worker.ts'
 import { type DeliveryLogFilter, deliveryLog } from '../../outbox/delivery-log.ts'
 import type { OutboxStore } from '../../outbox/outbox-store.ts'
 import type { OutboxTuning } from '../../outbox/outbox-worker.ts'
@@ -20,7 +20,8 @@ import { chatappTurnWriter } from './turn-writer.ts'
 export interface ChatappDeliveriesDeps {
   outbox: OutboxStore
   store: ChatappStore
-  batch: WriteBatcher
+  /** The worker's claims behind the store seam. */
+  claims: OutboxSeam
   integrations: Pick<IntegrationService, 'findChatappById' | 'chatapp'>
   contactOf: (contactId: string) => StoredContact | undefined
   metaFlow: (workspaceId: string, chatbotId: string, flowId: string) => MetaFlowView | null
@@ -44,8 +45,7 @@ export function chatappDeliveries(deps: ChatappDeliveriesDeps) {
   const messagesUrl = (phoneNumberId: string) => `${apiUrl}/${encodeURIComponent(phoneNumberId)}/messages`
 
   const { worker, time, close } = channelOutbox({
-    store: outbox,
-    batch: deps.batch,
+    claims: deps.claims,
     events: deps.events,
     outbound: deps.outbound,
     logger: deps.logger,

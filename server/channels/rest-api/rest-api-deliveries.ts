@@ -1,9 +1,9 @@
-import type { WriteBatcher } from '../../db/write-batcher.ts'
 import type { StoredContact } from '../../conversations/contact-store.ts'
 import type { Page, PageOf } from '../../http/common-model.ts'
 import type { RestApiChannel } from '../../integrations/channel-lookups.ts'
 import type { IntegrationService } from '../../integrations/service.ts'
 import { channelOutbox } from '../../outbox/channel-outbox.ts'
+import type { OutboxSeam } from '../../outbox/outbox-worker.ts'
 import { deliveryLog, deliveryLogParts } from '../../outbox/delivery-log.ts'
 import type { DeliveryStatus, OutboxStore, StoredDelivery } from '../../outbox/outbox-store.ts'
 import type { OutboxTuning } from '../../outbox/outbox-worker.ts'
@@ -18,7 +18,8 @@ import { restApiTurnWriter } from './turn-writer.ts'
 
 export interface RestApiDeliveriesDeps {
   store: OutboxStore
-  batch: WriteBatcher
+  /** The worker's claims behind the store seam. */
+  claims: OutboxSeam
   integrations: Pick<IntegrationService, 'findRestApiById' | 'restApi'>
   contactOf: (contactId: string) => StoredContact | undefined
   events: EventBus
@@ -38,8 +39,7 @@ export function restApiDeliveries(deps: RestApiDeliveriesDeps) {
   const findIntegration = (id: string): RestApiChannel | null => integrations.findRestApiById(id)
 
   const { worker, time, close } = channelOutbox({
-    store,
-    batch: deps.batch,
+    claims: deps.claims,
     events: deps.events,
     outbound: deps.outbound,
     logger: deps.logger,

@@ -1,6 +1,7 @@
 import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
 import { freePort } from '../../support/free-port.ts'
 import { crashBed } from './crash-bed.ts'
+import { TEST_PASSWORD_HASHING } from '../../support/test-password-hashing.ts'
 
 
 /** A flow that hands every visitor over to a person at their first message. */
@@ -28,7 +29,8 @@ export interface Person {
 export async function deskBed(env: Record<string, string> = {}) {
   const port = freePort()
   const publicUrl = `http://127.0.0.1:${port}`
-  const bed = crashBed({ ...env, PORT: String(port), PARLEY_PUBLIC_URL: publicUrl })
+  // People sign in in every test: their hashes at the tests' weak cost (test/people/password-cost.test.ts).
+  const bed = crashBed({ ...TEST_PASSWORD_HASHING, ...env, PORT: String(port), PARLEY_PUBLIC_URL: publicUrl })
   await bed.start()
   return {
     ...bed,

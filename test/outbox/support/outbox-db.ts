@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { migrate } from '../../../server/db/migrate.ts'
 import { closeDatabase, openDatabase } from '../../../server/db/open-database.ts'
+import { sqliteUnits } from '../../../server/db/sqlite-units.ts'
 import { writeBatcher } from '../../../server/db/write-batcher.ts'
 import { isoAt } from '../../../server/outbox/outbox-time.ts'
 import { type DeliveryKind, outboxStore } from '../../../server/outbox/outbox-store.ts'
+import { sqliteStores } from '../../../server/stores.ts'
 import { newId } from '../../../server/support/new-id.ts'
 
-/** A migrated database file with one chatbot, its outbox store and a write batch: what a worker runs on. */
+/** A migrated database file with one chatbot, its outbox store, a write batch and the seam's units: what a worker runs on. */
 export function outboxDb() {
   const dir = mkdtempSync(join(tmpdir(), 'parley-outbox-'))
   const db = openDatabase(join(dir, 'parley.db'))
@@ -19,11 +21,14 @@ export function outboxDb() {
   const store = outboxStore(db)
   const errors: unknown[] = []
   const batch = writeBatcher(db, (error) => errors.push(error))
+  const stores = sqliteStores(db)
 
   return {
     db,
     store,
     batch,
+    /** The worker's claims behind the store seam, on this database's group commit. */
+    claims: { stores, units: sqliteUnits(batch, stores) },
     errors,
     /** Puts deliveries in the outbox as a turn would, committed; answers their webhook ids. */
     enqueue(url: string, orderingKey: string, count = 1, nowMs = Date.now(), integrationId = 'int', kind: DeliveryKind = 'webhook'): string[] {

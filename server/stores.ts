@@ -1,0 +1,33 @@
+import type { SQL } from 'bun'
+import type { Database } from 'bun:sqlite'
+import { postgresInstanceStore } from './instance/postgres-store.ts'
+import { sqliteInstanceStore } from './instance/sqlite-store.ts'
+import type { InstanceStore } from './instance/store.ts'
+import { postgresOperationsStore } from './operations/postgres-store.ts'
+import { sqliteOperationsStore } from './operations/sqlite-store.ts'
+import type { OperationsStore } from './operations/store.ts'
+import type { OutboxClaims } from './outbox/outbox-claims.ts'
+import { outboxStore } from './outbox/outbox-store.ts'
+import { postgresOutboxClaims } from './outbox/postgres-outbox-claims.ts'
+import { sqliteOutboxClaims } from './outbox/sqlite-outbox-claims.ts'
+
+/**
+ * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
+ * (docs/architecture.md, "The store seam"). A unit's `tx` is a `Stores` bound to its
+ * transaction. Domains move behind the seam one at a time (docs/postgres-plan.md): each adds
+ * its interface here and a line to each builder.
+ */
+export interface Stores {
+  instance: InstanceStore
+  operations: OperationsStore
+  outboxClaims: OutboxClaims
+}
+
+export function sqliteStores(db: Database): Stores {
+  return { instance: sqliteInstanceStore(db), operations: sqliteOperationsStore(db), outboxClaims: sqliteOutboxClaims(outboxStore(db)) }
+}
+
+/** Built per unit on a transaction, and once on the pool: cheap (closures, no statements prepared). */
+export function postgresStores(sql: SQL): Stores {
+  return { instance: postgresInstanceStore(sql), operations: postgresOperationsStore(sql), outboxClaims: postgresOutboxClaims(sql) }
+}
