@@ -19,11 +19,14 @@ import { desk } from './0017_desk.ts'
 import { apiKeyLastUsed } from './0018_api_key_last_used.ts'
 import { attachments } from './0019_attachments.ts'
 import { agentRunsFinishedByChatbot } from './0020_agent_runs_finished_by_chatbot.ts'
+import { deskWaitingAndRatings } from './0021_desk_waiting_and_ratings.ts'
 import { visitorAddress } from './0023_visitor_address.ts'
 import { deskSearchByConversation } from './0024_desk_search_by_conversation.ts'
+import { flowSteps } from './0025_flow_steps.ts'
+import { modelFailuresAndToolSafety } from './0026_model_failures_and_tool_safety.ts'
 
 /**
  * Every PostgreSQL migration, oldest first: one twin per SQLite migration, same id and name
  * (test/db/postgres/migration-track.test.ts holds them together). Append only.
  */
-export const postgresMigrations: readonly PostgresMigration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, visitorAddress, deskSearchByConversation]
+export const postgresMigrations: readonly PostgresMigration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, deskWaitingAndRatings, visitorAddress, deskSearchByConversation, flowSteps, modelFailuresAndToolSafety]
