@@ -24,12 +24,7 @@ export async function serve(config: Config): Promise<void> {
   await firstStart(app, config.publicUrl, (line) => console.log(line))
 
   const server = listen(app, { port: config.port, hostname: config.host })
-  const port = server.port
-  console.log(`parley ${VERSION} listening on port ${port} (${config.publicUrl})`)
-  logger.info('listening', { version: VERSION, url: `http://${config.host}:${port}`, public_url: config.publicUrl, data_dir: config.dataDir })
-  if (config.passwordHashing !== 'argon2id') logger.warn('password hashes are weak (PARLEY_TEST_PASSWORD_HASHING=weak with PARLEY_TEST_MODE=1): for test suites only')
-  logger.flush()
-
+  // Before "listening" is said: a supervisor may stop Parley the moment it hears it.
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return
@@ -54,4 +49,9 @@ export async function serve(config: Config): Promise<void> {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+  const port = server.port
+  console.log(`parley ${VERSION} listening on port ${port} (${config.publicUrl})`)
+  logger.info('listening', { version: VERSION, url: `http://${config.host}:${port}`, public_url: config.publicUrl, data_dir: config.dataDir })
+  if (config.passwordHashing !== 'argon2id') logger.warn('password hashes are weak (PARLEY_TEST_PASSWORD_HASHING=weak with PARLEY_TEST_MODE=1): for test suites only')
+  logger.flush()
 }
