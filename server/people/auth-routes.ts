@@ -3,7 +3,7 @@ import { ApiError, notFound } from '../http/api-error.ts'
 import type { Authenticate } from '../http/authenticate.ts'
 import { clientAddress } from '../http/client-address.ts'
 import { errorResponses } from '../http/error-responses.ts'
-import { rateLimiter } from '../http/rate-limiter.ts'
+import { failedAttempts } from '../http/failed-attempts.ts'
 import { AcceptInvite, LinkAnswer, LinkQuestion, Me, SessionList, SignIn } from './model.ts'
 import { type PeopleService, toUser } from './service.ts'
 import type { Caller, SessionAuth } from './session-auth.ts'
@@ -13,8 +13,12 @@ import type { SignInService } from './sign-in.ts'
 import type { UserRow } from './store.ts'
 
 const tags = ['People']
-/** Each try at a one-time token costs an argon2id hash: bounded per address like sign-in. */
-const ACCEPT_PER_ADDRESS_PER_MINUTE = 20
+/**
+ * Wrong one-time tokens an address may send in a minute before it waits: guessing is slowed,
+ * while a team that accepts its invites from one office address is not (a working link is
+ * spent once, and its password hash takes its turn in the bounded pool).
+ */
+const WRONG_LINKS_PER_ADDRESS_PER_MINUTE = 20
 
 interface AuthRoutesDeps {
   auth: Authenticate
@@ -27,7 +31,21 @@ interface AuthRoutesDeps {
 /** Signing in and out: the routes that set and clear the session cookie. */
 export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: AuthRoutesDeps) {
   const { secure } = sessionAuth
-  const acceptLimit = rateLimiter(ACCEPT_PER_ADDRESS_PER_MINUTE)
+  const wrongLinks = failedAttempts(WRONG_LINKS_PER_ADDRESS_PER_MINUTE)
+  /** Runs a look at a one-time token for `request`'s address, unless it has guessed too often; a wrong token counts. */
+  const withLink = async <T>(request: Request, look: () => T | Promise<T>): Promise<T> => {
+    const address = clientAddress(request)
+    const retryAfter = wrongLinks.retryAfter(address)
+    if (retryAfter > 0) {
+      throw new ApiError(429, 'rate_limited', `too many wrong links from this address; retry in ${retryAfter} s`, undefined, { 'retry-after': String(retryAfter) })
+    }
+    try {
+      return await look()
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'invalid_token') wrongLinks.fail(address)
+      throw error
+    }
+  }
   const where = (request: Request) => ({ address: clientAddress(request), userAgent: request.headers.get('user-agent') })
   const signedIn = (user: UserRow, session: StartedSession, set: { headers: Record<string, unknown> }) => {
     set.headers['set-cookie'] = sessionCookie(session.secret, (Date.parse(session.expiresAt) - Date.parse(session.createdAt)) / 1000, secure)
@@ -66,13 +84,7 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
       '/link',
       ({ request, body }) => {
         sessionAuth.refuseForeignOrigin(request)
-        const decision = acceptLimit(clientAddress(request))
-        if (!decision.allowed) {
-          throw new ApiError(429, 'rate_limited', `too many attempts from this address; retry in ${decision.retryAfter} s`, undefined, {
-            'retry-after': String(decision.retryAfter),
-          })
-        }
-        return people.peek(body.token)
+        return withLink(request, () => people.peek(body.token))
       },
       {
         body: LinkQuestion,
@@ -81,7 +93,7 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
           tags,
           summary: 'What a one-time link is for, without using it',
           description:
-            "The link's page asks first, so that a used or expired link says so at once instead of after a form, and an invite shows the e-mail the person will sign in with. A link that would not work answers 400 invalid_token, as accept-invite would. Counted with accept-invite's tries per address.",
+            "The link's page asks first, so that a used or expired link says so at once instead of after a form, and an invite shows the e-mail the person will sign in with. A link that would not work answers 400 invalid_token, as accept-invite would, and counts with accept-invite's wrong links per address (20 a minute, then 429 with Retry-After).",
           security: [],
         },
       },
@@ -90,13 +102,7 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
       '/accept-invite',
       async ({ request, body, set }) => {
         sessionAuth.refuseForeignOrigin(request)
-        const decision = acceptLimit(clientAddress(request))
-        if (!decision.allowed) {
-          throw new ApiError(429, 'rate_limited', `too many attempts from this address; retry in ${decision.retryAfter} s`, undefined, {
-            'retry-after': String(decision.retryAfter),
-          })
-        }
-        const user = await people.accept(body)
+        const user = await withLink(request, () => people.accept(body))
         return signedIn(user, sessions.start(user, where(request)), set)
       },
       {

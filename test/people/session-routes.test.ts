@@ -266,6 +266,34 @@ scenarios('people: sign-in, sessions and the Origin check', setup, [
     check: ({ body }) => expect(body.user).toMatchObject({ email: 'root@acme.io', role: 'admin', status: 'active' }),
   },
   {
+    name: 'links that work are never slowed, wrong ones are: after 20 wrong links from one address, even a right one waits (429, Retry-After)',
+    method: 'POST',
+    path: `${AUTH}/link`,
+    key: null,
+    headers: { origin: ORIGIN },
+    body: { token: 'pt_wrong-0' },
+    status: 400,
+    code: 'invalid_token',
+    check: async (_, ctx) => {
+      // The rows above sent a few wrong links from this address already: 20 in all are answered.
+      let answered = 1
+      for (;;) {
+        const wrong = await ctx.app.call('POST', `${AUTH}/link`, { key: null, headers: { origin: ORIGIN }, body: { token: `pt_wrong-${answered}` } })
+        if (wrong.status === 429) break
+        expect(wrong.status).toBe(400)
+        answered += 1
+        expect(answered).toBeLessThanOrEqual(20)
+      }
+      expect(answered).toBeGreaterThan(10)
+      const invited = await ctx.app.call('POST', '/api/dev/v1/users', { body: { email: 'late@acme.io', display_name: 'Late', role: 'agent' } })
+      const waits = await ctx.app.call('POST', `${AUTH}/link`, { key: null, headers: { origin: ORIGIN }, body: { token: tokenOf(invited.body.invite.url) } })
+      expect(waits.status).toBe(429)
+      expect(Number(waits.headers.get('retry-after'))).toBeGreaterThan(0)
+      const accepting = await ctx.app.call('POST', `${AUTH}/accept-invite`, { key: null, body: { token: tokenOf(invited.body.invite.url), password: PASSWORD } })
+      expect(accepting.status).toBe(429)
+    },
+  },
+  {
     name: 'no log line holds a password, a one-time token or a session id',
     method: 'GET',
     path: '/api/dev/v1/users',
