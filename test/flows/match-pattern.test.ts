@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { compileMatchPattern, MAX_PROGRAM_SIZE, type MatchPattern } from '../../server/flows/match-pattern.ts'
+import { compileMatchPattern, MAX_PROGRAM_SIZE, type MatchPattern, matchPatternParts } from '../../server/flows/match-pattern.ts'
 
 function compiled(source: string): MatchPattern {
   const result = compileMatchPattern(source)
@@ -50,36 +50,27 @@ describe('compiling a match pattern', () => {
   })
 })
 
-/** The fastest of three runs of `run` on a freshly compiled pattern, in milliseconds. */
-function fastestFresh(source: string, text: string): number {
-  let best = Number.POSITIVE_INFINITY
-  for (let i = 0; i < 3; i++) {
-    // Fresh each time: the first run on a pattern also builds its matcher's states.
-    const pattern = compiled(source)
-    const start = performance.now()
-    pattern.test(text)
-    best = Math.min(best, performance.now() - start)
-  }
-  return best
-}
-
-/** The docs' example pattern, measured on the same text in the same test. */
-const TYPICAL = '(?i)\\b(price|pricing|quote)\\b'
-const slowdown = (source: string, text: string) => fastestFresh(source, text) / Math.max(fastestFresh(TYPICAL, text), 0.001)
-
-describe('ReDoS: a pattern that validates runs in linear time on any text', () => {
-  test('the reported patterns on 50,000 of their own characters stay within 100x a typical pattern', () => {
-    for (const [source, unit] of [
-      ['(a|aa)*b', 'a'],
-      ['(a|a)*$', 'a'],
-      ['^(\\w|\\d)+$', '1'],
-      ['^(a?){30}a{30}$', 'a'],
+/**
+ * How fast is bench:regex's question (its ratios, with a target, measured in one run); a test
+ * asks only what cannot depend on the machine's minute: that the reported patterns and
+ * generated ones answer on long adversarial texts at all (a backtracking engine would not
+ * finish `(a|aa)*b` on 50,000 `a`s before the test's time-out) and answer what JavaScript's
+ * RegExp answers where RegExp can finish.
+ */
+describe('ReDoS: a pattern that validates runs on RE2 and answers on any text', () => {
+  test('the reported patterns answer on 50,000 of their own characters, rightly', () => {
+    for (const [source, unit, whole, failingEnd] of [
+      ['(a|aa)*b', 'a', false, false],
+      ['(a|a)*$', 'a', true, true],
+      ['^(\\w|\\d)+$', '1', true, false],
+      ['^(a?){30}a{30}$', 'a', false, false],
     ] as const) {
-      for (const text of [unit.repeat(50_000), `${unit.repeat(50_000)}!`]) expect({ source, text: text.slice(-2), fast: slowdown(source, text) < 100 }).toEqual({ source, text: text.slice(-2), fast: true })
+      const pattern = compiled(source)
+      expect({ source, whole: pattern.test(unit.repeat(50_000)), failingEnd: pattern.test(`${unit.repeat(50_000)}!`) }).toEqual({ source, whole, failingEnd })
     }
   })
 
-  test('generated patterns (alternations, optionals, nested quantifiers, classes) on adversarial texts up to 4096 characters', () => {
+  test('generated patterns (alternations, optionals, nested quantifiers, classes) answer as RegExp does, and answer on adversarial texts up to 4096 characters', () => {
     const atom = fc.constantFrom('a', 'b', 'ab', '[ab]', '[^b]', '\\w', '\\d', '.', '1', '(?:a?)', '\\s')
     const quantifier = fc.constantFrom('', '*', '+', '?', '{0,3}', '{2}', '{1,}', '*?', '{2,5}')
     const { alternation } = fc.letrec((tie) => ({
@@ -96,12 +87,17 @@ describe('ReDoS: a pattern that validates runs in linear time on any text', () =
     fc.assert(
       fc.property(source, (pattern) => {
         if (!compileMatchPattern(pattern).ok) return
-        // The pattern's own characters repeated, up to the longest message, then a failing end.
+        const linear = compiled(pattern)
+        const { body, ignoreCase } = matchPatternParts(pattern)
+        const backtracking = new RegExp(body, ignoreCase ? 'i' : '')
+        // The pattern's own characters, short enough for RegExp to finish, then up to the longest message.
         const own = [...new Set(pattern.replace(/\\w/g, 'a').replace(/\\d/g, '1').replace(/[^ab1]/g, ''))].join('') || 'a'
+        for (const text of [own.repeat(3).slice(0, 6), `${own.repeat(3).slice(0, 5)}!`, 'ab1 ba', '']) {
+          expect({ pattern, text, matched: linear.test(text) }).toEqual({ pattern, text, matched: backtracking.test(text) })
+        }
         for (const text of [own.repeat(4096).slice(0, 4096), `${own.repeat(4096).slice(0, 4095)}!`, `${'a'.repeat(2047)}1${'b'.repeat(2047)}!`]) {
           measured += 1
-          const ratio = slowdown(pattern, text)
-          expect({ pattern, text: `${text.slice(0, 6)}…${text.slice(-2)}`, fast: ratio < 100 }).toEqual({ pattern, text: `${text.slice(0, 6)}…${text.slice(-2)}`, fast: true })
+          expect(typeof linear.test(text)).toBe('boolean')
         }
       }),
       { numRuns: 50 },
