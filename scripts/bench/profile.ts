@@ -126,4 +126,5 @@ console.log(`bench:profile ${which}: ${SECONDS} s of load, ${units} ${unitName}s
 console.log(`serving thread's CPU time (/proc): ${(cpuUs / units).toFixed(1)} µs per ${unitName}; the whole process's ${(processUs / units).toFixed(1)} µs (the garbage collector's and the checkpoint worker's threads included); the bare baseline process's under the same load ${bareUs.toFixed(1)} µs`)
 console.log(`CPU ratio bare/parley: ${(bareUs / (processUs / units)).toFixed(2)} (whole processes: the throughput ratio where the servers' CPU is the limit)`)
 console.log(formatSummary(summary, units, unitName, cpuUs / units))
-if (!process.env.BENCH_PROFILE_KEEP) rmSync(dataDir, { recursive: true, force: true })
+if (process.env.BENCH_PROFILE_KEEP) console.log(`profile kept in ${profileDir}; the load's window: ${from} to ${to} (epoch ms)`)
+else rmSync(dataDir, { recursive: true, force: true })

@@ -45,6 +45,11 @@ export function messageStore(db: Database) {
     `INSERT INTO messages (id, conversation_id, conversation_seq, role, client_id, author, author_avatar_url, content, created_at)
      VALUES (?, ?, (${SEQ_OF('?')}), ?, ?, ?, ?, ?, ?)`,
   )
+  // A turn's usual two messages (the visitor's and the bot's answer) in one statement.
+  const insertTwo = db.query<unknown, (string | null)[]>(
+    `INSERT INTO messages (id, conversation_id, conversation_seq, role, client_id, author, author_avatar_url, content, created_at)
+     VALUES (?1, ?2, (${SEQ_OF('?2')}), ?3, ?4, ?5, ?6, ?7, ?8), (?9, ?2, (${SEQ_OF('?2')}), ?10, ?11, ?12, ?13, ?14, ?15)`,
+  )
   const byClientId = db.query<MessageRow, [string, string]>(
     `SELECT * FROM messages WHERE conversation_seq = (${SEQ_OF('?')}) AND client_id = ?`,
   )
@@ -78,19 +83,38 @@ export function messageStore(db: Database) {
       return { ids, all: rows.length <= CLIENT_IDS_KEPT }
     }) as KnownClientIds
 
+  const knowClientId = (message: Message): void => {
+    const clientId = message.client_id
+    if (clientId === undefined || clientId === null) return
+    knownClientIds.update(message.conversation_id, (known) => {
+      known.ids.add(clientId)
+      if (known.ids.size <= CLIENT_IDS_KEPT) return
+      known.ids.delete(known.ids.values().next().value as string)
+      known.all = false
+    })
+  }
+
+  const insertOne = (message: Message): void => {
+    const { id, conversation_id, role } = message
+    insert.run(id, conversation_id, conversation_id, role, message.client_id ?? null, message.author ?? null, message.author_avatar_url ?? null, JSON.stringify(message.content), message.created_at)
+    knowClientId(message)
+  }
+
   return {
-    insert(message: Message): void {
-      const { id, conversation_id, role } = message
-      const clientId = message.client_id ?? null
-      insert.run(id, conversation_id, conversation_id, role, clientId, message.author ?? null, message.author_avatar_url ?? null, JSON.stringify(message.content), message.created_at)
-      if (clientId !== null) {
-        knownClientIds.update(conversation_id, (known) => {
-          known.ids.add(clientId)
-          if (known.ids.size <= CLIENT_IDS_KEPT) return
-          known.ids.delete(known.ids.values().next().value as string)
-          known.all = false
-        })
+    insert: insertOne,
+    /** One conversation's messages of one turn, in order (two in one statement). */
+    insertAll(turn: readonly Message[]): void {
+      const [first, second] = turn
+      if (turn.length !== 2 || !first || !second || first.conversation_id !== second.conversation_id) {
+        for (const message of turn) insertOne(message)
+        return
       }
+      insertTwo.run(
+        first.id, first.conversation_id, first.role, first.client_id ?? null, first.author ?? null, first.author_avatar_url ?? null, JSON.stringify(first.content), first.created_at,
+        second.id, second.role, second.client_id ?? null, second.author ?? null, second.author_avatar_url ?? null, JSON.stringify(second.content), second.created_at,
+      )
+      knowClientId(first)
+      knowClientId(second)
     },
     /** A conversation opened now has no client ids yet: its first message needs no query to tell. */
     opened(conversationId: string): void {

@@ -202,7 +202,7 @@ export function conversationService(deps: ConversationServiceDeps) {
           messages.opened(conversation.id)
         }
         else conversations.saveTurn(conversation.id, state, turn.status === before ? null : turn.status, turn.at, lastAt)
-        for (const stored of turn.messages) messages.insert(stored)
+        messages.insertAll(turn.messages)
         for (const write of channelWrites) write()
         if (isNew) alsoWrite?.()
       },

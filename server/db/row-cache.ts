@@ -13,7 +13,9 @@ export class RowCache<Row> {
 
   get(key: string): Row | undefined {
     const row = this.rows.get(key)
-    if (row !== undefined) {
+    // Moving a row to the newest end costs a delete and an insert on every read (several per
+    // chat turn); only worth it once the cache is half full, well before anything is dropped.
+    if (row !== undefined && this.rows.size > this.limit >> 1) {
       this.rows.delete(key)
       this.rows.set(key, row)
     }

@@ -10,6 +10,14 @@ export interface WriteBatcher {
    * itself is worked out before, because a write that throws rolls the whole batch back.
    */
   run(work: () => void, afterCommit?: () => void): void
+  /**
+   * Runs `work` inside the open batch just before it commits (once per call, in the order
+   * asked), for rows that gather many units' writes into one: the desk feed's entries of a
+   * whole batch are one row instead of one each. It may call `run`; if it throws, the batch is
+   * rolled back. With no batch of the batcher's own open (inside someone else's transaction,
+   * or none at all), it runs at once.
+   */
+  beforeCommit(work: () => void): void
   /** Commits the open batch now, and any batch its callbacks open, until none is open (at shutdown). */
   flush(): void
   /**
@@ -53,6 +61,7 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
   /** The open batch already has a microtask commit queued by `soon`. */
   let hurried = false
   let waiting: (() => void)[] = []
+  let finishing: (() => void)[] = []
   /** Batches are numbered from 1; `serial` is the open one's number, or the last one's. */
   let serial = 0
   let lastRolledBack = 0
@@ -79,6 +88,9 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
   }
 
   function rollBack(error: unknown): void {
+    open = false
+    waiting = []
+    finishing = []
     if (db.inTransaction) db.exec('ROLLBACK')
     settle(false)
     onError(error)
@@ -92,6 +104,12 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
     }
     let callbacks: (() => void)[]
     try {
+      // A hook may ask for another (a unit it runs may): each round takes what is asked so far.
+      while (finishing.length > 0) {
+        const hooks = finishing
+        finishing = []
+        for (const hook of hooks) hook()
+      }
       callbacks = end('COMMIT')
     } catch (error) {
       rollBack(error)
@@ -132,12 +150,14 @@ export function writeBatcher(db: Database, onError: (error: unknown) => void): W
           failure ??= { error }
           throw error
         }
-        open = false
-        waiting = []
         rollBack(error)
         throw error
       }
       if (afterCommit) waiting.push(afterCommit)
+    },
+    beforeCommit(work) {
+      if (open) finishing.push(work)
+      else work()
     },
     flush() {
       // A callback may write again (a delivery recording its outcome): bounded, since each round must be new work.

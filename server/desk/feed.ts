@@ -1,5 +1,5 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
-import type { FeedStore } from './feed-store.ts'
+import type { FeedEntryText, FeedStore } from './feed-store.ts'
 import type { FeedEvent } from './feed-events.ts'
 
 /** One numbered event of a workspace's desk feed. */
@@ -13,24 +13,42 @@ export const FEED_KEPT = 2000
 export const CATCH_UP_LIMIT = 1000
 const PRUNE_EVERY = 200
 
+/** Crosses a multiple of PRUNE_EVERY between `from` (exclusive) and `to`. */
+const prunesAt = (from: number, to: number) => Math.floor(to / PRUNE_EVERY) > Math.floor(from / PRUNE_EVERY)
+
 export type DeskFeed = ReturnType<typeof deskFeed>
 
 /**
  * The desk's live events, numbered per workspace. Each event is stored in the write batch
  * before it is sent, so its number survives a restart and a desk that reconnects with the
  * last number it saw gets exactly what it missed: nothing twice, nothing left out. Numbers
- * increase; one may be skipped after a rolled-back batch (its event was never sent).
+ * increase; one may be skipped after a rolled-back batch (its event was never sent). A batch's
+ * entries of one workspace are stored as one row just before it commits (a busy batch holds
+ * hundreds of turns): one insert per batch, not one per message.
  */
 export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatcher }) {
   const last = new Map<string, number>()
   // Entries up to here are committed: a catch-up read inside an open batch must not send later ones.
   const committed = new Map<string, number>()
   const listeners = new Set<(workspaceId: string, entry: FeedEntry) => void>()
+  /** Entries of the open batch not stored yet, per workspace, in order. */
+  let pending = new Map<string, FeedEntryText[]>()
+
+  const storePending = (): void => {
+    const batchEntries = pending
+    pending = new Map()
+    for (const [workspaceId, entries] of batchEntries) {
+      store.append(workspaceId, entries)
+      const from = (entries[0] as FeedEntryText).seq - 1
+      const to = (entries.at(-1) as FeedEntryText).seq
+      if (prunesAt(from, to)) store.prune(workspaceId, to - FEED_KEPT)
+    }
+  }
 
   const latest = (workspaceId: string): number => {
     let seq = last.get(workspaceId)
     if (seq === undefined) {
-      seq = store.bounds(workspaceId).high ?? 0
+      seq = store.high(workspaceId) ?? 0
       last.set(workspaceId, seq)
       if (!committed.has(workspaceId)) committed.set(workspaceId, seq)
     }
@@ -50,8 +68,13 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
       const entry = { ...event, seq } as FeedEntry
       batch.run(
         () => {
-          store.append(workspaceId, seq, JSON.stringify(entry))
-          if (seq % PRUNE_EVERY === 0) store.prune(workspaceId, seq - FEED_KEPT)
+          const first = pending.size === 0
+          const entries = pending.get(workspaceId)
+          const text = { seq, event: JSON.stringify(entry) }
+          if (entries) entries.push(text)
+          else pending.set(workspaceId, [text])
+          // Inside someone else's transaction this stores it at once.
+          if (first) batch.beforeCommit(storePending)
         },
         () => {
           committed.set(workspaceId, Math.max(committed.get(workspaceId) ?? 0, seq))
@@ -66,9 +89,10 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
       if (low === null) return since === 0 ? { entries: [] } : { reload: true }
       const high = committed.get(workspaceId) ?? 0
       if (since > high || since < low - 1) return { reload: true }
-      const rows = store.after(workspaceId, since, CATCH_UP_LIMIT + 1).filter((row) => row.seq <= high)
-      if (rows.length > CATCH_UP_LIMIT) return { reload: true }
-      return { entries: rows.map((row) => JSON.parse(row.event) as FeedEntry) }
+      // Each row holds one entry or more: CATCH_UP_LIMIT + 1 rows are past the limit in any case.
+      const entries = store.after(workspaceId, since, CATCH_UP_LIMIT + 1).filter((entry) => entry.seq <= high)
+      if (entries.length > CATCH_UP_LIMIT) return { reload: true }
+      return { entries: entries as unknown as FeedEntry[] }
     },
     onEntry(listener: (workspaceId: string, entry: FeedEntry) => void): () => void {
       listeners.add(listener)
@@ -76,6 +100,7 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
     },
     /** After a rolled-back batch: numbers are read from the database again. */
     forget: () => {
+      pending = new Map()
       last.clear()
       committed.clear()
     },

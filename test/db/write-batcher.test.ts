@@ -40,6 +40,43 @@ describe('the write batcher', () => {
     expect(errors).toHaveLength(1)
   })
 
+  test('beforeCommit runs in the open batch just before its commit, once per call; with no batch open, at once', async () => {
+    const { db, batch, add, rows } = setUp()
+    const seen: string[] = []
+    batch.run(() => add(1))
+    batch.beforeCommit(() => {
+      seen.push(`hook in transaction: ${db.inTransaction}`)
+      add(10)
+      batch.beforeCommit(() => add(20))
+    })
+    batch.run(() => add(2))
+    expect(rows()).toEqual([1, 2])
+    await nextTurnOfTheLoop()
+    expect(db.inTransaction).toBe(false)
+    expect(rows()).toEqual([1, 2, 10, 20])
+    expect(seen).toEqual(['hook in transaction: true'])
+    batch.beforeCommit(() => add(30))
+    expect(rows()).toEqual([1, 2, 10, 20, 30])
+  })
+
+  test('a failing beforeCommit rolls the batch back and announces nothing; a rolled-back batch drops its hooks', async () => {
+    const { db, batch, errors, add, rows } = setUp()
+    const announced: number[] = []
+    batch.run(() => add(1), () => announced.push(1))
+    batch.beforeCommit(() => add(null))
+    await nextTurnOfTheLoop()
+    expect(db.inTransaction).toBe(false)
+    expect(rows()).toEqual([])
+    expect(announced).toEqual([])
+    expect(errors).toHaveLength(1)
+    batch.run(() => add(2))
+    batch.beforeCommit(() => add(3))
+    expect(() => batch.run(() => add(null))).toThrow('NOT NULL')
+    batch.run(() => add(4))
+    await nextTurnOfTheLoop()
+    expect(rows()).toEqual([4])
+  })
+
   test('flush commits at once, and also what the announcements write in turn, until nothing is open', () => {
     const { db, batch, add, rows } = setUp()
     batch.run(

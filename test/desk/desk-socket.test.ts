@@ -184,9 +184,12 @@ describe('the desk socket', () => {
   test('a desk whose missed events are no longer kept is told to reload', async () => {
     openConversation(server, chat, { says: 'one more' })
     await Bun.sleep(5)
-    const low = server.db.query<{ low: number }, []>('SELECT min(seq) AS low FROM desk_feed').get()?.low as number
-    server.db.run('DELETE FROM desk_feed WHERE seq <= ?', [low + 2])
-    const desk = await open(ada.cookie, low)
+    // A row holds one write batch's entries, keyed by the last: a desk that saw the first row's
+    // last entry misses the second row's, deleted here with the first.
+    const rows = server.db.query<{ seq: number }, []>('SELECT seq FROM desk_feed ORDER BY seq LIMIT 2').all()
+    const seen = rows[0]?.seq as number
+    server.db.run('DELETE FROM desk_feed WHERE seq <= ?', [rows.at(-1)?.seq as number])
+    const desk = await open(ada.cookie, seen)
     expect(await desk.next('reload')).toMatchObject({ type: 'reload' })
   })
 })
