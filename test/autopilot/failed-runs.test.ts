@@ -33,7 +33,8 @@ describe('a failed agent run, as the team sees it', () => {
     const trace = await chat.app.call('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations/${conversation.id}/trace`)
     expect(trace.body.items.at(-1).detail.failure).toEqual(failed.data.failure)
     // Open desks hear it live: the numbered feed carries the event, after the handoff's status.
-    const feed = () => chat.app.db.query<{ event: string }, []>('SELECT event FROM desk_feed ORDER BY seq').all().map((row) => JSON.parse(row.event))
+    // A row holds one entry, or a batch's entries as an array (desk/feed-store.ts).
+    const feed = () => chat.app.db.query<{ event: string }, []>('SELECT event FROM desk_feed ORDER BY seq').all().flatMap((row) => [JSON.parse(row.event)].flat())
     // Published once the run's end is committed: a moment after the run settles.
     for (let tries = 0; tries < 200 && !feed().some((entry) => entry.event?.kind === 'agent_failed'); tries++) await Bun.sleep(10)
     const fed = feed()
