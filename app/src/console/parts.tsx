@@ -1,5 +1,5 @@
 import { A } from '@solidjs/router'
-import { createSignal, type JSX, Show } from 'solid-js'
+import { createSignal, type JSX } from 'solid-js'
 import { errorText } from './error-text.ts'
 
 /** Small pieces every console screen uses. */
@@ -44,15 +44,7 @@ export function ShownOnce(props: { value: string; mark: string; onDone: () => vo
   )
 }
 
-export function ErrorLine(props: { error: string }) {
-  return (
-    <Show when={props.error}>
-      <p class="form-error" role="alert">
-        {props.error}
-      </p>
-    </Show>
-  )
-}
+export { ErrorLine } from '../ErrorLine.tsx'
 
 /** A yes-or-no question that says what the answer does. */
 export function Confirm(props: { title: string; children: JSX.Element; confirm: string; onConfirm: () => void; onCancel: () => void }) {

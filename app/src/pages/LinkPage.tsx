@@ -1,6 +1,7 @@
 import { A, useNavigate } from '@solidjs/router'
 import { createResource, createSignal, Match, Show, Switch } from 'solid-js'
 import { ApiError } from '../api.ts'
+import { ErrorLine } from '../ErrorLine.tsx'
 import { acceptLink, peekLink } from '../session.ts'
 
 const TITLES = {
@@ -111,11 +112,7 @@ export function LinkPage(props: { purpose: keyof typeof TITLES }) {
                 Repeat it
                 <input name="repeat" type="password" autocomplete="new-password" minLength={10} maxLength={256} required />
               </label>
-              <Show when={error()}>
-                <p class="form-error" role="alert">
-                  {error()}
-                </p>
-              </Show>
+              <ErrorLine error={error()} />
               <button type="submit" class="primary" disabled={busy()}>
                 {busy() ? 'Saving…' : 'Continue'}
               </button>

@@ -1,6 +1,7 @@
 import { useNavigate, useSearchParams } from '@solidjs/router'
-import { createEffect, createSignal, Show } from 'solid-js'
+import { createEffect, createSignal } from 'solid-js'
 import { ApiError } from '../api.ts'
+import { ErrorLine } from '../ErrorLine.tsx'
 import { me, signIn } from '../session.ts'
 import { safeNext } from './next-path.ts'
 
@@ -43,11 +44,7 @@ export function SignInPage() {
           Password
           <input name="password" type="password" autocomplete="current-password" required />
         </label>
-        <Show when={error()}>
-          <p class="form-error" role="alert">
-            {error()}
-          </p>
-        </Show>
+        <ErrorLine error={error()} />
         <button type="submit" class="primary" disabled={busy()}>
           {busy() ? 'Signing in…' : 'Sign in'}
         </button>

@@ -1,7 +1,7 @@
 import type { Migration } from '../migration.ts'
 
 /** A rating as the desk groups it: thumbs up and 4-5 stars are good, thumbs down and 1-2 stars bad, 3 stars neutral. */
-const RATING_CLASS = (row: string) => `CASE
+export const RATING_CLASS = (row: string) => `CASE
   WHEN (${row}.scale = 'thumbs' AND ${row}.score = 1) OR (${row}.scale = 'stars' AND ${row}.score >= 4) THEN 'good'
   WHEN (${row}.scale = 'thumbs' AND ${row}.score = 0) OR (${row}.scale = 'stars' AND ${row}.score <= 2) THEN 'bad'
   ELSE 'neutral' END`

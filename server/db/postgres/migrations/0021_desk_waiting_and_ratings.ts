@@ -1,18 +1,13 @@
+import { RATING_CLASS } from '../../migrations/0021_desk_waiting_and_ratings.ts'
 import type { PostgresMigration } from '../migration.ts'
-
-/** A rating as the desk groups it: thumbs up and 4-5 stars are good, thumbs down and 1-2 stars bad, 3 stars neutral. */
-const RATING_CLASS = (row: string) => `CASE
-  WHEN (${row}.scale = 'thumbs' AND ${row}.score = 1) OR (${row}.scale = 'stars' AND ${row}.score >= 4) THEN 'good'
-  WHEN (${row}.scale = 'thumbs' AND ${row}.score = 0) OR (${row}.scale = 'stars' AND ${row}.score <= 2) THEN 'bad'
-  ELSE 'neutral' END`
 
 export const deskWaitingAndRatings: PostgresMigration = {
   id: 21,
   name: 'desk_waiting_and_ratings',
   sql: `
-    -- As SQLite's 0021: who waits for a person since when (a status change by the trigger,
-    -- a handed-off conversation's messages by the desk's share of each turn), and the
-    -- visitor's rating on the desk's threads and timeline.
+    -- As SQLite's 0021, with its RATING_CLASS: who waits for a person since when (a status
+    -- change by the trigger, a handed-off conversation's messages by the desk's share of each
+    -- turn), and the visitor's rating on the desk's threads and timeline.
     ALTER TABLE desk_threads ADD COLUMN waiting_since text;
     UPDATE desk_threads SET waiting_since = CASE
       WHEN coalesce((SELECT max(a.created_at) FROM messages a WHERE a.conversation_seq = desk_threads.seq AND a.role = 'agent'), '') < coalesce(handoff_at, '') THEN handoff_at

@@ -1,6 +1,6 @@
 import { For, Show } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { type Builder, Field, moved, RowTools, StateSelect, TemplateField, live, positions } from './fields.tsx'
+import { type Builder, Field, GoTo, moved, RowTools, StateSelect, TemplateField, live, positions } from './fields.tsx'
 
 /** An LLM agent state: instructions, the MCP tools it may use, its exits (with what they capture), its limits. */
 export function AgentEditor(props: { builder: Builder; base: string; agent: unknown }) {
@@ -52,9 +52,7 @@ export function AgentEditor(props: { builder: Builder; base: string; agent: unkn
                 </Field>
                 <RowTools what="exit" index={index()} count={exits().length} move={(from, to) => setExits(moved(exits(), from, to))} remove={() => setExits(exits().filter((_, i) => i !== index()))} />
               </div>
-              <Field label="Go to" pointer={`${at()}/to`} builder={props.builder}>
-                <StateSelect value={exit.to} builder={props.builder} onChange={(to) => props.builder.set(`${at()}/to`, to)} />
-              </Field>
+              <GoTo at={at()} to={exit.to} builder={props.builder} />
               <Show when={Object.keys(props.builder.variables()).length > 0}>
                 <Field label="Fills the variables" pointer={`${at()}/capture`} builder={props.builder} exact={false}>
                   <span class="tool-list">

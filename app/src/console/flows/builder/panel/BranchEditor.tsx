@@ -1,6 +1,6 @@
 import { For, Match, Switch } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { type Builder, Field, moved, RowTools, StateSelect, live, positions } from './fields.tsx'
+import { addedBeforeCatchAll, type Builder, Field, GoTo, moved, RowTools, live, positions } from './fields.tsx'
 
 type Subject = 'var' | 'contact' | 'hours' | 'else'
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
@@ -109,21 +109,14 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
                   </div>
                 </Match>
               </Switch>
-              <Field label="Go to" pointer={`${at()}/to`} builder={props.builder}>
-                <StateSelect value={rule.to} builder={props.builder} onChange={(to) => props.builder.set(`${at()}/to`, to)} />
-              </Field>
+              <GoTo at={at()} to={rule.to} builder={props.builder} />
             </div>
           )
         }}
       </For>
       <button
         type="button"
-        onClick={() => {
-          const copy = [...rules()]
-          const last = copy.at(-1)
-          copy.splice(last && subjectOf(last) === 'else' ? copy.length - 1 : copy.length, 0, resubject({}, 'var'))
-          setRules(copy)
-        }}
+        onClick={() => setRules(addedBeforeCatchAll(rules(), (rule) => subjectOf(rule) === 'else', resubject({}, 'var')))}
       >
         + Condition
       </button>

@@ -3,7 +3,7 @@ import { WAY_OUT_KEYS } from '../model/edits.ts'
 import { isObject, type Json, objectsIn, writeAt } from '../model/json.ts'
 import { AgentEditor } from './AgentEditor.tsx'
 import { BranchEditor } from './BranchEditor.tsx'
-import { type Builder, Field, moved, RowTools, StateSelect, TemplateField, live, positions } from './fields.tsx'
+import { addedBeforeCatchAll, type Builder, Field, GoTo, moved, RowTools, StateSelect, TemplateField, live, positions } from './fields.tsx'
 
 type WayOut = (typeof WAY_OUT_KEYS)[number]
 
@@ -153,22 +153,14 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
                   </Field>
                 </Match>
               </Switch>
-              <Field label="Go to" pointer={`${at()}/to`} builder={props.builder}>
-                <StateSelect value={transition.to} builder={props.builder} onChange={(to) => props.builder.set(`${at()}/to`, to)} />
-              </Field>
+              <GoTo at={at()} to={transition.to} builder={props.builder} />
             </div>
           )
         }}
       </For>
       <button
         type="button"
-        onClick={() => {
-          const copy = [...list()]
-          const last = copy.at(-1)
-          // Before a trailing "anything else", which would otherwise be taken first.
-          copy.splice(last && conditionOf(last) === 'always' ? copy.length - 1 : copy.length, 0, { equals: '' })
-          setList(copy)
-        }}
+        onClick={() => setList(addedBeforeCatchAll(list(), (transition) => conditionOf(transition) === 'always', { equals: '' }))}
       >
         + Transition
       </button>

@@ -40,6 +40,23 @@ export function Field(props: { label: string; pointer: string; builder: Builder;
   )
 }
 
+/** Where a rule at `at` leads: its `to`, picked from the flow's states. */
+export function GoTo(props: { at: string; to: unknown; builder: Builder }) {
+  return (
+    <Field label="Go to" pointer={`${props.at}/to`} builder={props.builder}>
+      <StateSelect value={props.to} builder={props.builder} onChange={(to) => props.builder.set(`${props.at}/to`, to)} />
+    </Field>
+  )
+}
+
+/** `list` with `item` added last, but before a trailing catch-all, which would otherwise be taken first. */
+export function addedBeforeCatchAll<T>(list: readonly T[], isCatchAll: (item: T) => boolean, item: T): T[] {
+  const copy = [...list]
+  const last = copy.at(-1)
+  copy.splice(last !== undefined && isCatchAll(last) ? copy.length - 1 : copy.length, 0, item)
+  return copy
+}
+
 export function StateSelect(props: { value: unknown; builder: Builder; onChange: (to: string | undefined) => void; none?: string; label?: string }) {
   const current = () => (typeof props.value === 'string' ? props.value : '')
   return (
