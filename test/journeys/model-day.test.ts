@@ -26,7 +26,8 @@ const KETTLE_FLOW: ConversationFlow = {
  * tests the model settings before saving them and is told the key is missing, then that the
  * model answers; the agent state is tried in the flow builder's draft chat (a test run); a visitor on a phone talks to the agent state; the provider revokes the key,
  * the next run fails, and the team sees why where they work: the agent on the desk's timeline
- * and context panel, the admin on the chatbot's overview.
+ * and context panel, the admin on the chatbot's overview, and then on the flow's canvas: the agent state's runs,
+ * the exit a second visitor's run took, the handoff and the failure.
  */
 describe('journey: a model tested, used, and failing in front of the team', () => {
   const day = journey({ PARLEY_OUTBOUND_ALLOW: '127.0.0.1' })
@@ -36,6 +37,7 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     if (key !== `Bearer ${KEY}` || revoked) return { status: 401, body: { error: { message: `Incorrect API key provided: ${key ?? 'none'}`, code: 'invalid_api_key' } } }
     // The settings test offers one tool and asks for OK; the agent state's runs are the visitor's.
     if (body.tools?.some((tool) => tool.function.name === 'parley_connection_test')) return { text: 'OK', usage: { prompt_tokens: 40, completion_tokens: 1 } }
+    if (body.messages.at(-1)?.content === 'Can I talk to a person?') return { toolCalls: [{ name: 'exit_human', arguments: '{}' }], usage: { prompt_tokens: 110, completion_tokens: 5 } }
     return { text: 'Yes: the blue kettle is in stock and ships tomorrow.', usage: { prompt_tokens: 120, completion_tokens: 12 } }
   })
   afterAll(() => provider.stop())
@@ -135,6 +137,27 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     await screenshot(page, 'model-day-6-console-overview')
     await listed.getByRole('link', { name: 'the conversation' }).click()
     await waitUntil(() => new URL(page.url()).pathname === `/app/c/${handedOff!.id}`, 'the conversation on the desk')
+
+    // The provider takes the key back; a visitor on a laptop asks for a person and the model takes the agent's exit.
+    revoked = false
+    const laptop = await day.visitor(widgetKey, 'desktop', '/kettles')
+    await laptop.openChat()
+    await laptop.sendText('Can I talk to a person?')
+    await laptop.shownText('A person will answer you here shortly.', 'bot')
+
+    // What the agent state did, on the flow's canvas: its runs, the exit taken, the handoff and the failure.
+    await admin.goto(`/app/console/bots/${chatbotId}/flows/${flowId}`)
+    await page.locator('[data-builder][data-ready]').waitFor()
+    await page.getByLabel('Show what conversations did').selectOption('1')
+    const assistant = page.locator('[data-state=assistant] [data-insight]')
+    await expectInViewport(assistant, "the agent state's counts on the canvas")
+    await waitUntil(async () => ((await assistant.textContent()) ?? '').startsWith('2 in'), 'both conversations counted at the agent state')
+    expect(await assistant.textContent()).toBe('2 in · 1 stopped (50%) · 1 to a person · 1 failed')
+    expect(await page.locator('[data-state=human] [data-insight]').textContent()).toBe('1 in · 1 stopped (100%) · 1 to a person')
+    const exitTaken = page.locator('[data-edge="assistant|agent/exits/0"] .edge-count')
+    expect(await exitTaken.textContent()).toBe('1')
+    expect(await page.locator('[data-insights-summary]').textContent()).toBe('version 1: 2 conversations started')
+    await screenshot(page, 'model-day-7-agent-on-the-canvas')
 
     expect(admin.errors()).toEqual([])
     expect(desk.watched.console.filter((line) => line.startsWith('pageerror'))).toEqual([])
