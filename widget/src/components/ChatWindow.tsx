@@ -31,7 +31,7 @@ export function ChatWindow(props: Props) {
     s.sendReply(reply_to, id, title)
     input?.focus()
   }
-  // The sent rating locks its buttons and then gives way to the thanks: the same for a rating.
+  // Sending a rating locks its buttons, then the thanks replace them: the keyboard stays in the chat here too.
   const rate = (score: number, comment: string) => {
     s.rate(score, comment)
     input?.focus()
