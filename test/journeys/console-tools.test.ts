@@ -141,7 +141,6 @@ describe('journey: the admin sets up tools and tries the widget in the console',
     await expectInViewport(page.locator('iframe.preview-frame'), 'the preview')
     expect((await day.parley.must('GET', `/api/dev/v1/chatbots/${chatbotId}/conversations`)).total).toBe(1)
     await screenshot(page, 'console-tools-3-preview-chats')
-    await expectAccessible(page, 'the widget builder with a chatting preview')
 
     // Switched off elsewhere: the preview cannot chat, and the admin is told why, with the way back.
     await day.parley.must('PATCH', api('/web'), { is_active: false })
@@ -182,6 +181,19 @@ describe('journey: the admin sets up tools and tries the widget in the console',
     await page.getByRole('link', { name: 'Flows' }).click()
     await leave.getByRole('button', { name: 'Leave without saving' }).click()
     await waitUntil(() => new URL(page.url()).pathname.endsWith('/flows'), 'the flows screen', { seen: () => page.url() })
+
+    // The console's other screens, each checked by axe once it has its data.
+    const nav = page.locator('.console-nav')
+    await nav.getByRole('link', { name: 'People' }).click()
+    await page.locator('tr[data-user="ada@acme.test"]').waitFor()
+    await expectAccessible(page, "the console's people")
+    await nav.getByRole('link', { name: 'API keys' }).click()
+    await page.locator('tr[data-prefix]').first().waitFor()
+    await expectAccessible(page, "the console's API keys")
+    await nav.getByRole('link', { name: 'Operations' }).click()
+    await page.locator('[data-version]').waitFor()
+    await waitUntil(async () => ((await page.locator('[data-logs]').textContent()) ?? '').trim() !== '', 'the log lines shown')
+    await expectAccessible(page, "the console's operations")
 
     expect(admin.errors()).toEqual([])
   }, JOURNEY_TIMEOUT)
