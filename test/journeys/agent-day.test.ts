@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
 import type { DeskPage } from '../e2e/support/desk-page.ts'
 import type { WidgetPage } from '../e2e/support/widget-page.ts'
-import { expectInViewport, journey, JOURNEY_TIMEOUT, screenshot, waitUntil } from './support/journey.ts'
+import { expectAccessible, expectInViewport, journey, JOURNEY_TIMEOUT, screenshot, waitUntil } from './support/journey.ts'
 
 /** Every visitor is handed to a person at their first message. */
 const HANDOFF_FLOW: ConversationFlow = {
@@ -82,6 +82,7 @@ describe('journey: two agents on the desk', () => {
     await samDesk.reply('Hi, Sam here. Let me check order 1042 with the courier.')
     await laptop.shownText('Hi, Sam here. Let me check order 1042 with the courier.', 'agent')
     await expectInViewport(laptop.page.locator('#parley-widget .log .msg').last(), "Sam's answer in the visitor's widget")
+    await expectAccessible(laptop.page, 'the open widget on a laptop')
     await waitingOn(leeDesk, [swap], '(1) Parley desk')
     await waitingOn(samDesk, [swap], '(1) Parley desk')
     await samDesk.messagesWhen((shown) => shown.some((message) => message.text.startsWith('Assigned to Sam by Sam')), 'the assignment by reply on the timeline')
@@ -93,6 +94,7 @@ describe('journey: two agents on the desk', () => {
     await leeDesk.reply('The courier says it was left with a neighbour at number 12.')
     await samDesk.messagesWhen((shown) => shown.some((message) => message.role === 'note' && message.author === 'Lee'), "Lee's note on Sam's desk")
     await expectInViewport(samDesk.page.locator('.messages .message.note').last(), "the note in Sam's view")
+    await expectAccessible(leeDesk.page, 'the composer writing a note')
     await leeDesk.page.getByRole('tab', { name: 'Reply' }).click()
 
     // Lee answers the phone visitor: now no one waits, and the titles say so.
@@ -124,6 +126,8 @@ describe('journey: two agents on the desk', () => {
     await expectInViewport(leeDesk.page.locator('.messages .message.visitor img').last(), 'the photo, in view on the desk')
     await screenshot(leeDesk.page, 'agent-day-2-photo-on-the-desk')
     await screenshot(laptop.page, 'agent-day-3-label-in-the-widget')
+    await expectAccessible(leeDesk.page, 'a photo on the desk')
+    await expectAccessible(laptop.page, 'a picture in the widget')
     await leeDesk.reply('Thanks! I will send the size M today.')
     await phone.shownText('Thanks! I will send the size M today.', 'agent')
 
@@ -142,6 +146,7 @@ describe('journey: two agents on the desk', () => {
       await expectInViewport(rating.getByRole('status'), 'the thanks')
     }
     await screenshot(phone.page, 'agent-day-4-phone-rated')
+    await expectAccessible(phone.page, 'the thanks for a rating')
     await samDesk.view('closed')
     // Who wrote last, as Sam reads it: his own reply is You, Lee's is Lee's.
     const lastLines = (rows: { id: string; preview: string }[]) => rows.filter((row) => row.id === order || row.id === swap).map((row) => row.preview.split(':')[0])
@@ -154,6 +159,7 @@ describe('journey: two agents on the desk', () => {
     await expectInViewport(samDesk.page.locator('.messages .message.event.rated'), 'the rating on the timeline')
     expect(await samDesk.page.locator('.messages .message.event.rated').textContent()).toContain('★★☆☆☆ 2/5: “Too slow to answer.”')
     await screenshot(samDesk.page, 'agent-day-5-bad-rating-found')
+    await expectAccessible(samDesk.page, 'the Closed view filtered by rating')
     for (const page of [samDesk, leeDesk]) expect(page.pageErrors()).toEqual([])
     for (const visitor of [laptop, phone]) expect(visitor.pageErrors()).toEqual([])
   }, JOURNEY_TIMEOUT)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import { type RunningMcpServer, streamableServer } from '../mcp/support/mcp-servers.ts'
-import { expectInViewport, JOURNEY_TIMEOUT, journey, screenshot, waitUntil } from './support/journey.ts'
+import { expectAccessible, expectInViewport, JOURNEY_TIMEOUT, journey, screenshot, waitUntil } from './support/journey.ts'
 
 /** The shop's order tools, as its MCP server describes them (annotations as MCP defines them). */
 const SHOP_TOOLS: Tool[] = [
@@ -78,6 +78,7 @@ describe('journey: the admin sets up tools and tries the widget in the console',
     const callTool = (name: string, args: Record<string, unknown>) => day.parley.call('POST', api(`/mcp/${integration.id}/tools/${name}/call`), { arguments: args })
     expect((await callTool('cancel_order', { number: 'A-1042' })).status).toBe(403)
     await screenshot(page, 'console-tools-1-denied-tools')
+    await expectAccessible(page, 'the MCP server with denied tools')
 
     // Try it: a form drawn from the tool's input schema; the array is typed as JSON.
     await row('find_order').getByRole('button', { name: 'Try it' }).click()
@@ -93,6 +94,7 @@ describe('journey: the admin sets up tools and tries the widget in the console',
     await expectInViewport(form.locator('[data-tool-result]'), 'the tool result')
     expect(await form.locator('[data-tool-result]').textContent()).toContain('Order A-1042: 2 items, sent by courier as a gift, notes ["fragile"]')
     await screenshot(page, 'console-tools-2-try-it-form')
+    await expectAccessible(page, 'the Try it form')
 
     // Ticked, the destructive tool is offered; the others keep their verdicts.
     await row('cancel_order').locator('input[type=checkbox]').check()
@@ -121,6 +123,7 @@ describe('journey: the admin sets up tools and tries the widget in the console',
     await renamed.getByRole('button', { name: 'Remove' }).click()
     const confirm = page.getByRole('dialog', { name: 'Remove the MCP server “shop”?' })
     await expectInViewport(confirm, 'the removal question')
+    await expectAccessible(page, 'the removal dialog')
     await confirm.getByRole('button', { name: 'Remove it' }).click()
     await renamed.waitFor({ state: 'detached' })
     expect((await day.parley.must('GET', api('/mcp'))).items).toEqual([])
@@ -146,9 +149,24 @@ describe('journey: the admin sets up tools and tries the widget in the console',
     await expectInViewport(problem, 'why the preview cannot connect')
     expect(await problem.textContent()).toContain('The preview cannot connect: this chat is switched off.')
     await screenshot(page, 'console-tools-4-preview-says-why')
+    await expectAccessible(page, "the preview's problem")
     await problem.getByRole('button', { name: 'Switch the widget on' }).click()
     await problem.waitFor({ state: 'detached' })
     await expectInViewport(preview.getByText('A person will answer you here shortly.'), 'the conversation again in the preview')
+
+    // A pale primary colour: the builder warns that its focus ring and borders fall below AA, as it is typed; the default blue does not.
+    const primary = page.locator('#field-primary_color')
+    const stored = await primary.inputValue()
+    expect(await page.locator('[data-contrast]').getAttribute('data-contrast')).toBe('ok')
+    await primary.fill('#ffee00')
+    const warning = page.locator('[data-contrast-warning]')
+    await expectInViewport(warning, 'the contrast warning')
+    expect(await warning.textContent()).toBe("The focus ring and borders in this colour have a contrast of 1.2:1 on the chat's background; WCAG AA asks for 3:1, so keyboard users may not see where they are.")
+    expect(await page.locator('[data-contrast]').textContent()).toContain("Text on it: black, contrast 17.4:1; on the chat's background 1.2:1.")
+    await expectAccessible(page, 'the widget builder warning about contrast')
+    await screenshot(page, 'console-tools-4b-contrast-warning')
+    await primary.fill(stored)
+    await warning.waitFor({ state: 'detached' })
 
     // A setting typed and not saved: leaving for another screen asks first.
     await page.locator('#field-bubble_text').fill('Ask the shop')
@@ -156,12 +174,26 @@ describe('journey: the admin sets up tools and tries the widget in the console',
     const leave = page.getByRole('dialog', { name: 'Leave without saving?' })
     await expectInViewport(leave, 'the question before leaving')
     await screenshot(page, 'console-tools-5-leave-unsaved')
+    await expectAccessible(page, 'the leave-unsaved dialog')
     await leave.getByRole('button', { name: 'Cancel' }).click()
     expect(new URL(page.url()).pathname).toBe(`/app/console/bots/${chatbotId}/widget`)
     expect(await page.locator('#field-bubble_text').inputValue()).toBe('Ask the shop')
     await page.getByRole('link', { name: 'Flows' }).click()
     await leave.getByRole('button', { name: 'Leave without saving' }).click()
     await waitUntil(() => new URL(page.url()).pathname.endsWith('/flows'), 'the flows screen', { seen: () => page.url() })
+
+    // The console's other screens, each checked by axe once it has its data.
+    const nav = page.locator('.console-nav')
+    await nav.getByRole('link', { name: 'People' }).click()
+    await page.locator('tr[data-user="ada@acme.test"]').waitFor()
+    await expectAccessible(page, "the console's people")
+    await nav.getByRole('link', { name: 'API keys' }).click()
+    await page.locator('tr[data-prefix]').first().waitFor()
+    await expectAccessible(page, "the console's API keys")
+    await nav.getByRole('link', { name: 'Operations' }).click()
+    await page.locator('[data-version]').waitFor()
+    await waitUntil(async () => ((await page.locator('[data-logs]').textContent()) ?? '').trim() !== '', 'the log lines shown')
+    await expectAccessible(page, "the console's operations")
 
     expect(admin.errors()).toEqual([])
   }, JOURNEY_TIMEOUT)

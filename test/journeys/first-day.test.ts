@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { expectInViewport, journey, JOURNEY_TIMEOUT, screenshot, waitUntil } from './support/journey.ts'
+import { expectAccessible, expectInViewport, journey, JOURNEY_TIMEOUT, screenshot, waitUntil } from './support/journey.ts'
 
 /** What the admin pastes into the flow editor: a welcome with buttons, and a person on request. */
 const SUPPORT_FLOW = {
@@ -37,10 +37,12 @@ describe('journey: the first day of a new team', () => {
     await page.goto(`${parley.url}/`)
     await expectInViewport(page.getByRole('link', { name: 'desk' }), 'the link to the desk on /')
     await expectInViewport(page.getByRole('link', { name: 'console' }), 'the link to the console on /')
+    await expectAccessible(page, 'the front page')
 
     // The link the first start printed creates the first admin, who lands on the desk.
     await page.goto(parley.setupLink)
     await expectInViewport(page.locator('input[name=email]'), 'the first admin form')
+    await expectAccessible(page, 'the first-admin page')
     await page.locator('input[name=email]').fill(ADMIN.email)
     await page.locator('input[name=display_name]').fill(ADMIN.name)
     await page.locator('input[name=password]').fill(ADMIN.password)
@@ -49,6 +51,7 @@ describe('journey: the first day of a new team', () => {
     await page.locator('.desk').waitFor()
     await expectInViewport(page.locator('[data-nav=console]'), "the desk's link to the console, for an admin")
     await screenshot(page, 'first-day-1-desk-first-visit')
+    await expectAccessible(page, 'the empty desk')
 
     // The same link again (a colleague it was forwarded to): used, said at once, and how to get a new one.
     const colleague = await day.actor('desktop')
@@ -59,6 +62,7 @@ describe('journey: the first day of a new team', () => {
     expect(await dead.textContent()).toContain('npm run parley -- users create --email')
     expect(await colleague.page.locator('input').count()).toBe(0)
     await screenshot(colleague.page, 'first-day-2-used-setup-link')
+    await expectAccessible(colleague.page, 'the used setup link')
 
     // The console: a chatbot.
     await page.locator('[data-nav=console]').click()
@@ -66,6 +70,7 @@ describe('journey: the first day of a new team', () => {
     await page.getByRole('button', { name: 'Create' }).click()
     const botLink = page.locator('table.chatbots a', { hasText: 'Northwind' })
     await expectInViewport(botLink, 'the new chatbot in the list')
+    await expectAccessible(page, "the console's chatbots")
     const chatbotId = (await page.locator('table.chatbots tr', { hasText: 'Northwind' }).getAttribute('data-chatbot')) as string
     await botLink.click()
 
@@ -90,6 +95,7 @@ describe('journey: the first day of a new team', () => {
     await page.getByRole('button', { name: 'Publish' }).click()
     await expectInViewport(page.getByRole('status').filter({ hasText: 'version 1' }), 'the flow published')
     await screenshot(page, 'first-day-3-flow-published')
+    await expectAccessible(page, 'the flow builder')
 
     // Its widget: added, named, a star rating at the end, saved; the snippet goes on the shop.
     await page.locator('nav.tabs').getByRole('link', { name: 'Widget' }).click()
@@ -111,6 +117,7 @@ describe('journey: the first day of a new team', () => {
     await preview.getByText('Orders ship within two days.').waitFor()
     await expectInViewport(preview.locator('#parley-widget .log .msg').last(), "the flow's answer in the preview")
     await screenshot(page, 'first-day-4-widget-builder')
+    await expectAccessible(page, 'the widget builder and its preview')
     day.host.page('/shop', `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Northwind</title></head><body><h1>Northwind Outfitters</h1>${snippet}</body></html>`)
 
     // A visitor on a phone asks for a person.
@@ -121,6 +128,7 @@ describe('journey: the first day of a new team', () => {
     await visitor.shownText('A person from our team will answer here.')
     const lastInWidget = visitor.page.locator('#parley-widget .log .msg').last()
     await expectInViewport(lastInWidget, "the visitor sees the handoff's line")
+    await expectAccessible(visitor.page, 'the open widget on a phone')
 
     // The admin's desk: waiting, counted in the tab title; answered, the wait ends and the conversation is hers.
     await page.locator('.console-nav [data-nav=desk]').click()
@@ -133,6 +141,7 @@ describe('journey: the first day of a new team', () => {
     await expectInViewport(row, 'the waiting visitor in the list')
     await waitUntil(async () => ((await row.locator('.wait').textContent()) ?? '').startsWith('waiting'), 'the wait shown')
     await waitUntil(async () => (await page.title()) === '(1) Parley desk', 'the tab title counts the waiting visitor', { seen: () => page.title() })
+    await expectAccessible(page, "the desk's Waiting view")
     await row.click()
     await page.locator('#composer').fill('Hi, I am Ada. Which order is it about?')
     await page.locator('#composer').press('Enter')
@@ -148,6 +157,7 @@ describe('journey: the first day of a new team', () => {
     await page.locator('#composer').fill('It left our warehouse today; you will have it on Friday.')
     await page.locator('#composer').press('Enter')
     await visitor.shownText('It left our warehouse today; you will have it on Friday.', 'agent')
+    await expectAccessible(page, 'a conversation on the desk')
 
     // Closed: the visitor sees the end and the stars, in view, and rates.
     await page.locator('[data-action=close]').click()
@@ -158,6 +168,7 @@ describe('journey: the first day of a new team', () => {
     await rating.getByRole('button', { name: '4 of 5' }).click()
     await rating.locator('textarea').fill('Quick and kind, thanks Ada.')
     await screenshot(visitor.page, 'first-day-5-visitor-rates')
+    await expectAccessible(visitor.page, 'the rating in the widget')
     await rating.getByRole('button', { name: 'Send rating' }).click()
     await expectInViewport(rating.getByRole('status'), 'the thanks for the rating')
 
@@ -171,6 +182,7 @@ describe('journey: the first day of a new team', () => {
     expect(await page.locator('.context [data-field=rating]').textContent()).toContain('★★★★☆ 4/5')
     expect(await page.locator('.context .user-agent').textContent()).toMatch(/^Chrome \d+ \(headless\) on Linux$/)
     await screenshot(page, 'first-day-6-desk-sees-rating')
+    await expectAccessible(page, "the desk's context panel")
     await page.getByRole('combobox', { name: 'Rating' }).selectOption('good')
     await page.locator('.view[data-view=closed]').click()
     await expectInViewport(page.locator(`.list .row[data-conversation="${conversationId}"] .row-rating`), 'the rated conversation under "Rated good"')
@@ -184,6 +196,7 @@ describe('journey: the first day of a new team', () => {
     await waitUntil(async () => (await page.locator('[data-csat-value]').textContent()) === '100% CSAT', 'CSAT counted', { seen: () => page.locator('[data-csat-value]').textContent() })
     expect(await page.locator('[data-ratings]').textContent()).toContain('1 good, 0 neutral, 0 bad of 1 rating')
     await screenshot(page, 'first-day-7-console-csat')
+    await expectAccessible(page, "the chatbot's overview")
     expect(admin.console.filter((line) => line.startsWith('pageerror'))).toEqual([])
     expect(visitor.pageErrors()).toEqual([])
   }, JOURNEY_TIMEOUT)

@@ -10,6 +10,7 @@ import { HANDOFF_FLOW } from '../e2e/support/desk-bed.ts'
 import { validFlow } from '../flows/validate/conversation-fixture.ts'
 import { SALES_FLOW } from '../support/web-chat.ts'
 import { TEMPLATES } from '../../app/src/console/flows/builder/model/starters.ts'
+import { expectAccessible } from './support/accessible.ts'
 
 /**
  * The flow builder's day, in Chromium against the compiled binary: an admin builds the lead
@@ -153,6 +154,7 @@ describe('the flow builder, from a new chatbot to a visitor on another site', ()
     await phone.locator('.node-head').click()
     await expectInView(page, panel.locator('[data-field="/states/ask_phone/next"] [data-field-issue]'), 'the error at the "Go to" field')
     await page.screenshot({ path: `${SHOTS}/builder-error-on-node.png` })
+    await expectAccessible(page, 'the flow builder with an error on a state')
 
     // Fixed on the canvas: the phone capture leads to the end.
     await connect(page, 'ask_phone', 'next', 'bye')
@@ -177,6 +179,7 @@ describe('the flow builder, from a new chatbot to a visitor on another site', ()
     await say('+44 20 7946 0958', 'We will be in touch at ada@lovelace.dev')
     await expectInView(page, log.locator('div').last(), "the test chat's newest line")
     await page.screenshot({ path: `${SHOTS}/builder-test-chat.png` })
+    await expectAccessible(page, "the flow builder's test chat")
     const stored = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chatbotId}/flows/${flowId}`)
     expect(Object.keys(stored.flow.states)).toEqual(['ask_name', 'ask_email', 'ask_phone', 'bye'])
     expect(stored.flow.variables).toEqual({ email: { type: 'string' }, name: { type: 'string' }, phone: { type: 'string' } })
@@ -204,6 +207,7 @@ describe('the flow builder, from a new chatbot to a visitor on another site', ()
     expect(await page.locator('[data-state=ask_name] [data-insight]').textContent()).toStartWith('1 in · 0 stopped')
     expect(await page.locator('[data-insights-summary]').textContent()).toBe('version 1: 1 conversation started')
     await page.screenshot({ path: `${SHOTS}/builder-insights.png` })
+    await expectAccessible(page, "the flow builder's insights")
     expect(admin.errors()).toEqual([])
   }
 })

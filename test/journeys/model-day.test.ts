@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
 import { fakeChatCompletions, type ScriptedReply } from '../llm/support/fake-chat-completions.ts'
-import { expectInViewport, JOURNEY_TIMEOUT, journey, screenshot, waitUntil } from './support/journey.ts'
+import { expectAccessible, expectInViewport, JOURNEY_TIMEOUT, journey, screenshot, waitUntil } from './support/journey.ts'
 
 const KEY = 'sk-kettle-live-0123456789QRST'
 
@@ -60,6 +60,7 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     expect(await refused.textContent()).toBe("Key refused: the provider refused Parley's credentials (HTTP 401): no API key is set; most hosted providers need one")
     expect((await parley.must('GET', `/api/dev/v1/chatbots/${chatbotId}`)).llm).toBeNull()
     await screenshot(page, 'model-day-1-test-says-no-key')
+    await expectAccessible(page, "the integrations' failed model test")
 
     // With the key typed, the test answers; saved, the key is shown masked only.
     await page.locator('input[name=llm_api_key]').fill(KEY)
@@ -91,6 +92,7 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     expect(provider.requests.at(-1)!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Is the blue kettle in stock?' })
     expect((await parley.must('GET', `/api/dev/v1/chatbots/${chatbotId}/usage`)).runs).toBe(0)
     await screenshot(page, 'model-day-3-draft-chat')
+    await expectAccessible(page, "the flow builder's draft chat")
 
     // A visitor on a phone talks to the agent state.
     const visitor = await day.visitor(widgetKey, 'phone', '/kettles')
@@ -124,6 +126,7 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     expect(await why.textContent()).toContain("at state “assistant”: the provider refused Parley's credentials (HTTP 401)")
     expect(await desk.page.content()).not.toContain(KEY)
     await screenshot(desk.page, 'model-day-5-desk-sees-why')
+    await expectAccessible(desk.page, 'a failed run on the desk')
 
     // The admin sees it on the chatbot's overview, with the way to the conversation.
     await admin.goto(`/app/console/bots/${chatbotId}`)
@@ -135,6 +138,7 @@ describe('journey: a model tested, used, and failing in front of the team', () =
     await expectInViewport(listed, 'the failed run listed')
     expect(await listed.textContent()).toContain("unauthorized: the provider refused Parley's credentials (HTTP 401)")
     await screenshot(page, 'model-day-6-console-overview')
+    await expectAccessible(page, "the overview's failed runs")
     await listed.getByRole('link', { name: 'the conversation' }).click()
     await waitUntil(() => new URL(page.url()).pathname === `/app/c/${handedOff!.id}`, 'the conversation on the desk')
 

@@ -71,6 +71,8 @@ export function createSession(options: SessionOptions) {
   /** The newest bot or agent message that arrived while the chat was closed, until opened or dismissed. */
   const [preview, setPreview] = createSignal<ChatMessage | null>(null)
   const [hasMore, setHasMore] = createSignal(false)
+  /** Counts the times history was drawn (a first or replaced page, earlier messages): not news for the log's live region. */
+  const [historyDrawn, setHistoryDrawn] = createSignal(0)
   const [unavailable, setUnavailable] = createSignal(false)
   /** The bot's answers being written (LLM agent states); each ends as the stored message with its id. */
   const [drafts, setDrafts] = createSignal<Draft[]>([])
@@ -127,6 +129,7 @@ export function createSession(options: SessionOptions) {
         const added = helloAfter !== undefined && !message.has_more
         setMessages(added ? mergeMessages(messages(), message.messages) : mergeMessages([], message.messages))
         if (!added) setHasMore(message.has_more)
+        if (!added) setHistoryDrawn((count) => count + 1)
         setConversation(message.conversation)
         setOutgoing((list) => list.filter((item) => !messages().some((shown) => shown.client_id === item.client_id)))
         setTyping(null)
@@ -157,6 +160,7 @@ export function createSession(options: SessionOptions) {
       }
       case 'history':
         loadingOlder = false
+        setHistoryDrawn((count) => count + 1)
         setMessages(mergeMessages(messages(), message.messages))
         setHasMore(message.has_more)
         return
@@ -272,6 +276,7 @@ export function createSession(options: SessionOptions) {
     unread,
     preview,
     hasMore,
+    historyDrawn,
     unavailable,
     drafts,
     ratingError,

@@ -1,5 +1,6 @@
 import { A } from '@solidjs/router'
 import { createSignal, type JSX } from 'solid-js'
+import { useModalFocus } from '../modal-focus.ts'
 import { errorText } from './error-text.ts'
 
 /** Small pieces every console screen uses. */
@@ -48,8 +49,10 @@ export { ErrorLine } from '../ErrorLine.tsx'
 
 /** A yes-or-no question that says what the answer does. */
 export function Confirm(props: { title: string; children: JSX.Element; confirm: string; onConfirm: () => void; onCancel: () => void }) {
+  let dialog: HTMLDivElement | undefined
+  useModalFocus(() => dialog, () => props.onCancel())
   return (
-    <div class="dialog" role="dialog" aria-modal="true" aria-label={props.title}>
+    <div ref={dialog} class="dialog" role="dialog" aria-modal="true" aria-label={props.title}>
       <div>
         <h2>{props.title}</h2>
         {props.children}
@@ -57,7 +60,7 @@ export function Confirm(props: { title: string; children: JSX.Element; confirm: 
           <button type="button" class="danger" onClick={() => props.onConfirm()}>
             {props.confirm}
           </button>
-          <button type="button" onClick={() => props.onCancel()}>
+          <button type="button" data-autofocus onClick={() => props.onCancel()}>
             Cancel
           </button>
         </div>

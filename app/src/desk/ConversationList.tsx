@@ -23,7 +23,7 @@ export function ConversationList(props: {
 }) {
   const waited = (item: DeskConversation) => duration((item.waiting_seconds ?? 0) + (props.now - props.fetchedAt) / 1000)
   return (
-    <section class="list" aria-label="Conversations" data-view={props.listedView ?? undefined} aria-busy={props.listedView !== props.view}>
+    <section class="list" id="conversation-list" role="tabpanel" aria-label="Conversations" data-view={props.listedView ?? undefined} aria-busy={props.listedView !== props.view}>
       <Show when={props.error}>
         <p class="form-error" role="alert">
           {props.error}

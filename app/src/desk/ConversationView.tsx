@@ -10,6 +10,7 @@ import type { Live } from './live.ts'
 import { EventView, MessageView, NoteView } from './MessageView.tsx'
 import { mergeTimeline, newestMessageId } from './timeline.ts'
 import { pinToBottom } from '../../../widget/src/pin-to-bottom.ts'
+import { quietLog } from '../../../widget/src/quiet-log.ts'
 
 const STATUS_NAMES = { bot: 'with the bot', handoff: 'with a person', closed: 'closed' } as const
 
@@ -53,6 +54,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
   const load = async () => {
     try {
       const page = await data.timeline(id)
+      if (log) quietLog(log)
       setItems(mergeTimeline(page.items, items()))
       setHasMore(page.has_more)
       markRead()
@@ -64,6 +66,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
     const oldest = items().find((item) => item.type === 'message')
     if (!oldest || oldest.type !== 'message') return
     const page = await data.timeline(id, oldest.message.id)
+    if (log) quietLog(log)
     setItems(mergeTimeline(page.items, items()))
     setHasMore(page.has_more)
   }
@@ -247,7 +250,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
           {error()}
         </p>
       </Show>
-      <ol class="messages" ref={log} aria-live="polite">
+      <ol class="messages" ref={log} aria-live="polite" aria-relevant="additions" aria-label="Messages" tabindex="0">
         <Show when={hasMore()}>
           <li class="older">
             <button type="button" class="link" onClick={() => void loadOlder()}>

@@ -1,7 +1,7 @@
 import { createSignal, For, Show } from 'solid-js'
 import type { Chatbot } from '../types.ts'
 import { CHANNEL_NAMES } from './format.ts'
-import { type ListFilter, RATING_FILTERS, VIEWS } from './views.ts'
+import { type ListFilter, RATING_FILTERS, VIEWS, type ViewId } from './views.ts'
 
 type Change = Partial<Record<'view' | 'bot' | 'channel' | 'rating' | 'q', string | undefined>>
 
@@ -16,28 +16,29 @@ export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts
   }
   return (
     <nav class="filters" aria-label="Conversation views">
-      <ul class="views" role="tablist">
+      <div class="views" role="tablist" aria-label="Views" onKeyDown={(event) => stepBetweenViews(event, props.filter.view, (view) => props.onChange({ view }))}>
         <For each={VIEWS}>
           {(view) => (
-            <li>
-              <button
-                type="button"
-                role="tab"
-                class="view"
-                data-view={view.id}
-                aria-selected={props.filter.view === view.id}
-                title={`${view.title} (${view.key})`}
-                onClick={() => props.onChange({ view: view.id })}
-              >
-                {view.name}
-                <Show when={view.id === 'waiting' && props.counts.waiting > 0}>
-                  <span class="count">{props.counts.waiting}</span>
-                </Show>
-              </button>
-            </li>
+            <button
+              type="button"
+              role="tab"
+              class="view"
+              id={`view-${view.id}`}
+              data-view={view.id}
+              aria-selected={props.filter.view === view.id}
+              aria-controls="conversation-list"
+              tabindex={props.filter.view === view.id ? 0 : -1}
+              title={`${view.title} (${view.key})`}
+              onClick={() => props.onChange({ view: view.id })}
+            >
+              {view.name}
+              <Show when={view.id === 'waiting' && props.counts.waiting > 0}>
+                <span class="count">{props.counts.waiting}</span>
+              </Show>
+            </button>
           )}
         </For>
-      </ul>
+      </div>
       <input
         id="desk-search"
         type="search"
@@ -62,4 +63,23 @@ export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts
       </div>
     </nav>
   )
+}
+
+const STEPS: Record<string, (index: number) => number> = {
+  ArrowDown: (index) => (index + 1) % VIEWS.length,
+  ArrowRight: (index) => (index + 1) % VIEWS.length,
+  ArrowUp: (index) => (index - 1 + VIEWS.length) % VIEWS.length,
+  ArrowLeft: (index) => (index - 1 + VIEWS.length) % VIEWS.length,
+  Home: () => 0,
+  End: () => VIEWS.length - 1,
+}
+
+/** The tab pattern's keys: one Tab stop for the views, arrows (Home, End) pick and show the next. */
+function stepBetweenViews(event: KeyboardEvent, current: ViewId, pick: (view: ViewId) => void): void {
+  const step = STEPS[event.key]
+  if (!step || event.altKey || event.ctrlKey || event.metaKey) return
+  event.preventDefault()
+  const next = VIEWS[step(VIEWS.findIndex((view) => view.id === current))]!
+  pick(next.id)
+  document.getElementById(`view-${next.id}`)?.focus()
 }

@@ -1,4 +1,5 @@
 import { For, onCleanup, onMount } from 'solid-js'
+import { useModalFocus } from '../modal-focus.ts'
 
 export const SHORTCUTS = [
   ['?', 'show or hide this list'],
@@ -47,8 +48,10 @@ export function useShortcuts(actions: Actions): void {
 }
 
 export function Shortcuts(props: { onClose: () => void }) {
+  let dialog: HTMLDivElement | undefined
+  useModalFocus(() => dialog, () => props.onClose())
   return (
-    <div class="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={(event) => event.target === event.currentTarget && props.onClose()}>
+    <div ref={dialog} class="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={(event) => event.target === event.currentTarget && props.onClose()}>
       <div class="dialog">
         <h2>Keyboard shortcuts</h2>
         <dl class="shortcuts">

@@ -8,6 +8,7 @@ import { WidgetPage } from '../../e2e/support/widget-page.ts'
 import { type WebhookReceiver, webhookReceiver } from '../../outbox/support/webhook-receiver.ts'
 import { type ParleyBinary, type Person, startParleyBinary } from './parley-binary.ts'
 
+export { expectAccessible } from './accessible.ts'
 export { expectInViewport, expectOutOfViewport, inViewport } from './in-viewport.ts'
 export { SCREENSHOT_DIR, screenshot } from './screenshots.ts'
 export { waitUntil } from '../../e2e/support/widget-page.ts'

@@ -31,6 +31,11 @@ export function ChatWindow(props: Props) {
     s.sendReply(reply_to, id, title)
     input?.focus()
   }
+  // Sending a rating locks its buttons, then the thanks replace them: the keyboard stays in the chat here too.
+  const rate = (score: number, comment: string) => {
+    s.rate(score, comment)
+    input?.focus()
+  }
   const sendFiles = (files: File[]) => {
     if (s.unavailable()) return
     for (const file of files) s.sendFile(file)
@@ -89,10 +94,11 @@ export function ChatWindow(props: Props) {
         seenId={seenId()}
         afterEnd={
           <Show when={props.settings.rating}>
-            {(scale) => <EndRating scale={scale()} rating={s.conversation()?.rating ?? null} error={s.ratingError()} onRate={s.rate} />}
+            {(scale) => <EndRating scale={scale()} rating={s.conversation()?.rating ?? null} error={s.ratingError()} onRate={rate} />}
           </Show>
         }
         hasMore={s.hasMore()}
+        historyDrawn={s.historyDrawn()}
         onLoadOlder={s.loadOlder}
         onReply={reply}
         onDismiss={s.dismissOutgoing}

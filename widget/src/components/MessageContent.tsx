@@ -117,7 +117,7 @@ function MediaContent(props: { media: Of<'media'>['media'] }) {
           <Switch>
             <Match when={props.media.type === 'image'}>
               <a href={href()} target="_blank" rel="noopener noreferrer">
-                <img class="media" src={href()} alt={props.media.caption ?? ''} loading="lazy" referrerPolicy="no-referrer" />
+                <img class="media" src={href()} alt={label()} loading="lazy" referrerPolicy="no-referrer" />
               </a>
             </Match>
             <Match when={props.media.type === 'video'}>

@@ -1,4 +1,4 @@
-import { createEffect, createSignal, For, type JSX, on, onCleanup, onMount, Show } from 'solid-js'
+import { createComputed, createEffect, createSignal, For, type JSX, on, onCleanup, onMount, Show } from 'solid-js'
 import type { ChatMessage, Content } from '../../../server/protocol/widget-protocol.ts'
 import type { Draft } from '../drafts.ts'
 import type { Outgoing } from '../session.ts'
@@ -7,6 +7,7 @@ import { AgentFace } from './AgentFace.tsx'
 import { MessageContent, type ReplyHandler } from './MessageContent.tsx'
 import { PendingFile } from './PendingFile.tsx'
 import { pinToBottom } from '../pin-to-bottom.ts'
+import { quietLog } from '../quiet-log.ts'
 
 interface Props {
   messages: ChatMessage[]
@@ -24,6 +25,8 @@ interface Props {
   /** The visitor's message marked "Seen" (read by the bot or an agent). */
   seenId?: string | null
   hasMore: boolean
+  /** Changes when history is drawn (not news): the log is silent while it is (quiet-log.ts). */
+  historyDrawn?: number
   onLoadOlder: () => void
   onReply: ReplyHandler
   /** The visitor puts away a file that could not be sent. */
@@ -43,6 +46,8 @@ export function MessageList(props: Props) {
   let pin: ReturnType<typeof pinToBottom> | undefined
   onMount(() => (pin = log && pinToBottom(log, setNewBelow)))
   onCleanup(() => pin?.stop())
+  // A computation, not an effect: it runs before the new bubbles are put into the log.
+  createComputed(on(() => props.historyDrawn, () => log && quietLog(log), { defer: true }))
   // What the visitor sends themselves is always shown, wherever they had scrolled.
   createEffect(on(() => props.outgoing.length, (count, before) => count > (before ?? count) && pin?.toBottom(), { defer: true }))
   // Earlier messages come in above: what the visitor was reading stays where it was.

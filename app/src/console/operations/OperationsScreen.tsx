@@ -52,7 +52,7 @@ export default function OperationsScreen() {
             Refresh
           </button>
         </div>
-        <pre class="logs" data-logs>
+        <pre class="logs" data-logs tabindex="0">
           <For each={logs()?.lines ?? []}>{(line) => `${readLogLine(line)}\n`}</For>
         </pre>
       </section>

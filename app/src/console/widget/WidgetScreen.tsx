@@ -4,6 +4,7 @@ import { consoleApi, type WebIntegration } from '../console-api.ts'
 import { BotTabs, CopyButton, createAction, ErrorLine } from '../parts.tsx'
 import { PreviewProblem, previewProblems } from './PreviewProblem.tsx'
 import { LeaveUnsaved } from '../LeaveUnsaved.tsx'
+import { ContrastNote } from './ContrastNote.tsx'
 import { checkField, embedSnippet, type FieldSpec, type FormValues, formValues, identitySnippet, patchOf, shownFields, unsavedFields, widgetConfigOf } from './widget-form.ts'
 
 const FRAMES = { desktop: { width: 900, height: 640 }, phone: { width: 375, height: 667 } } as const
@@ -100,7 +101,7 @@ export default function WidgetScreen() {
             <div class="grid-2 widget-screen">
               <form class="card widget-form" onSubmit={save} novalidate>
                 <h2>Settings</h2>
-                <For each={fields()}>{(spec) => <Field spec={spec} value={values()[spec.key] ?? ''} problem={problems()[spec.key] ?? null} onInput={(text) => set(spec.key, text)} stored={integration()} />}</For>
+                <For each={fields()}>{(spec) => <Field spec={spec} value={values()[spec.key] ?? ''} problem={problems()[spec.key] ?? null} onInput={(text) => set(spec.key, text)} stored={integration()} background={values().background_color ?? ''} />}</For>
                 <div class="actions">
                   <button type="submit" class="primary" disabled={patch() === null}>
                     Save
@@ -164,7 +165,7 @@ export default function WidgetScreen() {
   )
 }
 
-function Field(props: { spec: FieldSpec; value: string; problem: string | null; onInput: (text: string) => void; stored: WebIntegration }) {
+function Field(props: { spec: FieldSpec; value: string; problem: string | null; onInput: (text: string) => void; stored: WebIntegration; background: string }) {
   const id = () => `field-${props.spec.key}`
   const common = () => ({
     id: id(),
@@ -200,6 +201,9 @@ function Field(props: { spec: FieldSpec; value: string; problem: string | null; 
       <span class="limit" id={`${id()}-limit`}>
         {props.spec.limit}
       </span>
+      <Show when={props.spec.key === 'primary_color' && props.problem === null}>
+        <ContrastNote primary={props.value} background={props.background} />
+      </Show>
       <Show when={props.problem}>
         <span class="field-error" role="alert" data-field-error={props.spec.key}>
           {props.problem}

@@ -44,7 +44,7 @@ const CSS = `
 .node.dragging { will-change: transform; }
 .node.current { box-shadow: 0 0 0 4px #fbbf24; }
 .node.start { border-top-width: 3px; border-top-color: var(--accent); }
-.node.unreachable { opacity: 0.55; border-style: dashed; }
+.node.unreachable { border-style: dashed; background: #f3f4f6; }
 .node.dead-end { border-right: 3px solid var(--danger); }
 .node.has-errors { border-color: var(--danger); }
 .node.has-errors.selected { box-shadow: 0 0 0 3px rgba(180, 35, 24, 0.2); }
@@ -57,13 +57,13 @@ const CSS = `
 .kind-agent { border-left-color: #c026d3; }
 .kind-end { border-left-color: #111827; }
 .node-head { display: flex; align-items: center; gap: 6px; padding: 7px 10px 4px; flex-wrap: wrap; }
-.node-kind { font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: 0.03em; color: #fff; background: #64748b; border-radius: 4px; padding: 1px 5px; }
-.node.kind-question .node-kind, span.kind-question { background: #3b82f6; }
-.node.kind-list .node-kind, span.kind-list { background: #0891b2; }
-.node.kind-capture .node-kind, span.kind-capture { background: #0e9f6e; }
-.node.kind-condition .node-kind, span.kind-condition { background: #d97706; }
-.node.kind-handoff .node-kind, span.kind-handoff { background: #e11d48; }
-.node.kind-agent .node-kind, span.kind-agent { background: #c026d3; }
+.node-kind { font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: 0.03em; color: #fff; background: #475569; border-radius: 4px; padding: 1px 5px; }
+.node.kind-question .node-kind, span.kind-question { background: #1d4ed8; }
+.node.kind-list .node-kind, span.kind-list { background: #0e7490; }
+.node.kind-capture .node-kind, span.kind-capture { background: #047857; }
+.node.kind-condition .node-kind, span.kind-condition { background: #b45309; }
+.node.kind-handoff .node-kind, span.kind-handoff { background: #be123c; }
+.node.kind-agent .node-kind, span.kind-agent { background: #a21caf; }
 .node.kind-end .node-kind, span.kind-end { background: #111827; }
 .node-name { font-weight: 650; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 130px; }
 .node-start { font-size: 11px; color: var(--accent); font-weight: 700; }

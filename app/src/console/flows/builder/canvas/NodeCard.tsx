@@ -61,7 +61,6 @@ export function NodeCard(props: {
       data-kind={props.node.kind}
       tabindex="0"
       role="button"
-      aria-label={title()}
       aria-pressed={props.selected}
       title={title()}
       onPointerDown={(event) => {
