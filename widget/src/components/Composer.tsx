@@ -74,6 +74,9 @@ export function Composer(props: {
         rows={1}
         maxLength={4096}
         placeholder={props.speech.t.placeholder}
+        // What the visitor types runs in its own direction (Latin in an Arabic widget, or the
+        // reverse); empty, the placeholder follows the widget's.
+        dir={text() ? 'auto' : undefined}
         enterkeyhint="send"
         value={text()}
         disabled={props.disabled}

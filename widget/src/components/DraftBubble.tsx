@@ -22,7 +22,7 @@ export function DraftBubble(props: { text: string; botName: string; speech: Spee
           </span>
         }
       >
-        <p class="text" aria-hidden="true">
+        <p class="text" dir="auto" aria-hidden="true">
           {props.text}
         </p>
       </Show>

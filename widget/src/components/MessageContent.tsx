@@ -19,7 +19,7 @@ export function MessageContent(props: { content: Content; active: boolean; onRep
     <Switch>
       <Match when={props.content.kind === 'text' && (props.content as Of<'text'>)}>
         {(content) => (
-          <p class="text">
+          <p class="text" dir="auto">
             <LinkedText text={content().text} />
           </p>
         )}
@@ -27,7 +27,7 @@ export function MessageContent(props: { content: Content; active: boolean; onRep
       <Match when={props.content.kind === 'buttons' && (props.content as Of<'buttons'>)}>
         {(content) => (
           <>
-            <p class="text">
+            <p class="text" dir="auto">
               <LinkedText text={content().text} />
             </p>
             <div class="choices" role="group" aria-label={props.speech.t.choose_answer}>
@@ -49,7 +49,7 @@ export function MessageContent(props: { content: Content; active: boolean; onRep
         {(content) => <MediaContent media={content().media} speech={props.speech} />}
       </Match>
       <Match when={props.content.kind === 'reply' && (props.content as Of<'reply'>)}>
-        {(content) => <p class="text">{content().title}</p>}
+        {(content) => <p class="text" dir="auto">{content().title}</p>}
       </Match>
       <Match when={props.content.kind === 'meta_flow' && (props.content as Of<'meta_flow'>)}>
         {(content) => (
@@ -75,7 +75,7 @@ function ListContent(props: { content: Of<'list'>; active: boolean; onReply: Rep
   }
   return (
     <>
-      <p class="text">
+      <p class="text" dir="auto">
         <LinkedText text={props.content.text} />
       </p>
       <button type="button" class="choice" aria-expanded={expanded()} disabled={!props.active} onClick={flip} ref={toggle}>
@@ -137,7 +137,7 @@ function MediaContent(props: { media: Of<'media'>['media']; speech: Speech }) {
         )}
       </Show>
       <Show when={props.media.caption}>
-        <p class="text caption">
+        <p class="text caption" dir="auto">
           <LinkedText text={props.media.caption ?? ''} />
         </p>
       </Show>

@@ -77,7 +77,7 @@ export function MessageList(props: Props) {
         </Show>
         <Show when={props.greeting && props.messages.length === 0 && props.outgoing.length === 0}>
           <Bubble role="bot" speaker={props.botName}>
-            <p class="text">{props.greeting}</p>
+            <p class="text" dir="auto">{props.greeting}</p>
           </Bubble>
         </Show>
         <For each={props.messages}>

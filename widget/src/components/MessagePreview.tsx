@@ -26,7 +26,7 @@ export function MessagePreview(props: Props) {
           <div class="preview">
             <button type="button" class="preview-open" onClick={() => props.onOpen()}>
               <span class="preview-sender">{sender(message())}</span>
-              <span class="preview-text">{previewText(message().content, undefined, props.speech.t)}</span>
+              <span class="preview-text" dir="auto">{previewText(message().content, undefined, props.speech.t)}</span>
             </button>
             <button type="button" class="preview-dismiss" aria-label={props.speech.t.dismiss_preview} onClick={() => props.onDismiss()}>
               <CloseIcon />
