@@ -81,6 +81,8 @@ export interface Context {
     id: string
     identity: { kind: 'email' | 'phone'; value: string; verified: boolean } | null
     details: { key: string; value: string | number | boolean; set_at: string | null }[]
+    /** The visitor's language (a BCP 47 tag), null when their channel did not say. */
+    locale?: string | null
     created_at: string
   }
   visitor: { page_url: string | null; user_agent: string | null; address: string | null } | null

@@ -22,6 +22,11 @@ import { closeDatabase, openDatabase } from '../../server/db/open-database.ts'
 import { createLogger } from '../../server/support/logger.ts'
 import { buildWidget, CHAT_SCRIPT_OUTPUT, WIDGET_OUTPUT } from '../build-widget.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts'
+import { WIDGET_LOCALES } from '../../server/protocol/widget-locales.ts'
+import { WIDGET_TEXTS } from '../../server/widget-assets/widget-texts.ts'
+
+/** What every page may load before the chat is opened, gzipped (test/widget/bundle.test.ts holds widget.js to it). */
+const WIDGET_BUDGET_BYTES = 20 * 1024
 
 const root = join(import.meta.dir, '../..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
@@ -132,6 +137,18 @@ const gzipKb = (Bun.gzipSync(new TextEncoder().encode(widgetSource), { level: 9 
 console.log(`bench:widget  ${RUNS} runs in headless Chromium; widget.js ${(widgetSource.length / 1024).toFixed(1)} KB (${gzipKb} KB gzipped); baseline the same size`)
 // What the open chat loads on its first open, not measured above (nothing loads it before).
 const chatSource = await Bun.file(CHAT_SCRIPT_OUTPUT).bytes()
+// What loads before the chat opens, per language: widget.js, the configuration answer and (for
+// any language but English, which widget.js carries) the language's texts, each gzipped; the
+// widget's budget is for their sum.
+{
+  const gzip = (text: string) => Bun.gzipSync(new TextEncoder().encode(text), { level: 9 }).length
+  const config = gzip(await (await fetch(`${parleyUrl}/widget/v1/config/${widgetKey}`)).text())
+  const script = gzip(widgetSource)
+  const sizes = WIDGET_LOCALES.map((tag) => [tag, script + config + (tag === 'en' ? 0 : gzip(JSON.stringify(WIDGET_TEXTS[tag])))] as const)
+  const largest = Math.max(...sizes.map(([, bytes]) => bytes))
+  console.log(`  before the chat opens (widget.js + configuration + the language's texts, gzipped; budget ${WIDGET_BUDGET_BYTES / 1024} KB): ${largest <= WIDGET_BUDGET_BYTES ? 'MET' : 'NOT MET'}`)
+  console.log(`    ${sizes.map(([tag, bytes]) => `${tag} ${(bytes / 1024).toFixed(1)} KB`).join(', ')}`)
+}
 console.log(`  loaded on the first open: widget-chat.js ${(chatSource.length / 1024).toFixed(1)} KB (${(Bun.gzipSync(chatSource, { level: 9 }).length / 1024).toFixed(1)} KB gzipped)`)
 
 for (let run = 0; run <= RUNS; run++) {

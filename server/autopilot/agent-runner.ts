@@ -15,6 +15,7 @@ import { type RunPorts, type RunPortsOptions, runPorts } from './run-ports.ts'
 import { type AgentRunOutcome, runAgent } from './run-agent.ts'
 import type { PendingRun, RunStore, TraceRow } from './run-store.ts'
 import { workspaceSlots } from './workspace-slots.ts'
+import { flowContact } from '../conversations/contact-details.ts'
 
 export interface AutopilotTuning {
   /** Runs at once per workspace; more wait their turn (default 4). */
@@ -262,12 +263,14 @@ export function agentRunner(deps: AgentRunnerDeps) {
         })
         const keep = agent.history ?? AGENT_DEFAULTS.history
         const history = modelHistory(messages.latest(conversationId, keep + 50).messages, keep, (runs[0] as PendingRun).created_at)
-        const details = contacts.get(conversation.contact_id)?.details ?? {}
+        const contact = contacts.get(conversation.contact_id)
+        const details = flowContact(contact?.details ?? {}, contact?.locale ?? null)
         outcome = await runAgent(
           {
             model: agent.model ?? settings.model,
             temperature: agent.temperature ?? settings.temperature,
             instructions: renderTemplate(agent.instructions, { variables: state.variables, contact: details }),
+            visitorLocale: contact?.locale ?? null,
             history,
             tools: await ports.toolSources(),
             exits: exitOffers(agent, snapshot?.definition),

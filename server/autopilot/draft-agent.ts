@@ -57,6 +57,8 @@ export function draftAgent(deps: DraftAgentDeps): DraftAgent {
           model,
           temperature: agent.temperature ?? settings.temperature,
           instructions: renderTemplate(agent.instructions, { variables: request.variables, contact: request.contact }),
+          // A test contact given a locale is told to the model as a visitor's would be.
+          visitorLocale: typeof request.contact.locale === 'string' ? request.contact.locale : null,
           history: [...history, { role: 'user', content: request.said }],
           tools: await ports.toolSources(),
           exits: exitOffers(agent, request.variableTypes),

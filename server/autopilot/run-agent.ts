@@ -4,6 +4,7 @@ import type { ChatMessage, ChatRequestBody, ToolDefinition, Usage } from '../llm
 import type { Scalar } from '../engine/model.ts'
 import { keptArguments, toolCallLimits } from './tool-call-limits.ts'
 import { toolNames } from './tool-names.ts'
+import { visitorLanguageLine } from './visitor-language.ts'
 
 /** One tool of an MCP integration, as its catalogue offers it (allow and deny applied). */
 export interface OfferedTool {
@@ -36,6 +37,8 @@ export interface AgentRunRequest {
   temperature: number | null
   /** The state's instructions, templates filled. */
   instructions: string
+  /** The visitor's language (the contact's locale), told to the model in a system line of its own. */
+  visitorLocale?: string | null
   /** The conversation so far, oldest first, already cut to the state's `history`. */
   history: ChatMessage[]
   tools: { integrationId: string; integrationName: string; allow?: string[] }[]
@@ -124,7 +127,12 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
     }
   }
 
-  const messages: ChatMessage[] = [{ role: 'system', content: request.instructions }, ...request.history]
+  const languageLine = visitorLanguageLine(request.visitorLocale)
+  const messages: ChatMessage[] = [
+    { role: 'system', content: request.instructions },
+    ...(languageLine ? [{ role: 'system' as const, content: languageLine }] : []),
+    ...request.history,
+  ]
   const toolCalls = toolCallLimits()
   const stopped = () => ({ kind: 'failed' as const, reason: stopReason(request.signal), failure: stopFailure(request.signal), trace })
   for (let step = 0; step < request.maxSteps; step++) {

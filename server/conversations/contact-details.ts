@@ -1,4 +1,5 @@
 import type { ContactDetails } from './model.ts'
+import { primaryLanguage } from '../protocol/widget-locales.ts'
 
 export const MAX_CONTACT_FIELDS = 13
 export const MAX_CONTACT_VALUE_LENGTH = 300
@@ -61,4 +62,14 @@ export function toSnakeCase(key: string): string {
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, MAX_KEY_LENGTH)
+}
+
+/**
+ * The contact as flows and agent instructions read it (`contact.KEY`): its details, with
+ * `locale` (the visitor's language tag, pt-BR) and `language` (its primary language, pt) when
+ * the channel told one. Details the site set under those keys win: it knows its own users.
+ */
+export function flowContact(details: ContactDetails, locale: string | null): ContactDetails {
+  if (!locale) return details
+  return { locale, language: primaryLanguage(locale), ...details }
 }

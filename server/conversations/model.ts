@@ -15,6 +15,10 @@ export const Contact = t.Object({
   /** The normalised identity (E.164 phone or e-mail); null for an anonymous visitor. */
   external_id: t.Union([t.String(), t.Null()]),
   details: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean()])),
+  locale: t.Union([t.String(), t.Null()], {
+    description: "the visitor's language, a BCP 47 tag such as pt-BR (the web widget sends the browser's); null when the channel does not say. Flows read it as contact.locale, and its primary language as contact.language",
+    examples: ['pt-BR'],
+  }),
   created_at: Timestamp,
   updated_at: t.Union([Timestamp, t.Null()]),
 })

@@ -7,6 +7,7 @@ import type { Content, ConversationStatus, Role } from '../protocol/widget-proto
 import type { Clock } from '../support/clock.ts'
 import type { EventBus } from '../support/events.ts'
 import { newId } from '../support/new-id.ts'
+import { flowContact } from './contact-details.ts'
 import type { ContactStore } from './contact-store.ts'
 import type { ConversationStore, StoredConversation } from './conversation-store.ts'
 import type { MessageStore } from './message-store.ts'
@@ -162,7 +163,8 @@ export function conversationService(deps: ConversationServiceDeps) {
     // A deleted flow's conversations keep their history but get no new bot messages.
     if (!snapshot) return
     const state = turn.state ?? stateOf(conversation)
-    const result = runEngine(snapshot.definition, state, input, { contact: contactDetails, defaultCountry: ctx.defaultCountry ?? undefined, now: Date.parse(turn.at) })
+    const contact = flowContact(contactDetails, contacts.localeOf(conversation.contact_id))
+    const result = runEngine(snapshot.definition, state, input, { contact, defaultCountry: ctx.defaultCountry ?? undefined, now: Date.parse(turn.at) })
     for (const content of result.messages) turn.messages.push(message(turn, 'bot', content))
     turn.engineEvents.push(...result.events)
     turn.engineSteps.push(...result.steps)

@@ -41,6 +41,14 @@ export function visitorService(contacts: ContactStore, now: Clock) {
     return visitor.externalId ? contacts.findByExternalId(chatbotId, visitor.externalId) : contacts.findByVisitorToken(chatbotId, visitor.tokenHash)
   }
 
+  /** The visitor's language as their channel now tells it: written only when it changed. */
+  function noteLocale(contactId: string, locale: string): StoredContact {
+    const contact = contacts.get(contactId) as StoredContact
+    if (contact.locale === locale) return contact
+    contacts.setLocale(contactId, locale, now())
+    return contacts.get(contactId) as StoredContact
+  }
+
   return {
     resolve(claim: VisitorClaim): Visitor {
       const visitorToken = claim.visitorToken && VISITOR_TOKEN.test(claim.visitorToken) ? claim.visitorToken : `vt_${randomToken(32)}`
@@ -75,20 +83,26 @@ export function visitorService(contacts: ContactStore, now: Clock) {
     /** The visitor's contact if they have one already. */
     findContact,
 
-    /** The contact of a visitor who starts talking, created on first need. */
-    ensureContact(chatbotId: string, visitor: { externalId: string | null; tokenHash: string }): StoredContact {
+    /**
+     * The contact of a visitor who starts talking, created on first need, with the language
+     * their channel told (a checked BCP 47 tag; null leaves the stored one).
+     */
+    ensureContact(chatbotId: string, visitor: { externalId: string | null; tokenHash: string }, locale: string | null = null): StoredContact {
       const existing = findContact(chatbotId, visitor)
-      if (existing) return existing
+      if (existing) return locale && existing.locale !== locale ? noteLocale(existing.id, locale) : existing
       const id = newId()
       contacts.insert({
         id,
         chatbot_id: chatbotId,
         external_id: visitor.externalId,
         visitor_token_hash: visitor.externalId ? null : visitor.tokenHash,
+        locale,
         created_at: now(),
       })
       return contacts.get(id) as StoredContact
     },
+
+    noteLocale,
 
     /** Merges details into the stored ones; returns the keys left out past the field limit. */
     mergeDetails(contactId: string, incoming: ContactDetails): string[] {

@@ -171,6 +171,7 @@ export const Context = t.Object({
     id: Id,
     identity: Nullable(t.Object({ kind: t.Union([t.Literal('email'), t.Literal('phone')]), value: t.String(), verified: t.Boolean() })),
     details: t.Array(t.Object({ key: t.String(), value: t.Union([t.String(), t.Number(), t.Boolean()]), set_at: Nullable(Timestamp) })),
+    locale: Nullable(t.String({ description: "the visitor's language, a BCP 47 tag such as pt-BR (the web widget's browser); null when the channel did not say" })),
     created_at: Timestamp,
   }),
   visitor: Nullable(

@@ -340,6 +340,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
           id: contact.id,
           identity: external ? { kind: external.includes('@') ? 'email' : 'phone', value: external, verified } : null,
           details: Object.entries(contact.details).map(([key, value]) => ({ key, value, set_at: times.get(key) ?? null })),
+          locale: contact.locale,
           created_at: contact.created_at,
         },
         visitor: conversation.channel === 'web' ? (visitor ?? { page_url: null, user_agent: null, address: null }) : null,

@@ -1,7 +1,9 @@
 /**
  * widget_config values and limits from the spec, as plain constants: imported by the server's
- * schemas and by the widget at run time, so this file imports nothing.
+ * schemas and by the widget at run time, so this file imports only other such constants.
  */
+import type { LocaleSetting } from './widget-locales.ts'
+
 export const AVATAR_ICONS = ['', 'robot', 'headset', 'sparkle', 'heart', 'store', 'graduation', 'chat'] as const
 export type AvatarIcon = (typeof AVATAR_ICONS)[number]
 
@@ -28,6 +30,8 @@ export interface WidgetConfigValues {
   allowed_paths: string[] | null
   /** The rating offered when a conversation ends; null offers none. */
   rating: RatingScaleName | null
+  /** The widget's language: "auto" (the visitor's browser languages) or a fixed one (widget-locales.ts). */
+  locale: LocaleSetting
 }
 
 /** Every default of the spec's table; "none" is null. */
@@ -45,6 +49,7 @@ export const WIDGET_CONFIG_DEFAULTS: Readonly<WidgetConfigValues> = Object.freez
   height: 600,
   allowed_paths: null,
   rating: null,
+  locale: 'auto',
 })
 
 export const WIDGET_LIMITS = {

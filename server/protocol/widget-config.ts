@@ -1,6 +1,7 @@
 import type { TLiteral, TSchema } from '@sinclair/typebox'
 import { type Static, t } from 'elysia'
 import { nameText } from '../support/name-text.ts'
+import { LOCALE_SETTINGS } from './widget-locales.ts'
 import { AVATAR_ICONS, AVATAR_URL_MAX_LENGTH, AVATAR_URL_PATTERN, WIDGET_CONFIG_DEFAULTS as D, WIDGET_LIMITS as L, POSITIONS, RATING_SCALES } from './widget-config-defaults.ts'
 
 /**
@@ -23,6 +24,9 @@ const AvatarIcon = t.Union(AVATAR_ICONS.map((icon) => t.Literal(icon)) as unknow
 const Position = t.Union(POSITIONS.map((position) => t.Literal(position)) as unknown as LiteralTuple<typeof POSITIONS>)
 /** The end rating's scale (widget-protocol.ts names the rating frames' scale with it too). */
 export const RatingScale = t.Union(RATING_SCALES.map((scale) => t.Literal(scale)) as unknown as LiteralTuple<typeof RATING_SCALES>)
+const Locale = t.Union(LOCALE_SETTINGS.map((tag) => t.Literal(tag)) as unknown as LiteralTuple<typeof LOCALE_SETTINGS>, {
+  error: `must be "auto" or one of the widget's languages: ${LOCALE_SETTINGS.slice(1).join(', ')}`,
+})
 const PathPattern = t.String({
   pattern: '^(?:/[^*]*|(?:/[^*]*)?/\\*)$',
   maxLength: 512,
@@ -54,6 +58,7 @@ const fields = {
   height: t.Number({ minimum: L.height.min, maximum: L.height.max, default: D.height }),
   allowed_paths: t.Union([t.Array(PathPattern, { maxItems: 100 }), t.Null()], { default: null }),
   rating: t.Union([RatingScale, t.Null()], { default: null, description: 'the rating a closed conversation offers: thumbs, stars (1 to 5) or none' }),
+  locale: { ...Locale, default: D.locale, description: "the widget's language: auto (the visitor's browser languages, best match, English last) or a fixed language tag" },
 }
 
 export const WidgetConfig = t.Object(fields, { additionalProperties: false })
@@ -96,6 +101,7 @@ export const WidgetConfigPatch = t.Object(
     height: patchable(requestFields.height),
     allowed_paths: t.Optional(requestFields.allowed_paths),
     rating: t.Optional(requestFields.rating),
+    locale: patchable(requestFields.locale),
   } satisfies Record<keyof WidgetConfig, TSchema>,
   { additionalProperties: false, description: 'merged key by key; null restores the default' },
 )

@@ -1,5 +1,6 @@
 import { type Static, t } from 'elysia'
 import { RatingScale, WidgetConfig } from './widget-config.ts'
+import { LANGUAGE_TAG_MAX_LENGTH, LANGUAGE_TAG_PATTERN } from './widget-locales.ts'
 
 export { UPLOAD_PATH, UPLOAD_TYPES } from './upload-rules.ts'
 
@@ -115,6 +116,14 @@ export const Hello = t.Object({
   after: t.Optional(MessageId),
   /** The page the visitor is on (for agents' context). */
   page_url: t.Optional(t.String({ maxLength: 2048 })),
+  /** The browser's language (navigator.language), stored as the contact's `locale`. */
+  locale: t.Optional(
+    t.String({
+      pattern: LANGUAGE_TAG_PATTERN.source,
+      maxLength: LANGUAGE_TAG_MAX_LENGTH,
+      error: `must be a language tag such as pt-BR, at most ${LANGUAGE_TAG_MAX_LENGTH} characters`,
+    }),
+  ),
 })
 
 export const ClientMessage = t.Union([

@@ -1,4 +1,7 @@
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
+import { notFound } from '../http/api-error.ts'
+import { WIDGET_LOCALES, WIDGET_TEXTS_PATH } from '../protocol/widget-locales.ts'
+import { widgetTextAssets } from './widget-texts.ts'
 import chatStylesheetPath from '../../dist/widget/widget-chat.css' with { type: 'file' }
 import chatScriptPath from '../../dist/widget/widget-chat.js' with { type: 'file' }
 import widgetPath from '../../dist/widget/widget.js' with { type: 'file' }
@@ -30,6 +33,7 @@ export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widge
   const script = servedAsset(prepareAsset(widgetFile), 'text/javascript; charset=utf-8')
   const chatScript = servedAsset(prepareAsset(chatScriptFile), 'text/javascript; charset=utf-8')
   const chatStylesheet = servedAsset(prepareAsset(chatStylesheetFile), 'text/css; charset=utf-8')
+  const texts = widgetTextAssets()
   return new Elysia()
     .get(
       '/widget.js',
@@ -58,6 +62,23 @@ export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widge
         description: 'Loaded by widget.js when the chat is first opened, so the script that every page loads stays small. Cached and compressed as /widget.js is.',
       },
     })
+    .get(
+      `${WIDGET_TEXTS_PATH}:file`,
+      ({ params, request }) => {
+        const asset = texts.get(params.file.replace(/\.json$/, ''))
+        if (!asset || !params.file.endsWith('.json')) throw notFound('widget language')
+        return assetResponse(request, asset, 'application/json; charset=utf-8', COMMON_HEADERS)
+      },
+      {
+        params: t.Object({ file: t.String({ maxLength: 16, description: `a language tag and .json: ${WIDGET_LOCALES.join(', ')}` }) }),
+        detail: {
+          ...detail,
+          summary: "One language's widget texts",
+          description:
+            "Fetched by widget.js once its configuration says which language it speaks (widget_config.locale, or the visitor's browser when it is auto): every text the widget shows, by key. English is inside widget.js. Cached and compressed as /widget.js is.",
+        },
+      },
+    )
     .get(
       '/',
       async () => new Response(demoPage(await demoWidgetKey(), publicUrl), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }),

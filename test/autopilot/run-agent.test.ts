@@ -83,6 +83,18 @@ describe('an agent run: the model, its MCP tools and its exits', () => {
     })
   })
 
+  test("the visitor's language reaches the model as a system line of its own, after the instructions", async () => {
+    await run([{ text: 'A fatura foi enviada na segunda.' }], { visitorLocale: 'pt-BR' })
+    expect(model!.requests[0]!.body.messages.slice(0, 3)).toEqual([
+      { role: 'system', content: 'Answer billing questions for Ada.' },
+      { role: 'system', content: "The visitor's language is Brazilian Portuguese (pt-BR). Answer in that language unless the visitor writes in another one." },
+      { role: 'user', content: 'Where is invoice INV-7?' },
+    ])
+    // A tag Intl cannot name is told as it is; none, no line.
+    await run([{ text: 'ok' }], { visitorLocale: 'qaa' })
+    expect(model!.requests[0]!.body.messages[1]).toEqual({ role: 'system', content: "The visitor's language is qaa. Answer in that language unless the visitor writes in another one." })
+  })
+
   test('a tool call goes to the real MCP server, its result back to the model as data, then the model answers', async () => {
     const before = tools.counters.toolCalls
     const outcome = await run([{ toolCalls: [{ id: 'c1', name: 'billing__add', arguments: '{"a":2,"b":40}' }] }, { text: 'The total is 42.' }])

@@ -67,7 +67,7 @@ scenarios<Ctx>(
       path: (c) => `${base(c)}/${c.conversationId}`,
       status: 200,
       check: ({ body }) => {
-        expect(body.contact).toEqual({ id: body.contact_id, external_id: null, details: { plan: 'pro' }, created_at: expect.any(String), updated_at: expect.any(String) })
+        expect(body.contact).toEqual({ id: body.contact_id, external_id: null, details: { plan: 'pro' }, locale: null, created_at: expect.any(String), updated_at: expect.any(String) })
         expect(body).not.toHaveProperty('state')
       },
     },

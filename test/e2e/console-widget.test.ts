@@ -22,6 +22,17 @@ describe('the widget screen of the console in Chromium, against the compiled bin
     await page.locator('#field-bubble_text').fill('Ask the console bot')
     await waitUntil(async () => (await themeOf(preview)).includes('--pw-primary: #aa1100'), 'the preview in the new colour')
     await waitUntil(async () => ((await preview.locator('#parley-widget .launcher').textContent()) ?? '').includes('Ask the console bot'), 'the new launcher text')
+    // The widget's language (issue 31): Hebrew, right to left, in the preview's open chat.
+    expect(await page.locator('#field-locale option:checked').textContent()).toBe("Auto: the visitor's browser")
+    await page.locator('#field-locale').selectOption('he')
+    await waitUntil(async () => (await preview.locator('#parley-widget .root').getAttribute('dir')) === 'rtl', 'the preview right to left')
+    expect(await preview.locator('#parley-widget .root').getAttribute('lang')).toBe('he')
+    // Clicked in place: the preview frame is taller than this console window, its launcher below the fold.
+    await preview.locator('#parley-widget .launcher').evaluate((launcher) => (launcher as HTMLElement).click())
+    await waitUntil(async () => (await preview.locator('#parley-widget textarea').getAttribute('placeholder')) === 'כתבו הודעה…', 'the Hebrew composer in the preview')
+    expect(await preview.locator('#parley-widget .window .close').getAttribute('aria-label')).toBe('סגירת הצ׳אט')
+    await page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/console-widget-hebrew.png` })
+    await preview.locator('#parley-widget .window .close').evaluate((close) => (close as HTMLElement).click())
     const stored = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/web`)
     expect(stored.config.widget_config.primary_color).toBe('#0066ff')
 
@@ -38,7 +49,7 @@ describe('the widget screen of the console in Chromium, against the compiled bin
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByRole('status').waitFor()
     const saved = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/web`)
-    expect(saved.config.widget_config).toMatchObject({ primary_color: '#aa1100', bubble_text: 'Ask the console bot', width: 420, bot_display_name: 'Console bot' })
+    expect(saved.config.widget_config).toMatchObject({ primary_color: '#aa1100', bubble_text: 'Ask the console bot', width: 420, bot_display_name: 'Console bot', locale: 'he' })
 
     // The embed snippet, copied with its button, in a page elsewhere: the widget is live there with the saved settings.
     await page.getByRole('button', { name: 'Copy the embed snippet' }).click()

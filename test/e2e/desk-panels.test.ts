@@ -7,14 +7,26 @@ import { waitUntil } from './support/widget-page.ts'
 describe('the desk: context, saved replies, search, alerts (Chromium, compiled binary)', () => {
   const suite = deskSuite()
 
-  test('the context panel shows the chatbot, the page the widget was on and where the flow was at the handoff', async () => {
-    const { conversationId } = await suite.visitorSays('Context please')
+  test("the context panel shows the chatbot, the page the widget was on, the visitor's language and where the flow was at the handoff (branched by that language)", async () => {
+    // The flow hands a Portuguese-speaking visitor to its own state: contact.language from the browser (issue 31).
+    const byLanguage: ConversationFlow = {
+      version: 1,
+      start: 'welcome',
+      states: {
+        welcome: { say: [{ text: 'Hello! What can we do for you?' }], on: [{ to: 'route' }] },
+        route: { branch: [{ contact: 'language', equals: 'pt', to: 'human_pt' }, { to: 'human' }] },
+        human_pt: { handoff: { text: 'A person will answer you here shortly.' } },
+        human: { handoff: { text: 'A person will answer you here shortly.' } },
+      },
+    }
+    const { conversationId } = await suite.visitorSays('Context please', byLanguage, { locale: 'pt-BR' })
     const ada = await suite.desk(suite.ada)
     await ada.goto(`/app/c/${conversationId}`)
     await ada.page.getByRole('button', { name: 'Context' }).click()
     const panel = ada.page.locator('aside.context')
     await panel.locator('[data-field="state"]').waitFor()
-    expect(await panel.locator('[data-field="state"]').textContent()).toBe('human')
+    expect(await panel.locator('[data-field="state"]').textContent()).toBe('human_pt')
+    expect(await panel.locator('[data-field="language"]').textContent()).toBe('Brazilian Portuguese · pt-BR')
     expect(await panel.textContent()).toContain('Shop bot')
     expect(await panel.locator('[data-field="identity"]').textContent()).toBe('anonymous visitor')
     await waitUntil(async () => (await panel.locator('.page-url').count()) === 1, 'the page is shown')

@@ -109,7 +109,8 @@ describe('an LLM agent state answers through the widget (compiled binary, Chromi
     const web = await api('POST', `/chatbots/${bot.id}/integrations/web`, { name: 'Site' })
     host.page(`/${bot.id}`, embedPage({ serverUrl: parley.url, widgetKey: web.config.widget_key }))
 
-    const visitor = await WidgetPage.open(browser)
+    // A Spanish browser: the model is told the visitor's language (issue 31), the widget speaks Spanish.
+    const visitor = await WidgetPage.open(browser, { locale: 'es-ES' })
     opened.push(visitor)
     await visitor.goto(host.url('shop.test', `/${bot.id}`))
     await visitor.connected()
@@ -159,6 +160,11 @@ describe('an LLM agent state answers through the widget (compiled binary, Chromi
     const readable = await visitor.page.locator('#parley-widget .log').ariaSnapshot()
     expect(readable.split(ANSWER.slice(0, 40)).length - 1).toBe(1)
     expect(tools.counters.toolCalls).toBe(2)
+    // The model's first request: the state's instructions, then the visitor's language in a system line of its own.
+    expect(model.requests[0]!.body.messages.slice(0, 2)).toEqual([
+      { role: 'system', content: 'Answer billing questions.' },
+      { role: 'system', content: "The visitor's language is European Spanish (es-ES). Answer in that language unless the visitor writes in another one." },
+    ])
 
     // The exit: the model calls it, the flow moves to the handoff state.
     await visitor.sendText('I want a person, please')

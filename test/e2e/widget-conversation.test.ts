@@ -270,7 +270,7 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     await badge.waitFor({ state: 'visible' })
     await desk.say(id, 'We have a discount today.')
     await waitForText(badge, '2')
-    expect(await visitor.launcher.getAttribute('aria-label')).toBe('Need Help?, 2 unread messages')
+    expect(await visitor.launcher.getAttribute('aria-label')).toBe('Need Help?, unread messages: 2')
     await visitor.openChat()
     expect(await badge.count()).toBe(0)
     await visitor.shownText('We have a discount today.', 'agent')

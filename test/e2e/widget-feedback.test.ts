@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
 import { type TestApp, testApp } from '../support/test-app.ts'
+import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
 import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
@@ -192,6 +193,113 @@ describe('the widget against the compiled binary, in Chromium', () => {
       expect(await heads.nth(3).locator('.author').textContent()).toBe('Agent')
       expect(await heads.nth(0).locator('.face').getAttribute('aria-hidden')).toBe('true')
       await visitor.window.screenshot({ path: `${SHOTS}/widget-agent-avatars.png` })
+      expect(visitor.pageErrors()).toEqual([])
+    }, E2E_TIMEOUT)
+  })
+
+  describe('languages (issue 31)', () => {
+    /** A fresh chatbot on its own page, opened by a visitor whose browser speaks `locale`; the widget's text files it fetched are recorded. */
+    async function visitIn(locale: string, web: Record<string, unknown> = {}, flow?: ConversationFlow) {
+      const chat = await setUpWebChat(app, { web, flow })
+      const path = `/${chat.chatbotId}`
+      host.page(path, embedPage({ serverUrl, widgetKey: chat.widgetKey }))
+      const visitor = await WidgetPage.open(browser, { viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', locale })
+      opened.push(visitor)
+      const textFiles: string[] = []
+      visitor.page.on('request', (request) => {
+        if (request.url().includes('/widget/v1/texts/')) textFiles.push(new URL(request.url()).pathname)
+      })
+      await visitor.goto(host.url('shop.test', path))
+      return { chat, visitor, textFiles, desk: agentDesk(app, chat.chatbotId) }
+    }
+    /** A shop's flow in the visitor's own language: a greeting with buttons, and an answer to anything said. */
+    const shopFlow = (greeting: string, buttons: [string, string], answer: string): ConversationFlow => ({
+      version: 1,
+      start: 'welcome',
+      states: {
+        welcome: {
+          say: [{ text: greeting, buttons: [{ id: 'a', title: buttons[0] }, { id: 'b', title: buttons[1] }] }],
+          on: [{ to: 'answer' }],
+        },
+        answer: { say: [{ text: answer }], next: 'welcome' },
+      },
+    })
+    const attribute = (visitor: WidgetPage, selector: string, name: string) => visitor.page.locator(`#parley-widget ${selector}`).first().getAttribute(name)
+
+    test("auto: each browser's language, its own file only (English none); times through Intl; the contact keeps the browser's tag", async () => {
+      const cases = [
+        { locale: 'es-ES', tag: 'es', placeholder: 'Escribe un mensaje…', close: 'Cerrar el chat', send: 'Enviar', time: 'Ahora mismo' },
+        { locale: 'de-DE', tag: 'de', placeholder: 'Nachricht schreiben…', close: 'Chat schließen', send: 'Senden', time: 'Gerade eben' },
+        { locale: 'zh-CN', tag: 'zh', placeholder: '输入消息…', close: '关闭聊天', send: '发送', time: '刚刚' },
+        { locale: 'pt-BR', tag: 'pt', placeholder: 'Escreva uma mensagem…', close: 'Fechar o chat', send: 'Enviar', time: 'Agora mesmo' },
+        // A language the widget does not speak: English, and nothing to download.
+        { locale: 'ko-KR', tag: 'en', placeholder: 'Write a message…', close: 'Close chat', send: 'Send', time: 'Just now' },
+      ]
+      await Promise.all(
+        cases.map(async (expected) => {
+          const { visitor, textFiles, desk } = await visitIn(expected.locale)
+          await visitor.openChat()
+          await visitor.shownText('Pick one')
+          await waitUntil(async () => (await attribute(visitor, 'textarea', 'placeholder')) === expected.placeholder, `the ${expected.tag} placeholder`, {
+            seen: () => attribute(visitor, 'textarea', 'placeholder'),
+          })
+          expect(await attribute(visitor, '.root', 'lang')).toBe(expected.tag)
+          expect(await attribute(visitor, '.root', 'dir')).toBe('ltr')
+          expect(await attribute(visitor, '.window .close', 'aria-label')).toBe(expected.close)
+          expect(await attribute(visitor, '.send', 'aria-label')).toBe(expected.send)
+          expect(await visitor.page.locator('#parley-widget .log time.time').first().textContent()).toBe(expected.time)
+          expect(textFiles).toEqual(expected.tag === 'en' ? [] : [`/widget/v1/texts/${expected.tag}.json`])
+          expect(visitor.sent('hello')[0]?.locale).toBe(expected.locale)
+          const { contact } = await desk.conversation((await desk.onlyConversation()).id)
+          expect(contact.locale).toBe(expected.locale)
+          expect(visitor.pageErrors()).toEqual([])
+        }),
+      )
+    }, E2E_TIMEOUT)
+
+    test('Arabic is laid out right to left: the visitor on the left, the bot on the right, the composer mirrored', async () => {
+      const flow = shopFlow('مرحبًا! كيف يمكنني مساعدتك اليوم؟', ['الطلبات', 'الأسعار'], 'يسعدنا ذلك! تبدأ أسعارنا من ٤٩ ريالًا في الشهر.')
+      const { visitor } = await visitIn('ar-EG', { widget_config: { bot_display_name: 'مساعد المتجر' } }, flow)
+      await visitor.openChat()
+      await visitor.shownText('مرحبًا! كيف يمكنني مساعدتك اليوم؟')
+      await waitUntil(async () => (await attribute(visitor, '.root', 'dir')) === 'rtl', 'the root is right to left')
+      expect(await attribute(visitor, 'textarea', 'placeholder')).toBe('اكتب رسالة…')
+      await visitor.sendText('مرحبا، أريد معرفة الأسعار')
+      await visitor.shownText('يسعدنا ذلك! تبدأ أسعارنا من ٤٩ ريالًا في الشهر.')
+      const direction = await visitor.styleOf('.log', ['direction'])
+      expect(direction?.direction).toBe('rtl')
+      const window = (await visitor.window.boundingBox())!
+      const box = async (selector: string) => (await visitor.page.locator(`#parley-widget ${selector}`).first().boundingBox())!
+      const mine = await box('.msg.visitor')
+      const bots = await box('.msg.bot')
+      const send = await box('.send')
+      const attach = await box('.attach')
+      // On screen: the visitor's bubble hugs the left edge, the bot's the right; send is on the left, the paperclip on the right.
+      expect(mine.x - window.x).toBeLessThan(40)
+      expect(window.x + window.width - (bots.x + bots.width)).toBeLessThan(40)
+      expect(send.x).toBeLessThan(attach.x)
+      await visitor.window.screenshot({ path: `${SHOTS}/widget-arabic.png` })
+      expect(visitor.pageErrors()).toEqual([])
+    }, E2E_TIMEOUT)
+
+    test("a fixed locale overrides the browser's: Japanese for a French browser, which the contact still records", async () => {
+      const flow = shopFlow('こんにちは!ご用件をお選びください。', ['ご注文', '料金'], 'ありがとうございます。料金は月額980円からです。')
+      const { visitor, textFiles, desk } = await visitIn('fr-FR', { widget_config: { locale: 'ja', bot_display_name: 'ショップのアシスタント', rating: 'thumbs' } }, flow)
+      await visitor.openChat()
+      await visitor.shownText('こんにちは!ご用件をお選びください。')
+      await waitUntil(async () => (await attribute(visitor, 'textarea', 'placeholder')) === 'メッセージを入力…', 'the Japanese placeholder')
+      expect(await attribute(visitor, '.root', 'lang')).toBe('ja')
+      expect(textFiles).toEqual(['/widget/v1/texts/ja.json'])
+      await visitor.sendText('料金を教えてください')
+      await visitor.shownText('ありがとうございます。料金は月額980円からです。')
+      const { id } = await desk.onlyConversation()
+      expect((await desk.conversation(id)).contact.locale).toBe('fr-FR')
+      await desk.setStatus(id, 'closed')
+      const rating = visitor.page.locator('#parley-widget .rating')
+      await rating.waitFor({ state: 'visible' })
+      expect(await visitor.page.locator('#parley-widget .ended').last().textContent()).toBe('会話が終了しました')
+      expect(await rating.getByRole('button', { name: '良い' }).count()).toBe(1)
+      await visitor.window.screenshot({ path: `${SHOTS}/widget-japanese.png` })
       expect(visitor.pageErrors()).toEqual([])
     }, E2E_TIMEOUT)
   })

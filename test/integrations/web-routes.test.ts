@@ -24,6 +24,8 @@ const SPEC_DEFAULTS = {
   allowed_paths: null,
   /** Not in the spec's table: the end rating of issue 16, off unless chosen. */
   rating: null,
+  /** Not in the spec's table: the widget's language of issue 31, the visitor's browser unless fixed. */
+  locale: 'auto',
 }
 
 /** A create on a chatbot of its own; 422 rows name the paths that must be reported. */
@@ -257,6 +259,12 @@ scenarios<IntegrationContext>(
     widget('rating takes stars', { rating: 'stars' }, 201, storedWidget({ rating: 'stars' })),
     widget('rating takes null (no rating offered)', { rating: null }, 201, storedWidget({ rating: null })),
     widget('rating refuses another scale', { rating: 'ten' }, ['/widget_config/rating']),
+    widget('locale takes a fixed language', { locale: 'ar' }, 201, storedWidget({ locale: 'ar' })),
+    widget('locale refuses a language the widget does not speak, naming the ones it does', { locale: 'xx' }, ['/widget_config/locale'], ({ body }) =>
+      expect(JSON.stringify(body.errors)).toContain('must be \\"auto\\" or one of the widget\'s languages: en, es, fr, de, pt, it, nl, pl, tr, ar, he, ja, zh'),
+    ),
+    widget('locale refuses a regional tag (the widget speaks languages)', { locale: 'pt-BR' }, ['/widget_config/locale']),
+    patch('locale null in a PATCH restores auto', { widget_config: { locale: null } }, 200, ({ body }) => expect(body.config.widget_config.locale).toBe('auto')),
     widget('several bad widget keys are all reported', { width: 1, height: 1 }, ['/widget_config/width', '/widget_config/height']),
 
     // PATCH

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { runInNewContext } from 'node:vm'
 import { join } from 'node:path'
+import { WIDGET_TEXTS } from '../../server/widget-assets/widget-texts.ts'
 
 const bundlePath = join(import.meta.dir, '../../dist/widget/widget.js')
 const source = await Bun.file(bundlePath).text()
@@ -14,6 +15,17 @@ describe('the built widget.js', () => {
     const gzipped = Bun.gzipSync(new TextEncoder().encode(source), { level: 9 }).length
     console.log(`widget.js: ${(source.length / 1024).toFixed(1)} KB, ${(gzipped / 1024).toFixed(1)} KB gzipped`)
     expect(gzipped).toBeLessThanOrEqual(BUDGET_GZIPPED)
+  })
+
+  test(`with any one language's texts, still at most ${BUDGET_GZIPPED / 1024} KB gzipped before the chat is opened (only the chosen language is downloaded)`, () => {
+    const gzip = (text: string) => Bun.gzipSync(new TextEncoder().encode(text), { level: 9 }).length
+    const script = gzip(source)
+    const sizes = Object.entries(WIDGET_TEXTS).map(([tag, texts]) => [tag, script + (tag === 'en' ? 0 : gzip(JSON.stringify(texts)))] as const)
+    console.log(`before the chat opens: ${sizes.map(([tag, bytes]) => `${tag} ${(bytes / 1024).toFixed(1)} KB`).join(', ')}`)
+    for (const [, bytes] of sizes) expect(bytes).toBeLessThanOrEqual(BUDGET_GZIPPED)
+    // English is carried inside: its texts are in the script, the others are not.
+    expect(source).toContain('Write a message')
+    expect(source).not.toContain('Escribe un mensaje')
   })
 
   test('is one self-contained classic script: no imports, no remote fonts, styles or scripts', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { EN_TEXTS } from '../../server/protocol/widget-texts/en.ts'
 import { describeTime, seenMessageId, timeLabels } from '../../widget/src/message-times.ts'
 
 const at = (local: string) => new Date(local).getTime()
@@ -7,13 +8,22 @@ const message = (id: string, local: string, role = 'bot', conversation_id = 'c1'
 
 describe('time labels of the message log', () => {
   test('recent times are relative; today is the local clock; yesterday and older name the day', () => {
-    expect(describeTime(NOW - 20_000, NOW, 'en-GB')).toBe('Just now')
-    expect(describeTime(NOW - 12 * 60_000 - 5_000, NOW, 'en-GB')).toBe('12 min ago')
-    expect(describeTime(at('2026-11-23T09:05:00'), NOW, 'en-GB')).toBe('09:05')
-    expect(describeTime(at('2026-11-23T09:05:00'), NOW, 'en-US')).toBe('09:05 AM')
-    expect(describeTime(at('2026-11-22T23:59:00'), NOW, 'en-GB')).toBe('Yesterday 23:59')
-    expect(describeTime(at('2026-11-20T08:00:00'), NOW, 'en-GB')).toBe('Fri 20 Nov, 08:00')
-    expect(describeTime(at('2025-12-31T08:00:00'), NOW, 'en-GB')).toBe('Wed, 31 Dec 2025, 08:00')
+    expect(describeTime(NOW - 20_000, NOW, 'en-GB', EN_TEXTS)).toBe('Just now')
+    expect(describeTime(NOW - 12 * 60_000 - 5_000, NOW, 'en-GB', EN_TEXTS)).toBe('12 min ago')
+    expect(describeTime(at('2026-11-23T09:05:00'), NOW, 'en-GB', EN_TEXTS)).toBe('09:05')
+    expect(describeTime(at('2026-11-23T09:05:00'), NOW, 'en-US', EN_TEXTS)).toBe('09:05 AM')
+    expect(describeTime(at('2026-11-22T23:59:00'), NOW, 'en-GB', EN_TEXTS)).toBe('Yesterday 23:59')
+    expect(describeTime(at('2026-11-20T08:00:00'), NOW, 'en-GB', EN_TEXTS)).toBe('Fri 20 Nov, 08:00')
+    expect(describeTime(at('2025-12-31T08:00:00'), NOW, 'en-GB', EN_TEXTS)).toBe('Wed, 31 Dec 2025, 08:00')
+  })
+
+  test("in the widget's language: relative times and days through Intl, 'Just now' from its catalogue", async () => {
+    const es = await Bun.file(new URL('../../server/protocol/widget-texts/es.json', import.meta.url)).json()
+    expect(describeTime(NOW - 20_000, NOW, 'es', es)).toBe('Ahora mismo')
+    expect(describeTime(NOW - 12 * 60_000, NOW, 'es', es)).toBe('hace 12 min')
+    expect(describeTime(at('2026-11-22T23:59:00'), NOW, 'es', es)).toBe('Ayer 23:59')
+    expect(describeTime(NOW - 5 * 60_000, NOW, 'ja', EN_TEXTS)).toBe('5 分前')
+    expect(describeTime(at('2026-11-22T23:59:00'), NOW, 'de', EN_TEXTS)).toBe('Gestern 23:59')
   })
 
   test('a label opens each group: the first message and any after a gap of five minutes or more', () => {
@@ -27,6 +37,7 @@ describe('time labels of the message log', () => {
       ],
       NOW,
       'en-GB',
+      EN_TEXTS,
     )
     expect([...labels]).toEqual([
       ['a', '09:00'],
@@ -36,7 +47,7 @@ describe('time labels of the message log', () => {
   })
 
   test('a message with an unreadable time gets no label and does not break the groups', () => {
-    expect([...timeLabels([{ id: 'x', created_at: 'soon' }, message('a', '2026-11-23T15:00:00')], NOW, 'en-GB')]).toEqual([['a', '30 min ago']])
+    expect([...timeLabels([{ id: 'x', created_at: 'soon' }, message('a', '2026-11-23T15:00:00')], NOW, 'en-GB', EN_TEXTS)]).toEqual([['a', '30 min ago']])
   })
 })
 

@@ -23,6 +23,7 @@ describe('widget_config as the widget draws it', () => {
       height: 520,
       allowed_paths: ['/shop/*', '/contact'],
       rating: 'stars',
+      locale: 'he',
     }
     expect(resolveSettings(config)).toEqual(config as never)
   })
@@ -42,6 +43,7 @@ describe('widget_config as the widget draws it', () => {
       height: '600',
       allowed_paths: ['/ok', 'no-slash', '/a/*/b'],
       rating: 'ten',
+      locale: 'klingon',
     })
     expect(resolved).toEqual({ ...WIDGET_CONFIG_DEFAULTS, allowed_paths: ['/ok'] })
   })

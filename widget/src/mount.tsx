@@ -3,6 +3,7 @@ import type { WidgetConfigValues } from '../../server/protocol/widget-config-def
 import { App } from './components/App.tsx'
 import type { ChatModule } from './load-chat.ts'
 import type { Session } from './session.ts'
+import type { Speech } from './speech.ts'
 import css from './styles.css?inline'
 
 /**
@@ -15,6 +16,7 @@ export function mountWidget(
   greeting: string | null,
   chat: { stylesheet: string; load: () => Promise<ChatModule> },
   warn: (message: string) => void,
+  speech: () => Speech,
 ): MountedWidget {
   const host = document.createElement('div')
   host.id = 'parley-widget'
@@ -22,7 +24,7 @@ export function mountWidget(
   const shadow = host.attachShadow({ mode: 'open' })
   document.body.appendChild(host)
   const draw = (values: WidgetConfigValues, text: string | null) =>
-    render(() => <App session={session} settings={values} greeting={text} css={css} chatStylesheet={chat.stylesheet} loadChat={chat.load} warn={warn} />, shadow)
+    render(() => <App session={session} settings={values} speech={speech()} greeting={text} css={css} chatStylesheet={chat.stylesheet} loadChat={chat.load} warn={warn} />, shadow)
   let dispose = draw(settings, greeting)
   return {
     host,

@@ -6,10 +6,13 @@ import type { ContactDetails } from './contact-details.ts'
 import { applyDraftFrame, type Draft, withoutDraft } from './drafts.ts'
 import { countUnread, mergeMessages, newClientId } from './messages.ts'
 import type { KeyValueStore } from './storage.ts'
-import { RATING_REFUSALS } from '../../server/protocol/rating-refusals.ts'
-import { fileTooLargeText } from '../../server/protocol/file-size-text.ts'
-import { UPLOAD_TYPES, UPLOAD_TYPES_TEXT } from '../../server/protocol/upload-rules.ts'
-import { refusalNote, uploadFile } from './upload-file.ts'
+import { type RatingRefusal, RATING_REFUSALS } from '../../server/protocol/rating-refusals.ts'
+import { fileSizeText } from '../../server/protocol/file-size-text.ts'
+import { UPLOAD_TYPES } from '../../server/protocol/upload-rules.ts'
+import type { TextKey } from '../../server/protocol/widget-texts/en.ts'
+import { fillText } from './fill-text.ts'
+import { ENGLISH, type Speech } from './speech.ts'
+import { uploadFile } from './upload-file.ts'
 
 /** A visitor message shown before the server has confirmed it. */
 export interface Outgoing {
@@ -35,6 +38,10 @@ export interface SessionOptions {
   tabMemory: KeyValueStore
   pageUrl: () => string
   warn: (message: string) => void
+  /** The widget's language, for the refusals the session words itself. */
+  speech?: () => Speech
+  /** The browser's language (a checked BCP 47 tag), told to the server in the hello: the contact's `locale`. */
+  locale?: string
 }
 
 const TYPING_TIMEOUT_MS = 15_000
@@ -42,6 +49,14 @@ const TYPING_TIMEOUT_MS = 15_000
 const BOT_TYPING_TIMEOUT_MS = 60_000
 /** The server's refusals of an end rating: shown under the rating, not as a chat error. */
 const RATING_REFUSAL_CODES: ReadonlySet<string> = new Set(RATING_REFUSALS)
+/** Each refusal in the visitor's language. */
+const RATING_REFUSAL_TEXTS: Record<RatingRefusal, TextKey> = {
+  rating_off: 'rating_off',
+  unknown_conversation: 'rating_unknown',
+  conversation_not_closed: 'rating_not_closed',
+  already_rated: 'rating_given',
+  invalid_rating: 'rating_invalid',
+}
 
 /**
  * The chat as the view sees it (signals) and the glue between the view, the page's API calls
@@ -50,6 +65,8 @@ const RATING_REFUSAL_CODES: ReadonlySet<string> = new Set(RATING_REFUSALS)
  */
 export function createSession(options: SessionOptions) {
   const { profile, memory, tabMemory, warn } = options
+  const t = () => (options.speech?.() ?? ENGLISH).t
+  const tooLarge = (maxBytes: number, size: number) => fillText(t().file_too_large, { size: fileSizeText(size), max: fileSizeText(maxBytes, 'down') })
   const [messages, setMessages] = createSignal<ChatMessage[]>([])
   const [outgoing, setOutgoing] = createSignal<Outgoing[]>([])
   const patchOutgoing = (client_id: string, patch: (item: Outgoing) => Outgoing) =>
@@ -104,6 +121,7 @@ export function createSession(options: SessionOptions) {
       if (token) hello.visitor_token = token
       if (profile.userId) hello.user_id = profile.userId
       if (profile.userHash) hello.user_hash = profile.userHash
+      if (options.locale) hello.locale = options.locale
       if (Object.keys(profile.contactDetails).length > 0) hello.contact_details = { ...profile.contactDetails }
       helloAfter = newest()?.id
       if (helloAfter) hello.after = helloAfter
@@ -188,7 +206,7 @@ export function createSession(options: SessionOptions) {
         setRatingError(null)
         return
       case 'error':
-        if (RATING_REFUSAL_CODES.has(message.code)) setRatingError(message.message)
+        if (RATING_REFUSAL_CODES.has(message.code)) setRatingError(t()[RATING_REFUSAL_TEXTS[message.code as RatingRefusal]])
         else if (message.client_id) failOutgoing(message.client_id, message.message)
         else warn(`the server refused a request: ${message.message} (${message.code})`)
         return
@@ -219,10 +237,11 @@ export function createSession(options: SessionOptions) {
       ...list,
       { client_id, content: { kind: 'media', media: { type: image ? 'image' : 'file', url: '', filename: file.name } }, file: { name: file.name, size: file.size, progress: 0 } },
     ])
-    if (file.type && !(UPLOAD_TYPES as readonly string[]).includes(file.type)) return fail(`Only ${UPLOAD_TYPES_TEXT} can be sent.`)
-    if (!upload) return fail('You are offline.')
-    // The server's own 413 detail, so the visitor reads the same sentence whichever side refuses.
-    if (file.size > upload.maxBytes) return fail(refusalNote(fileTooLargeText(upload.maxBytes, file.size)))
+    if (file.type && !(UPLOAD_TYPES as readonly string[]).includes(file.type)) return fail(t().only_types)
+    if (!upload) return fail(t().offline)
+    // The same sentence as the server's 413 (its code is worded here), whichever side refuses.
+    if (file.size > upload.maxBytes) return fail(tooLarge(upload.maxBytes, file.size))
+    const maxBytes = upload.maxBytes
     if (image && file.size <= PREVIEW_MAX_BYTES) {
       const reader = new FileReader()
       reader.onload = () => {
@@ -238,7 +257,20 @@ export function createSession(options: SessionOptions) {
       onProgress: (progress) => patchFile({ progress }),
     }).then(
       (stored) => batch(() => receive({ type: 'message', message: stored })),
-      (error: Error) => fail(error.message),
+      // The server words its refusals in English, and more precisely ("this file is an SVG
+      // image"): shown as they are to an English widget, worded from the catalogue otherwise.
+      (error: Error & { code?: string; status?: number }) =>
+        fail(
+          error.message && (options.speech?.() ?? ENGLISH).tag === 'en'
+            ? error.message
+            : error.code === 'attachment_too_large'
+            ? tooLarge(maxBytes, file.size)
+            : error.code === 'attachment_type_refused'
+              ? t().only_types
+              : error.code === 'network'
+                ? t().file_not_sent
+                : error.message || fillText(t().server_answered, { status: error.status ?? 0 }),
+        ),
     )
   }
 
@@ -314,7 +346,7 @@ export function createSession(options: SessionOptions) {
       const trimmed = comment.trim()
       setRatingError(null)
       if (!socket.send({ type: 'rate', conversation_id: current.id, score, ...(trimmed ? { comment: trimmed } : {}) })) {
-        setRatingError('You are offline.')
+        setRatingError(t().offline)
       }
     },
     loadOlder() {

@@ -13,6 +13,7 @@ import {
   WIDGET_LIMITS,
   type WidgetConfigValues,
 } from '../../server/protocol/widget-config-defaults.ts'
+import { LOCALE_SETTINGS, type LocaleSetting } from '../../server/protocol/widget-locales.ts'
 
 /**
  * The widget_config the server sent, made safe to draw: every key present, each value of the
@@ -58,6 +59,7 @@ export function resolveSettings(raw: Record<string, unknown> | null | undefined)
       ? paths.filter((path): path is string => typeof path === 'string' && PATH_PATTERN.test(path))
       : null,
     rating: RATING_SCALES.includes(rating as RatingScaleName) ? (rating as RatingScaleName) : null,
+    locale: LOCALE_SETTINGS.includes(given.locale as LocaleSetting) ? (given.locale as LocaleSetting) : d.locale,
   }
 }
 

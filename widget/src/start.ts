@@ -8,6 +8,9 @@ import { loadChat } from './load-chat.ts'
 import { mountWidget } from './mount.tsx'
 import { createSession } from './session.ts'
 import { resolveSettings } from './settings.ts'
+import { createSignal } from 'solid-js'
+import { LANGUAGE_TAG_MAX_LENGTH, LANGUAGE_TAG_PATTERN } from '../../server/protocol/widget-locales.ts'
+import { ENGLISH, loadSpeech, pickSpeech, type Speech } from './speech.ts'
 import { browserStore } from './storage.ts'
 import { watchVisibility } from './visibility.ts'
 
@@ -63,7 +66,18 @@ export async function startWidget(
 
   async function show(config: WidgetBootConfig) {
     let settings = resolveSettings(config.widget_config)
+    const [speech, setSpeech] = createSignal<Speech>(ENGLISH)
+    const languages = browserLanguages()
+    // The widget's language: its texts fetched now (English is inside this script), drawn when they come.
+    const speak = (locale: string) => {
+      const chosen = pickSpeech(locale, languages)
+      if (chosen.tag === speech().tag && chosen.intl === speech().intl) return
+      loadSpeech(options.serverUrl, chosen).then(setSpeech, (error: Error) => warn(`${error.message}; the widget speaks English`))
+    }
+    speak(settings.locale)
     const session = createSession({
+      speech,
+      locale: languages.find((tag) => tag.length <= LANGUAGE_TAG_MAX_LENGTH && LANGUAGE_TAG_PATTERN.test(tag)),
       socketUrl: socketUrl(options.serverUrl, config.socket_path),
       uploadUrl: `${options.serverUrl}${UPLOAD_PATH}?key=${encodeURIComponent(options.widgetKey)}`,
       profile,
@@ -77,7 +91,7 @@ export async function startWidget(
     await domReady()
     // The view asks once, and again only after a failure (components/App.tsx).
     const load = () => loadChat(options.serverUrl)
-    const mounted = mountWidget(session, settings, config.greeting_message, { stylesheet: `${options.serverUrl}/widget-chat.css`, load }, warn)
+    const mounted = mountWidget(session, settings, config.greeting_message, { stylesheet: `${options.serverUrl}/widget-chat.css`, load }, warn, speech)
     const watch = () =>
       watchVisibility(window, settings.allowed_paths, (visible) => {
         mounted.host.style.display = visible ? '' : 'none'
@@ -88,6 +102,7 @@ export async function startWidget(
     return {
       redraw(next: WidgetBootConfig) {
         settings = resolveSettings(next.widget_config)
+        speak(settings.locale)
         mounted.redraw(settings, next.greeting_message)
         unwatch()
         unwatch = watch()
@@ -100,6 +115,12 @@ export async function startWidget(
       },
     }
   }
+}
+
+/** The visitor's languages, most wanted first, as the browser gives them. */
+function browserLanguages(): string[] {
+  const list = navigator.languages?.length ? navigator.languages : [navigator.language]
+  return list.filter((tag): tag is string => typeof tag === 'string' && tag !== '')
 }
 
 function domReady(): Promise<void> {

@@ -11,8 +11,19 @@ export interface UploadRequest {
   onProgress: (sent: number) => void
 }
 
-/** Why the server (or the network) refused an upload: its problem+json detail, ready to show. */
-export class UploadRefused extends Error {}
+/**
+ * Why the server (or the network) refused an upload: its problem+json code (`network` when no
+ * answer came), which the widget words in the visitor's language, and its detail as the message.
+ */
+export class UploadRefused extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly status: number,
+  ) {
+    super(message)
+  }
+}
 
 /**
  * Sends one file as the raw body of a POST (XMLHttpRequest, for its upload progress) and
@@ -30,11 +41,11 @@ export function uploadFile({ url, token, clientId, file, onProgress }: UploadReq
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
     }
     xhr.onload = () => {
-      const body = xhr.response as { message?: ChatMessage; detail?: string } | null
+      const body = xhr.response as { message?: ChatMessage; detail?: string; code?: string } | null
       if (xhr.status >= 200 && xhr.status < 300 && body?.message) return resolve(body.message)
-      reject(new UploadRefused(body?.detail ? refusalNote(body.detail) : `The server answered ${xhr.status}.`))
+      reject(new UploadRefused(body?.detail ? refusalNote(body.detail) : '', body?.code, xhr.status))
     }
-    xhr.onerror = () => reject(new UploadRefused('The file could not be sent: check your connection.'))
+    xhr.onerror = () => reject(new UploadRefused('', 'network', 0))
     xhr.send(file)
   })
 }

@@ -29,6 +29,15 @@ export function ContextPanel(props: { conversationId: string; version: number; o
   )
 }
 
+/** "Portuguese (Brazil) · pt-BR": the tag named in English by the browser's Intl, the tag beside it. */
+function languageName(tag: string): string {
+  let name: string | undefined
+  try {
+    name = new Intl.DisplayNames(['en'], { type: 'language' }).of(tag)
+  } catch {}
+  return name && name !== tag ? `${name} · ${tag}` : tag
+}
+
 function ContextBody(props: { info: Context; open: (id: string) => void }) {
   const identity = () => props.info.contact.identity
   return (
@@ -45,6 +54,14 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
             )}
           </Show>
         </dd>
+        <Show when={props.info.contact.locale}>
+          {(locale) => (
+            <>
+              <dt>Language</dt>
+              <dd data-field="language">{languageName(locale())}</dd>
+            </>
+          )}
+        </Show>
         <For each={props.info.contact.details}>
           {(detail) => (
             <>

@@ -22,6 +22,8 @@ export interface SocketData {
   externalId: string | null
   contactId: string | null
   conversationId: string | null
+  /** The browser's language from the hello (checked by its schema): the contact's `locale`. */
+  locale: string | null
   /** setContactDetails() values waiting for the visitor's first message. */
   pendingDetails: ContactDetails | null
   helloTimer: ReturnType<typeof setTimeout> | null

@@ -72,6 +72,9 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
     data.externalId = visitor.externalId
     data.contactId = visitor.contact?.id ?? null
     data.page = message.page_url ?? null
+    data.locale = message.locale ?? null
+    // A returning visitor whose browser now speaks another language: the contact follows.
+    if (visitor.contact && data.locale) visitors.noteLocale(visitor.contact.id, data.locale)
     const key = visitor.contact
       ? contactKey(visitor.contact.id)
       : visitor.externalId
@@ -107,7 +110,7 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
   /** The visitor's contact, made now if they had none; every tab of the visitor follows it. */
   function contactOf(socket: WidgetSocket): string {
     const data = socket.data
-    const contact = visitors.ensureContact(data.integration!.chatbotId, { externalId: data.externalId, tokenHash: data.tokenHash })
+    const contact = visitors.ensureContact(data.integration!.chatbotId, { externalId: data.externalId, tokenHash: data.tokenHash }, data.locale)
     const known = data.contactId === contact.id
     hub.bindContact(data.visitorKey, contact.id)
     if (!known) seen(socket, contact.id)

@@ -87,6 +87,7 @@ export function widgetSocket(deps: WidgetSocketDeps) {
       contactId: null,
       conversationId: null,
       pendingDetails: null,
+      locale: null,
       helloTimer: null,
       uploadKey: '',
       uploadTimes: null,

@@ -101,16 +101,19 @@ describe('a conversation through a chatapp number and a published flow', () => {
     // The widget's identify('+44 7911 123456') and setContactDetails({plan}), as the socket does them.
     const visitor = bed.app.services.visitors.resolve({ chatbotId: chat.chatbotId, userId: '+44 7911 123456', identitySecret: null, defaultCountry: null })
     if (!visitor.ok) throw new Error(visitor.reason)
-    const web = bed.app.services.visitors.ensureContact(chat.chatbotId, visitor)
+    // Their browser spoke British English; the Cloud API's webhooks carry no language, so a chatapp turn leaves it as it was.
+    const web = bed.app.services.visitors.ensureContact(chat.chatbotId, visitor, 'en-GB')
     bed.app.services.visitors.mergeDetails(web.id, { plan: 'pro' })
 
     await bed.say(chat, text('Hi'), '447911123456')
     const [conversation] = (await bed.app.call('GET', chat.path('/conversations?channel=chatapp'))).body.items
     expect(conversation.contact_id).toBe(web.id)
     const detail = (await bed.app.call('GET', chat.path(`/conversations/${conversation.id}`))).body
-    expect(detail.contact).toMatchObject({ id: web.id, external_id: '+447911123456', details: { plan: 'pro', profile_name: 'Ada Lovelace' } })
-    // Another number is another contact.
+    expect(detail.contact).toMatchObject({ id: web.id, external_id: '+447911123456', details: { plan: 'pro', profile_name: 'Ada Lovelace' }, locale: 'en-GB' })
+    // Another number is another contact, with no language.
     await bed.say(chat, text('Hi'), '4915112345678')
+    const other = (await bed.app.call('GET', chat.path('/conversations?channel=chatapp'))).body.items.find((c: any) => c.contact_id !== web.id)
+    expect((await bed.app.call('GET', chat.path(`/conversations/${other.id}`))).body.contact.locale).toBe(null)
     const contacts = new Set((await bed.app.call('GET', chat.path('/conversations?channel=chatapp'))).body.items.map((c: any) => c.contact_id))
     expect(contacts.size).toBe(2)
   })

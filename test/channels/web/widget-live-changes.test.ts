@@ -239,3 +239,59 @@ describe('a message that opens the conversation', () => {
     ])
   })
 })
+
+describe("the visitor's language", () => {
+  const flow = {
+    version: 1 as const,
+    start: 'pick',
+    states: {
+      pick: { branch: [{ contact: 'language', equals: 'pt', to: 'portuguese' }, { to: 'other' }] },
+      portuguese: { say: [{ text: 'Olá! ({{contact.locale}})' }], on: [{ to: 'pick' }] },
+      other: { say: [{ text: 'Hello! ({{contact.locale|unknown}})' }], on: [{ to: 'pick' }] },
+    },
+  }
+
+  test("the browser's language is stored as the contact's locale, branches the flow, and follows a later browser", async () => {
+    const chat = await setUpWebChat(suite.server, { flow })
+    const client = await connect(chat)
+    const { visitor_token: token } = await client.hello({ locale: 'pt-BR' })
+    client.send({ type: 'start' })
+    const [greeting] = await client.messages(1)
+    expect(textOf(greeting!.content)).toBe('Olá! (pt-BR)')
+    const path = `/chatbots/${chat.chatbotId}/conversations/${greeting!.conversation_id}`
+    expect((await api('GET', path)).body.contact.locale).toBe('pt-BR')
+    client.close()
+
+    const again = await connect(chat)
+    await again.hello({ visitor_token: token, locale: 'de-AT' })
+    again.send({ type: 'ping' })
+    await again.next('pong')
+    expect((await api('GET', path)).body.contact.locale).toBe('de-AT')
+    again.send({ type: 'message', client_id: 'm1', text: 'hi' })
+    const [, answer] = await again.messages(2)
+    expect(textOf(answer!.content)).toBe('Hello! (de-AT)')
+  })
+
+  test('without a language the contact has none (null), and the flow takes its other way', async () => {
+    const chat = await setUpWebChat(suite.server, { flow })
+    const client = await connect(chat)
+    await client.hello()
+    client.send({ type: 'start' })
+    const [greeting] = await client.messages(1)
+    expect(textOf(greeting!.content)).toBe('Hello! (unknown)')
+    expect((await api('GET', `/chatbots/${chat.chatbotId}/conversations/${greeting!.conversation_id}`)).body.contact.locale).toBe(null)
+  })
+
+  test.each([
+    ['markup', '<b>en</b>'],
+    ['too long', `en-${'abcdefgh-'.repeat(4)}x`],
+    ['not a tag', 'english'],
+  ])('a hello whose locale is not a language tag (%s) is refused, nothing stored', async (_, locale) => {
+    const chat = await setUpWebChat(suite.server, { flow })
+    const client = await connect(chat)
+    client.send({ type: 'hello', v: 1, locale })
+    const closed = await client.closedWith()
+    expect(closed.code).toBe(CloseCode.protocolError)
+    expect((await api('GET', `/chatbots/${chat.chatbotId}/conversations`)).body.items).toEqual([])
+  })
+})

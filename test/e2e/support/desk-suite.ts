@@ -1,4 +1,5 @@
 import { beforeAll } from 'bun:test'
+import type { BrowserContextOptions } from 'playwright-core'
 import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
 import { type ConsoleSuite, consoleSuite } from './console-suite.ts'
 import { HANDOFF_FLOW, type Person } from './desk-bed.ts'
@@ -12,7 +13,7 @@ export interface DeskSuite extends ConsoleSuite {
   /** A desk browser signed in as `person` (closed after the test). */
   desk(person: Person, options?: Parameters<typeof DeskPage.open>[2]): Promise<DeskPage>
   /** A widget visitor on a shop page of a fresh chatbot, handed over at their first message. */
-  visitorSays(text: string, flow?: ConversationFlow): Promise<{ visitor: WidgetPage; chatbotId: string; conversationId: string }>
+  visitorSays(text: string, flow?: ConversationFlow, browser?: BrowserContextOptions): Promise<{ visitor: WidgetPage; chatbotId: string; conversationId: string }>
 }
 
 /** For a file of desk tests: one Chromium, the compiled binary (started with `env`), the shop pages and two people. */
@@ -27,11 +28,11 @@ export function deskSuite(env: Record<string, string> = {}): DeskSuite {
     await page.signIn(person)
     return page
   }
-  suite.visitorSays = async (text, flow = HANDOFF_FLOW) => {
+  suite.visitorSays = async (text, flow = HANDOFF_FLOW, browser = {}) => {
     const chat = await suite.bed.webChat(flow)
     const path = `/${chat.chatbotId}`
     suite.host.page(path, embedPage({ serverUrl: suite.bed.url, widgetKey: chat.widgetKey }))
-    const visitor = await WidgetPage.open(suite.browser)
+    const visitor = await WidgetPage.open(suite.browser, browser)
     suite.opened.push(visitor)
     await visitor.goto(suite.host.url('shop.test', path))
     await visitor.openChat()

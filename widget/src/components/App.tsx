@@ -3,6 +3,8 @@ import type { WidgetConfigValues } from '../../../server/protocol/widget-config-
 import type { ChatModule } from '../load-chat.ts'
 import type { Session } from '../session.ts'
 import { textColorOn } from '../settings.ts'
+import { fillText } from '../fill-text.ts'
+import type { Speech } from '../speech.ts'
 import { ChatIcon, CloseIcon } from './Icons.tsx'
 import { MessagePreview } from './MessagePreview.tsx'
 
@@ -10,6 +12,8 @@ interface Props {
   session: Session
   settings: WidgetConfigValues
   greeting: string | null
+  /** The widget's language (widget_config.locale, else the visitor's browser): English until its texts have come. */
+  speech: Speech
   css: string
   /** The open chat's stylesheet (widget-chat.css on the Parley server), loaded when the chat first opens. */
   chatStylesheet: string
@@ -70,9 +74,10 @@ export function App(props: Props) {
       if (isReady && s.isOpen()) queueMicrotask(() => input?.focus())
     }),
   )
-  const unreadLabel = () => (s.unread() > 0 ? `, ${s.unread()} unread message${s.unread() === 1 ? '' : 's'}` : '')
+  const t = () => props.speech.t
+  const launcherLabel = () => (s.unread() > 0 ? fillText(t().open_chat_unread, { bubble: c.bubble_text, count: s.unread() }) : c.bubble_text)
   return (
-    <div class={`root ${c.position}${ready() ? '' : ' chat-loading'}`} style={theme}>
+    <div class={`root ${c.position}${ready() ? '' : ' chat-loading'}`} style={theme} dir={props.speech.dir} lang={props.speech.tag}>
       <style>{props.css}</style>
       <Show when={chatWanted()}>
         <link rel="stylesheet" href={props.chatStylesheet} onLoad={() => setChatStyled(true)} onError={() => setChatStyled(true)} />
@@ -80,12 +85,13 @@ export function App(props: Props) {
       <Show when={s.isOpen() && chat()}>
         {(loaded) => {
           const Window = loaded().ChatWindow
-          return <Window session={s} settings={c} greeting={props.greeting} onClose={() => s.setOpen(false)} inputRef={(el) => (input = el)} />
+          return <Window session={s} settings={c} speech={props.speech} greeting={props.greeting} onClose={() => s.setOpen(false)} inputRef={(el) => (input = el)} />
         }}
       </Show>
       <MessagePreview
         message={s.isOpen() ? null : s.preview()}
         botName={c.bot_display_name}
+        speech={props.speech}
         onOpen={() => s.setOpen(true)}
         onDismiss={() => {
           s.dismissPreview()
@@ -99,7 +105,7 @@ export function App(props: Props) {
         ref={launcher}
         aria-expanded={s.isOpen()}
         aria-controls="parley-window"
-        aria-label={s.isOpen() ? 'Close chat' : `${c.bubble_text}${unreadLabel()}`}
+        aria-label={s.isOpen() ? t().close_chat : launcherLabel()}
         onClick={() => s.setOpen(!s.isOpen())}
       >
         <Show when={s.isOpen()} fallback={<ChatIcon />}>

@@ -7,10 +7,13 @@ import { EndRating } from './EndRating.tsx'
 import { CloseIcon } from './Icons.tsx'
 import { MessageList } from './MessageList.tsx'
 import { seenMessageId, timeLabels } from '../message-times.ts'
+import type { Speech } from '../speech.ts'
 
 interface Props {
   session: Session
   settings: WidgetConfigValues
+  /** The widget's language: every text below comes from its catalogue. */
+  speech: Speech
   greeting: string | null
   onClose: () => void
   inputRef: (input: HTMLTextAreaElement) => void
@@ -24,7 +27,8 @@ export function ChatWindow(props: Props) {
   const [now, setNow] = createSignal(Date.now())
   const ticker = setInterval(() => setNow(Date.now()), 30_000)
   onCleanup(() => clearInterval(ticker))
-  const times = createMemo(() => timeLabels(s.messages(), now()))
+  const t = () => props.speech.t
+  const times = createMemo(() => timeLabels(s.messages(), now(), props.speech.intl, t()))
   const seenId = () => seenMessageId(s.messages(), s.conversation()?.id, s.conversation()?.read_by_team?.up_to)
   // A clicked choice is disabled right away; keep the keyboard in the chat rather than on <body>.
   const reply = (reply_to: 'button' | 'row', id: string, title: string) => {
@@ -77,7 +81,7 @@ export function ChatWindow(props: Props) {
         <h2 id="parley-title" class="title">
           {props.settings.bot_display_name}
         </h2>
-        <button type="button" class="close" aria-label="Close chat" onClick={() => props.onClose()}>
+        <button type="button" class="close" aria-label={t().close_chat} onClick={() => props.onClose()}>
           <CloseIcon />
         </button>
       </header>
@@ -86,6 +90,7 @@ export function ChatWindow(props: Props) {
         outgoing={s.outgoing()}
         greeting={props.greeting}
         botName={props.settings.bot_display_name}
+        speech={props.speech}
         // A draft being written shows the bot at work itself (a caret, or dots while it is empty).
         typing={s.typing() === 'bot' && s.drafts().length > 0 ? null : s.typing()}
         drafts={s.drafts()}
@@ -94,7 +99,7 @@ export function ChatWindow(props: Props) {
         seenId={seenId()}
         afterEnd={
           <Show when={props.settings.rating}>
-            {(scale) => <EndRating scale={scale()} rating={s.conversation()?.rating ?? null} error={s.ratingError()} onRate={rate} />}
+            {(scale) => <EndRating speech={props.speech} scale={scale()} rating={s.conversation()?.rating ?? null} error={s.ratingError()} onRate={rate} />}
           </Show>
         }
         hasMore={s.hasMore()}
@@ -105,15 +110,15 @@ export function ChatWindow(props: Props) {
       />
       <Show when={s.unavailable()}>
         <p class="notice" role="status">
-          Chat is unavailable right now.
+          {t().unavailable}
         </p>
       </Show>
       <Show when={!s.unavailable() && s.connection() === 'reconnecting'}>
         <p class="notice offline" role="status">
-          You are offline. Reconnecting…
+          {t().offline_reconnecting}
         </p>
       </Show>
-      <Composer disabled={s.unavailable()} onSend={s.sendText} onTyping={s.sendTyping} onFiles={sendFiles} ref={(el) => {
+      <Composer speech={props.speech} disabled={s.unavailable()} onSend={s.sendText} onTyping={s.sendTyping} onFiles={sendFiles} ref={(el) => {
           input = el
           props.inputRef(el)
         }}

@@ -1,5 +1,6 @@
 import { createSignal, onCleanup } from 'solid-js'
 import { UPLOAD_TYPES } from '../../../server/protocol/upload-rules.ts'
+import type { Speech } from '../speech.ts'
 import { AttachIcon, SendIcon } from './Icons.tsx'
 
 const TYPING_IDLE_MS = 3000
@@ -9,6 +10,7 @@ const TYPING_IDLE_MS = 3000
  * The paperclip picks files (pictures and PDFs), and a file pasted into the box is sent too.
  */
 export function Composer(props: {
+  speech: Speech
   disabled: boolean
   onSend: (text: string) => void
   onTyping: (active: boolean) => void
@@ -46,7 +48,7 @@ export function Composer(props: {
         send()
       }}
     >
-      <button type="button" class="attach" aria-label="Attach a file" title="Attach a picture or PDF" disabled={props.disabled} onClick={() => picker?.click()}>
+      <button type="button" class="attach" aria-label={props.speech.t.attach_file} title={props.speech.t.attach_hint} disabled={props.disabled} onClick={() => picker?.click()}>
         <AttachIcon />
       </button>
       <input
@@ -64,14 +66,17 @@ export function Composer(props: {
         }}
       />
       <label class="sr-only" for="parley-input">
-        Message
+        {props.speech.t.message_label}
       </label>
       <textarea
         id="parley-input"
         ref={props.ref}
         rows={1}
         maxLength={4096}
-        placeholder="Write a message…"
+        placeholder={props.speech.t.placeholder}
+        // What the visitor types runs in its own direction (Latin in an Arabic widget, or the
+        // reverse); empty, the placeholder follows the widget's.
+        dir={text() ? 'auto' : undefined}
         enterkeyhint="send"
         value={text()}
         disabled={props.disabled}
@@ -89,7 +94,7 @@ export function Composer(props: {
           }
         }}
       />
-      <button type="submit" class="send" aria-label="Send" disabled={props.disabled || !text().trim()}>
+      <button type="submit" class="send" aria-label={props.speech.t.send} disabled={props.disabled || !text().trim()}>
         <SendIcon />
       </button>
     </form>

@@ -1,4 +1,6 @@
 import { Show } from 'solid-js'
+import { fillText } from '../fill-text.ts'
+import type { Speech } from '../speech.ts'
 
 /**
  * The bot's answer as it is written: text only (a text node, as in every bubble), growing in
@@ -6,10 +8,10 @@ import { Show } from 'solid-js'
  * replaces this bubble; the growing text is hidden from them, so that the polite log does not
  * read out every fragment. The log keeps it in view as it grows (pin-to-bottom.ts).
  */
-export function DraftBubble(props: { text: string; botName: string }) {
+export function DraftBubble(props: { text: string; botName: string; speech: Speech }) {
   return (
     <div class="msg bot draft">
-      <span class="sr-only">{props.botName} is writing…</span>
+      <span class="sr-only">{fillText(props.speech.t.is_writing, { name: props.botName })}</span>
       <Show
         when={props.text}
         fallback={
@@ -20,7 +22,7 @@ export function DraftBubble(props: { text: string; botName: string }) {
           </span>
         }
       >
-        <p class="text" aria-hidden="true">
+        <p class="text" dir="auto" aria-hidden="true">
           {props.text}
         </p>
       </Show>

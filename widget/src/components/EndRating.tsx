@@ -1,9 +1,12 @@
 import { createSignal, For, type JSX, Show } from 'solid-js'
 import type { RatingScaleName } from '../../../server/protocol/widget-config-defaults.ts'
 import type { ConversationRating } from '../../../server/protocol/widget-protocol.ts'
+import { fillText } from '../fill-text.ts'
+import type { Speech } from '../speech.ts'
 import { ThumbIcon } from './Icons.tsx'
 
 interface Props {
+  speech: Speech
   scale: RatingScaleName
   /** The stored rating, once given (from this tab or another). */
   rating: ConversationRating | null
@@ -12,39 +15,40 @@ interface Props {
   onRate: (score: number, comment: string) => void
 }
 
-const THUMBS: { score: number; label: string; glyph: () => JSX.Element }[] = [
-  { score: 1, label: 'Good', glyph: () => <ThumbIcon /> },
-  { score: 0, label: 'Bad', glyph: () => <ThumbIcon down /> },
+const THUMBS: { score: number; label: 'good' | 'bad'; glyph: () => JSX.Element }[] = [
+  { score: 1, label: 'good', glyph: () => <ThumbIcon /> },
+  { score: 0, label: 'bad', glyph: () => <ThumbIcon down /> },
 ]
-const STARS = [1, 2, 3, 4, 5].map((score) => ({ score, label: `${score} of 5`, glyph: () => '\u2605' as JSX.Element }))
+const STARS = [1, 2, 3, 4, 5].map((score) => ({ score, label: null, glyph: () => '\u2605' as JSX.Element }))
 
 /** Under the "Conversation ended" divider: pick a score, add a comment if you like, send once. */
 export function EndRating(props: Props) {
   const [score, setScore] = createSignal<number | null>(null)
   const [comment, setComment] = createSignal('')
   const [sent, setSent] = createSignal(false)
+  const t = () => props.speech.t
   const choices = () => (props.scale === 'thumbs' ? THUMBS : STARS)
   const given = () => props.rating
   /** Sent and waiting for the server: a refusal unlocks it again. */
   const locked = () => sent() && !props.error
   return (
-    <div class="rating" role="group" aria-label="Rate this conversation">
+    <div class="rating" role="group" aria-label={t().rate_conversation}>
       <Show
         when={!given()}
         fallback={
           <p role="status">
-            Thanks for your feedback{given()!.scale === 'stars' ? ` (${given()!.score} of 5)` : ''}.
+            {given()!.scale === 'stars' ? fillText(t().thanks_stars, { score: given()!.score }) : t().thanks}
           </p>
         }
       >
-        <p>How was this conversation?</p>
+        <p>{t().rating_question}</p>
         <div>
           <For each={choices()}>
             {(choice) => (
               <button
                 type="button"
                 classList={{ lit: props.scale === 'stars' ? (score() ?? 0) >= choice.score : score() === choice.score }}
-                aria-label={choice.label}
+                aria-label={choice.label ? t()[choice.label] : fillText(t().stars_of_five, { score: choice.score })}
                 aria-pressed={score() === choice.score}
                 disabled={locked()}
                 onClick={() => setScore(choice.score)}
@@ -56,13 +60,13 @@ export function EndRating(props: Props) {
         </div>
         <Show when={score() !== null}>
           <label class="sr-only" for="parley-rating-comment">
-            Comment (optional)
+            {t().comment_label}
           </label>
           <textarea
             id="parley-rating-comment"
             rows={2}
             maxLength={1000}
-            placeholder="Add a comment (optional)"
+            placeholder={t().comment_placeholder}
             value={comment()}
             disabled={locked()}
             onInput={(event) => setComment(event.currentTarget.value)}
@@ -76,7 +80,7 @@ export function EndRating(props: Props) {
               props.onRate(score()!, comment())
             }}
           >
-            Send rating
+            {t().send_rating}
           </button>
         </Show>
         <Show when={props.error}>

@@ -3,6 +3,7 @@ import type { Content } from '../../../server/protocol/widget-protocol.ts'
 import { safeMediaUrl } from '../links.ts'
 import { revealInLog } from '../reveal-in-log.ts'
 import { UNPIN } from '../pin-to-bottom.ts'
+import type { Speech } from '../speech.ts'
 import { FileIcon } from './Icons.tsx'
 import { LinkedText } from './LinkedText.tsx'
 
@@ -13,12 +14,12 @@ export interface ReplyHandler {
 }
 
 /** What one bubble shows, by content kind. Buttons and list rows answer only while `active`. */
-export function MessageContent(props: { content: Content; active: boolean; onReply: ReplyHandler }) {
+export function MessageContent(props: { content: Content; active: boolean; onReply: ReplyHandler; speech: Speech }) {
   return (
     <Switch>
       <Match when={props.content.kind === 'text' && (props.content as Of<'text'>)}>
         {(content) => (
-          <p class="text">
+          <p class="text" dir="auto">
             <LinkedText text={content().text} />
           </p>
         )}
@@ -26,10 +27,10 @@ export function MessageContent(props: { content: Content; active: boolean; onRep
       <Match when={props.content.kind === 'buttons' && (props.content as Of<'buttons'>)}>
         {(content) => (
           <>
-            <p class="text">
+            <p class="text" dir="auto">
               <LinkedText text={content().text} />
             </p>
-            <div class="choices" role="group" aria-label="Choose an answer">
+            <div class="choices" role="group" aria-label={props.speech.t.choose_answer}>
               <For each={content().buttons}>
                 {(button) => (
                   <button type="button" class="choice" disabled={!props.active} onClick={() => props.onReply('button', button.id, button.title)}>
@@ -45,15 +46,15 @@ export function MessageContent(props: { content: Content; active: boolean; onRep
         {(content) => <ListContent content={content()} active={props.active} onReply={props.onReply} />}
       </Match>
       <Match when={props.content.kind === 'media' && (props.content as Of<'media'>)}>
-        {(content) => <MediaContent media={content().media} />}
+        {(content) => <MediaContent media={content().media} speech={props.speech} />}
       </Match>
       <Match when={props.content.kind === 'reply' && (props.content as Of<'reply'>)}>
-        {(content) => <p class="text">{content().title}</p>}
+        {(content) => <p class="text" dir="auto">{content().title}</p>}
       </Match>
       <Match when={props.content.kind === 'meta_flow' && (props.content as Of<'meta_flow'>)}>
         {(content) => (
           <p class="text notice-text">
-            {content().cta} <span class="muted">(this form opens in the messaging app)</span>
+            {content().cta} <span class="muted">{props.speech.t.form_in_app}</span>
           </p>
         )}
       </Match>
@@ -74,7 +75,7 @@ function ListContent(props: { content: Of<'list'>; active: boolean; onReply: Rep
   }
   return (
     <>
-      <p class="text">
+      <p class="text" dir="auto">
         <LinkedText text={props.content.text} />
       </p>
       <button type="button" class="choice" aria-expanded={expanded()} disabled={!props.active} onClick={flip} ref={toggle}>
@@ -107,12 +108,12 @@ function ListContent(props: { content: Of<'list'>; active: boolean; onReply: Rep
   )
 }
 
-function MediaContent(props: { media: Of<'media'>['media'] }) {
+function MediaContent(props: { media: Of<'media'>['media']; speech: Speech }) {
   const url = () => safeMediaUrl(props.media.url)
-  const label = () => props.media.caption || props.media.filename || props.media.type
+  const label = () => props.media.caption || props.media.filename || props.speech.t[props.media.type]
   return (
     <>
-      <Show when={url()} fallback={<p class="text muted">(an attachment that cannot be shown)</p>}>
+      <Show when={url()} fallback={<p class="text muted">{props.speech.t.attachment_unshown}</p>}>
         {(href) => (
           <Switch>
             <Match when={props.media.type === 'image'}>
@@ -129,14 +130,14 @@ function MediaContent(props: { media: Of<'media'>['media'] }) {
             <Match when={props.media.type === 'file'}>
               <a class="file" href={href()} target="_blank" rel="noopener noreferrer" download={props.media.filename ?? ''}>
                 <FileIcon />
-                <span class="file-name">{props.media.filename || 'Download file'}</span>
+                <span class="file-name">{props.media.filename || props.speech.t.download_file}</span>
               </a>
             </Match>
           </Switch>
         )}
       </Show>
       <Show when={props.media.caption}>
-        <p class="text caption">
+        <p class="text caption" dir="auto">
           <LinkedText text={props.media.caption ?? ''} />
         </p>
       </Show>

@@ -8,6 +8,8 @@ import { MessageContent, type ReplyHandler } from './MessageContent.tsx'
 import { PendingFile } from './PendingFile.tsx'
 import { pinToBottom } from '../pin-to-bottom.ts'
 import { quietLog } from '../quiet-log.ts'
+import { fillText } from '../fill-text.ts'
+import type { Speech } from '../speech.ts'
 
 interface Props {
   messages: ChatMessage[]
@@ -15,6 +17,7 @@ interface Props {
   /** Shown as the chatbot's first bubble until the conversation has messages. */
   greeting: string | null
   botName: string
+  speech: Speech
   typing: 'bot' | 'agent' | null
   /** The latest conversation was closed: the log ends with a divider saying so. */
   ended: boolean
@@ -66,26 +69,27 @@ export function MessageList(props: Props) {
       { defer: true },
     ),
   )
+  const t = () => props.speech.t
   const speaker = (message: ChatMessage) =>
-    message.role === 'visitor' ? 'You' : message.role === 'agent' ? message.author || 'Agent' : message.role === 'bot' ? props.botName : ''
+    message.role === 'visitor' ? t().you : message.role === 'agent' ? message.author || t().agent : message.role === 'bot' ? props.botName : ''
   return (
     <div class="log-frame">
-      <div class="log" role="log" aria-live="polite" aria-label="Messages" ref={log}>
+      <div class="log" role="log" aria-live="polite" aria-label={t().messages} ref={log}>
         <Show when={props.hasMore}>
           <button type="button" class="older" onClick={loadOlder}>
-            Show earlier messages
+            {t().show_earlier}
           </button>
         </Show>
         <Show when={props.greeting && props.messages.length === 0 && props.outgoing.length === 0}>
           <Bubble role="bot" speaker={props.botName}>
-            <p class="text">{props.greeting}</p>
+            <p class="text" dir="auto">{props.greeting}</p>
           </Bubble>
         </Show>
         <For each={props.messages}>
           {(message, index) => (
             <>
               <Show when={index() > 0 && props.messages[index() - 1]?.conversation_id !== message.conversation_id}>
-                <Ended />
+                <Ended text={t().conversation_ended} />
               </Show>
               <Show when={props.times?.get(message.id)}>
                 {(label) => <time class="time" dateTime={message.created_at}>{label()}</time>}
@@ -93,14 +97,14 @@ export function MessageList(props: Props) {
               <Bubble
                 role={message.role}
                 speaker={speaker(message)}
-                author={message.role === 'agent' ? message.author || 'Agent' : undefined}
+                author={message.role === 'agent' ? message.author || t().agent : undefined}
                 avatar={message.author_avatar_url}
               >
-                <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} />
+                <MessageContent content={message.content} active={message.id === lastId()} onReply={props.onReply} speech={props.speech} />
               </Bubble>
               <Show when={message.id === props.seenId}>
                 <span class="seen" data-not-news>
-                  Seen
+                  {t().seen}
                 </span>
               </Show>
             </>
@@ -108,23 +112,23 @@ export function MessageList(props: Props) {
         </For>
         {/* By id, not by object: a delta updates the bubble in place instead of adding a new one to the log. */}
         <For each={(props.drafts ?? []).map((draft) => draft.message_id)}>
-          {(id) => <DraftBubble text={props.drafts?.find((draft) => draft.message_id === id)?.text ?? ''} botName={props.botName} />}
+          {(id) => <DraftBubble text={props.drafts?.find((draft) => draft.message_id === id)?.text ?? ''} botName={props.botName} speech={props.speech} />}
         </For>
         <Show when={props.ended && props.messages.length > 0 && props.outgoing.length === 0}>
-          <Ended />
+          <Ended text={t().conversation_ended} />
           {props.afterEnd}
         </Show>
         <For each={props.outgoing}>
           {(item) => (
-            <Bubble role="visitor" speaker="You" pending={!item.failed} failed={item.failed} onDismiss={item.file && item.failed ? () => props.onDismiss?.(item.client_id) : undefined}>
-              <Show when={item.file} fallback={<MessageContent content={item.content as Content} active={false} onReply={props.onReply} />}>
-                {(file) => <PendingFile file={file()} sending={!item.failed} />}
+            <Bubble role="visitor" speaker={t().you} notDelivered={t().not_delivered} remove={t().remove} pending={!item.failed} failed={item.failed} onDismiss={item.file && item.failed ? () => props.onDismiss?.(item.client_id) : undefined}>
+              <Show when={item.file} fallback={<MessageContent content={item.content as Content} active={false} onReply={props.onReply} speech={props.speech} />}>
+                {(file) => <PendingFile file={file()} sending={!item.failed} speech={props.speech} />}
               </Show>
             </Bubble>
           )}
         </For>
         <Show when={props.typing}>
-          <div class="msg bot typing" data-not-news aria-label={`${props.typing === 'agent' ? 'An agent' : props.botName} is typing`} role="status">
+          <div class="msg bot typing" data-not-news aria-label={props.typing === 'agent' ? t().agent_is_typing : fillText(t().is_typing, { name: props.botName })} role="status">
             <span />
             <span />
             <span />
@@ -133,7 +137,7 @@ export function MessageList(props: Props) {
       </div>
       <Show when={newBelow()}>
         <button type="button" class="new-below" onClick={() => pin?.toBottom()}>
-          New message ↓
+          {t().new_message}
         </button>
       </Show>
     </div>
@@ -141,15 +145,27 @@ export function MessageList(props: Props) {
 }
 
 /** Where one conversation stopped: closed by a person or by the flow. A new message starts the next. */
-function Ended() {
+function Ended(props: { text: string }) {
   return (
-    <div class="ended" role="separator" aria-label="Conversation ended">
-      <span>Conversation ended</span>
+    <div class="ended" role="separator" aria-label={props.text}>
+      <span>{props.text}</span>
     </div>
   )
 }
 
-function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: string; avatar?: string; pending?: boolean; failed?: string; onDismiss?: () => void; children: unknown }) {
+function Bubble(props: {
+  role: ChatMessage['role']
+  speaker: string
+  author?: string
+  avatar?: string
+  pending?: boolean
+  failed?: string
+  /** "Not delivered: {reason}" and "Remove", in the widget's language (only the visitor's own bubbles need them). */
+  notDelivered?: string
+  remove?: string
+  onDismiss?: () => void
+  children: unknown
+}) {
   return (
     <div class={`msg ${props.role}`} classList={{ pending: props.pending, failed: !!props.failed }}>
       <Show when={props.author}>
@@ -166,13 +182,13 @@ function Bubble(props: { role: ChatMessage['role']; speaker: string; author?: st
       {props.children as never}
       <Show when={props.failed}>
         <span class="error-note" role="alert">
-          Not delivered: {props.failed}
+          {fillText(props.notDelivered ?? '{reason}', { reason: props.failed ?? '' })}
         </span>
       </Show>
       <Show when={props.onDismiss}>
         {(dismiss) => (
           <button type="button" class="dismiss" onClick={() => dismiss()()}>
-            Remove
+            {props.remove}
           </button>
         )}
       </Show>

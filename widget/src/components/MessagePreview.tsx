@@ -1,11 +1,13 @@
 import { Show } from 'solid-js'
 import type { ChatMessage } from '../../../server/protocol/widget-protocol.ts'
 import { previewText } from '../preview-text.ts'
+import type { Speech } from '../speech.ts'
 import { CloseIcon } from './Icons.tsx'
 
 interface Props {
   message: ChatMessage | null
   botName: string
+  speech: Speech
   onOpen: () => void
   onDismiss: () => void
 }
@@ -16,7 +18,7 @@ interface Props {
  * screen readers announce a card that appears in it. Text only, never markup.
  */
 export function MessagePreview(props: Props) {
-  const sender = (message: ChatMessage) => (message.role === 'agent' ? message.author || 'Agent' : props.botName)
+  const sender = (message: ChatMessage) => (message.role === 'agent' ? message.author || props.speech.t.agent : props.botName)
   return (
     <div class="preview-region" role="status" aria-live="polite">
       <Show when={props.message}>
@@ -24,9 +26,9 @@ export function MessagePreview(props: Props) {
           <div class="preview">
             <button type="button" class="preview-open" onClick={() => props.onOpen()}>
               <span class="preview-sender">{sender(message())}</span>
-              <span class="preview-text">{previewText(message().content)}</span>
+              <span class="preview-text" dir="auto">{previewText(message().content, undefined, props.speech.t)}</span>
             </button>
-            <button type="button" class="preview-dismiss" aria-label="Dismiss message preview" onClick={() => props.onDismiss()}>
+            <button type="button" class="preview-dismiss" aria-label={props.speech.t.dismiss_preview} onClick={() => props.onDismiss()}>
               <CloseIcon />
             </button>
           </div>

@@ -178,7 +178,7 @@ function Field(props: { spec: FieldSpec; value: string; problem: string | null; 
       <label for={id()}>{props.spec.label}</label>
       {props.spec.kind === 'choice' ? (
         <select {...common()} value={props.value} onChange={(e) => props.onInput(e.currentTarget.value)}>
-          <For each={props.spec.choices}>{(choice) => <option value={choice}>{choice === '' ? 'none' : choice}</option>}</For>
+          <For each={props.spec.choices}>{(choice) => <option value={choice}>{props.spec.choiceLabels?.[choice] ?? (choice === '' ? 'none' : choice)}</option>}</For>
         </select>
       ) : props.spec.kind === 'paths' || props.spec.kind === 'domains' || props.spec.kind === 'greeting' ? (
         <textarea {...common()} rows={props.spec.kind === 'greeting' ? 2 : 3} value={props.value} onInput={(e) => props.onInput(e.currentTarget.value)} />

@@ -8,6 +8,7 @@ import {
   WIDGET_CONFIG_DEFAULTS,
   WIDGET_LIMITS,
 } from '../../../../server/protocol/widget-config-defaults.ts'
+import { LOCALE_NAMES, LOCALE_SETTINGS } from '../../../../server/protocol/widget-locales.ts'
 
 /**
  * The web widget's settings as a form: each field with the spec's limits, checked as it is
@@ -23,6 +24,8 @@ export interface FieldSpec {
   /** What the form says about the limits, beside the field. */
   limit: string
   choices?: readonly string[]
+  /** How the form names a choice, when not by its value. */
+  choiceLabels?: Readonly<Record<string, string>>
   min?: number
   max?: number
   maxLength?: number
@@ -44,6 +47,15 @@ export const WIDGET_FIELDS: FieldSpec[] = [
   { key: 'height', label: 'Height', kind: 'number', min: WIDGET_LIMITS.height.min, max: WIDGET_LIMITS.height.max, limit: `${WIDGET_LIMITS.height.min} to ${WIDGET_LIMITS.height.max} px`, inWidgetConfig: true },
   { key: 'allowed_paths', label: 'Pages it shows on', kind: 'paths', limit: 'one path a line: /contact, or /shop/* for a whole section; at most 100; empty: every page', inWidgetConfig: true },
   { key: 'rating', label: 'Rating at the end', kind: 'choice', choices: ['', 'thumbs', 'stars'], limit: 'thumbs, 1 to 5 stars, or none', inWidgetConfig: true },
+  {
+    key: 'locale',
+    label: 'Language',
+    kind: 'choice',
+    choices: LOCALE_SETTINGS,
+    choiceLabels: { auto: "Auto: the visitor's browser", ...Object.fromEntries(Object.entries(LOCALE_NAMES).map(([tag, name]) => [tag, `${name} (${tag})`])) },
+    limit: "every text the widget shows; auto picks the visitor's browser language, English when none fits",
+    inWidgetConfig: true,
+  },
   { key: 'allowed_domains', label: 'Sites that may embed it', kind: 'domains', limit: 'one host a line: example.com, *.example.com, localhost:3000; at most 100; empty: every site', inWidgetConfig: false },
   { key: 'greeting_message', label: 'Greeting', kind: 'greeting', limit: 'up to 1000 characters; empty for none', maxLength: 1000, inWidgetConfig: false },
   { key: 'identity_secret', label: 'Identity secret', kind: 'secret', limit: '16 to 256 characters; write-only. Empty keeps the current one', maxLength: 256, inWidgetConfig: false },
