@@ -128,15 +128,17 @@ describe('journey: keyboard only, a visitor and an agent', () => {
     await desk.keyboard.press('Enter')
     await visitor.shownText('Hi, Sam here. Which colour is the jacket?', 'agent')
 
-    // A note: back to the "Private note" tab, Enter, Tab into the box, type, Enter; then back to replies.
-    await tabTo(desk, '[data-mode=note]', 'the note tab', { backwards: true })
-    await desk.keyboard.press('Enter')
-    await tabTo(desk, '#composer', 'the note box')
+    // A note: back to the modes (one Tab stop), the arrow picks "Private note", Tab into the box, type, Enter; then back to replies.
+    await tabTo(desk, '.modes [aria-selected=true]', 'the chosen mode', { backwards: true })
+    await desk.keyboard.press('ArrowRight')
+    await waitUntil(() => hasFocus(desk, '[data-mode=note][aria-selected=true]'), '"Private note" picked with an arrow')
+    await tabTo(desk, '#composer', 'the note box', { most: 1 })
     await desk.keyboard.type('Check the stock of size L before swapping.')
     await desk.keyboard.press('Enter')
     await desk.locator('.messages .message.note', { hasText: 'Check the stock of size L' }).waitFor()
-    await tabTo(desk, '.modes [role=tab]:not([data-mode])', 'the reply tab', { backwards: true })
-    await desk.keyboard.press('Enter')
+    await tabTo(desk, '.modes [aria-selected=true]', 'the chosen mode', { backwards: true, most: 1 })
+    await desk.keyboard.press('ArrowLeft')
+    await waitUntil(() => hasFocus(desk, '#mode-reply[aria-selected=true]'), '"Reply" picked with an arrow')
 
     // The visitor sends a photo: Tab to the paperclip, Enter opens the file chooser.
     await tabTo(vpage, 'button.attach', 'the paperclip', { backwards: true })

@@ -126,6 +126,14 @@ export function Composer(props: {
       void send()
     }
   }
+  /** The tab pattern's keys: the arrows (Home, End) pick the other mode and move the focus to it. */
+  const switchByKey = (event: KeyboardEvent) => {
+    const picked = { ArrowLeft: 'reply', ArrowRight: 'note', ArrowUp: 'reply', ArrowDown: 'note', Home: 'reply', End: 'note' }[event.key] as 'reply' | 'note' | undefined
+    if (!picked) return
+    event.preventDefault()
+    setMode(picked)
+    document.getElementById(`mode-${picked}`)?.focus()
+  }
   return (
     <form
       class="composer"
@@ -149,11 +157,11 @@ export function Composer(props: {
         void attach(files)
       }}
     >
-      <div class="modes" role="tablist" aria-label="Write">
-        <button type="button" role="tab" aria-selected={mode() === 'reply'} onClick={() => setMode('reply')}>
+      <div class="modes" role="tablist" aria-label="Write" onKeyDown={switchByKey}>
+        <button type="button" role="tab" id="mode-reply" aria-controls="composer" aria-selected={mode() === 'reply'} tabindex={mode() === 'reply' ? 0 : -1} onClick={() => setMode('reply')}>
           Reply
         </button>
-        <button type="button" role="tab" data-mode="note" aria-selected={mode() === 'note'} onClick={() => setMode('note')}>
+        <button type="button" role="tab" id="mode-note" data-mode="note" aria-controls="composer" aria-selected={mode() === 'note'} tabindex={mode() === 'note' ? 0 : -1} onClick={() => setMode('note')}>
           Private note
         </button>
       </div>
