@@ -126,7 +126,6 @@ import { widgetAssetRoutes } from './widget-assets/routes.ts'
 import { widgetPreviewRoutes } from './widget-preview/routes.ts'
 import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
-import { workspaceStore } from './workspaces/store.ts'
 import { sqliteStores } from './stores.ts'
 
 export interface AppDeps {
@@ -148,7 +147,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, autopilot: autopilotTuning, deskSearch: deskSearchTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
-  const workspaces = workspaceService(workspaceStore(db), now)
   const chatbotRows = chatbotStore(db)
   const oauthRows = oauthStore(db)
   const mcpOAuthState = oauthStateOf(oauthRows)
@@ -186,8 +184,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const sessions = sessionService({ store: personRows, now, events })
   const signIn = signInService({ store: personRows, sessions, passwords })
   const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
-  const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
-  const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   // The stores' cached rows must match the database: a rolled-back batch or a chatbot's
@@ -205,6 +201,9 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
   const stores = sqliteStores(db)
   const units = sqliteUnits(batch, stores)
+  const workspaces = workspaceService({ stores, units, now })
+  const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
+  const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
   const messages = messageStore(db)
   const restApiOut = restApiDeliveries({
     store: outboxStore(db),
@@ -374,9 +373,9 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
       jsonBodyParser(
         bodyLimits,
         (request, path) => {
-          if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
           // A visitor's file is read only for a live socket's token, from an allowed page.
           if (path === UPLOAD_PATH && request.method === 'POST') web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage))
+          if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) return checkKey(request).then(() => {})
         },
       ),
     )

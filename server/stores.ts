@@ -10,6 +10,9 @@ import type { OutboxClaims } from './outbox/outbox-claims.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { postgresOutboxClaims } from './outbox/postgres-outbox-claims.ts'
 import { sqliteOutboxClaims } from './outbox/sqlite-outbox-claims.ts'
+import { postgresWorkspaceStore } from './workspaces/postgres-store.ts'
+import { sqliteWorkspaceStore } from './workspaces/sqlite-store.ts'
+import type { WorkspaceStore } from './workspaces/store.ts'
 
 /**
  * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
@@ -21,13 +24,24 @@ export interface Stores {
   instance: InstanceStore
   operations: OperationsStore
   outboxClaims: OutboxClaims
+  workspaces: WorkspaceStore
 }
 
 export function sqliteStores(db: Database): Stores {
-  return { instance: sqliteInstanceStore(db), operations: sqliteOperationsStore(db), outboxClaims: sqliteOutboxClaims(outboxStore(db)) }
+  return {
+    instance: sqliteInstanceStore(db),
+    operations: sqliteOperationsStore(db),
+    outboxClaims: sqliteOutboxClaims(outboxStore(db)),
+    workspaces: sqliteWorkspaceStore(db),
+  }
 }
 
 /** Built per unit on a transaction, and once on the pool: cheap (closures, no statements prepared). */
 export function postgresStores(sql: SQL): Stores {
-  return { instance: postgresInstanceStore(sql), operations: postgresOperationsStore(sql), outboxClaims: postgresOutboxClaims(sql) }
+  return {
+    instance: postgresInstanceStore(sql),
+    operations: postgresOperationsStore(sql),
+    outboxClaims: postgresOutboxClaims(sql),
+    workspaces: postgresWorkspaceStore(sql),
+  }
 }

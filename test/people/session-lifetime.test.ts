@@ -79,7 +79,7 @@ describe('one-time links expire', () => {
   test('the first admin setup link works for 30 minutes', async () => {
     const clock = appAt()
     app = clock.app
-    const workspaceId = app.services.workspaces.authenticate(app.key) as string
+    const workspaceId = (await app.services.workspaces.authenticate(app.key)) as string
     const late = tokenOf(app.services.people.setupLink(workspaceId).url)
     const inTime = tokenOf(app.services.people.setupLink(workspaceId).url)
     clock.travel(30 * 60_000 - 1000)
