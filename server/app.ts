@@ -78,10 +78,9 @@ import { authRoutes } from './people/auth-routes.ts'
 import { passwordPool } from './people/password-pool.ts'
 import { usePasswordHashing } from './people/password.ts'
 import { peopleService } from './people/service.ts'
-import { sessionAuth } from './people/session-auth.ts'
+import { sessionAuth, sessionFirst } from './people/session-auth.ts'
 import { sessionService } from './people/sessions.ts'
 import { signInService } from './people/sign-in.ts'
-import { peopleStore } from './people/store.ts'
 import { userRoutes } from './people/user-routes.ts'
 import { apiKeyCheck, authenticate } from './http/authenticate.ts'
 import { failedAttempts } from './http/failed-attempts.ts'
@@ -177,13 +176,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
-  const personRows = peopleStore(db)
   usePasswordHashing(config.passwordHashing)
   const passwords = passwordPool({ concurrency: config.passwordChecks })
-  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl, events, passwords })
-  const sessions = sessionService({ store: personRows, now, events })
-  const signIn = signInService({ store: personRows, sessions, passwords })
-  const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   // The stores' cached rows must match the database: a rolled-back batch or a chatbot's
@@ -202,6 +196,10 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const stores = sqliteStores(db)
   const units = sqliteUnits(batch, stores)
   const workspaces = workspaceService({ stores, units, now })
+  const people = peopleService({ stores, units, now, publicUrl: config.publicUrl, events, passwords })
+  const sessions = sessionService({ stores, units, now, events })
+  const signIn = signInService({ stores, sessions, passwords })
+  const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
   const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
   const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
   const messages = messageStore(db)
@@ -293,7 +291,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
   const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, attachments, batch, events, feed, now })
   const deskSockets = deskSocket({
-    callerOf: (request) => sessionCookies.caller(request),
+    callerOf: (request) => sessionCookies.preloadedCaller(request),
     sessions,
     publicOrigin: config.publicUrl,
     feed,
@@ -374,8 +372,10 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
         bodyLimits,
         (request, path) => {
           // A visitor's file is read only for a live socket's token, from an allowed page.
-          if (path === UPLOAD_PATH && request.method === 'POST') web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage))
-          if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) return checkKey(request).then(() => {})
+          if (path === UPLOAD_PATH && request.method === 'POST') {
+            return sessionCookies.preload(request).then(() => void web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage)))
+          }
+          if (path.startsWith('/api/dev/v1/')) return sessionCookies.admitsWithoutKey(request, path).then((admitted) => (admitted ? undefined : checkKey(request).then(() => {})))
         },
       ),
     )
@@ -410,8 +410,9 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     proxies,
     services: { attachments, autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed, deskSearch },
     events,
-    socket: web.socket,
-    deskSocket: deskSockets,
+    // A socket opened with the session cookie (the console's preview, the desk) has its session looked up first.
+    socket: { ...web.socket, upgrade: sessionFirst(sessionCookies, web.socket.upgrade) },
+    deskSocket: { ...deskSockets, upgrade: sessionFirst(sessionCookies, deskSockets.upgrade) },
     hub: web.hub,
     outbox: restApiOut.worker,
     chatappOutbox: chatappOut.worker,

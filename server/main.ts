@@ -17,7 +17,6 @@ import { migrations } from './db/migrations/index.ts'
 import { openDatabase } from './db/open-database.ts'
 import { usePasswordHashing } from './people/password.ts'
 import { peopleService } from './people/service.ts'
-import { peopleStore } from './people/store.ts'
 import { VERSION } from './version.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { sqliteStores } from './stores.ts'
@@ -111,12 +110,13 @@ async function main(argv: string[]): Promise<number> {
       const db = openExistingDatabase(databaseFile)
       try {
         migrate(db)
-        const { stores } = commandSeam(db)
+        const seam = commandSeam(db)
+        const { stores } = seam
         const workspaceId = values.workspace ?? (await stores.workspaces.firstWorkspace())?.id
         if (!workspaceId) throw new Error('the database has no workspace yet; run parley serve once')
         if (!(await stores.workspaces.getWorkspace(workspaceId))) throw new Error(`no workspace with id ${workspaceId}`)
         const password = values['password-stdin'] ? (await Bun.stdin.text()).replace(/\r?\n$/, '') : undefined
-        const people = peopleService({ store: peopleStore(db), now: systemClock, publicUrl: config.publicUrl })
+        const people = peopleService({ ...seam, now: systemClock, publicUrl: config.publicUrl })
         await users(people, { action, email: values.email, name: values.name, role: values.role, workspaceId, password }, (line) => console.log(line))
       } finally {
         db.close()

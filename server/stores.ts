@@ -10,6 +10,9 @@ import type { OutboxClaims } from './outbox/outbox-claims.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { postgresOutboxClaims } from './outbox/postgres-outbox-claims.ts'
 import { sqliteOutboxClaims } from './outbox/sqlite-outbox-claims.ts'
+import { postgresPeopleStore } from './people/postgres-store.ts'
+import { sqlitePeopleStore } from './people/sqlite-store.ts'
+import type { PeopleStore } from './people/store.ts'
 import { postgresWorkspaceStore } from './workspaces/postgres-store.ts'
 import { sqliteWorkspaceStore } from './workspaces/sqlite-store.ts'
 import type { WorkspaceStore } from './workspaces/store.ts'
@@ -25,6 +28,7 @@ export interface Stores {
   operations: OperationsStore
   outboxClaims: OutboxClaims
   workspaces: WorkspaceStore
+  people: PeopleStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -33,6 +37,7 @@ export function sqliteStores(db: Database): Stores {
     operations: sqliteOperationsStore(db),
     outboxClaims: sqliteOutboxClaims(outboxStore(db)),
     workspaces: sqliteWorkspaceStore(db),
+    people: sqlitePeopleStore(db),
   }
 }
 
@@ -43,5 +48,6 @@ export function postgresStores(sql: SQL): Stores {
     operations: postgresOperationsStore(sql),
     outboxClaims: postgresOutboxClaims(sql),
     workspaces: postgresWorkspaceStore(sql),
+    people: postgresPeopleStore(sql),
   }
 }

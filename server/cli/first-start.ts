@@ -11,7 +11,7 @@ export async function firstStart(app: App, publicUrl: string, print: (line: stri
   if (await app.services.workspaces.hasWorkspaces()) return false
   const { key, workspaceId } = await app.services.workspaces.createKey({ name: 'first key' })
   const demo = await app.services.demo.create(workspaceId)
-  const setup = app.services.people.setupLink(workspaceId)
+  const setup = await app.services.people.setupLink(workspaceId)
   print('')
   print('Parley created your first workspace. Its API key, shown this once:')
   print('')

@@ -51,7 +51,7 @@ async function workspaceOf(workspaces: WorkspaceService, request: Request): Prom
 export function authenticate(checkKey: ApiKeyCheck, limit: RateLimiter, sessionCaller?: SessionAuth['caller']) {
   return new Elysia().resolve({ as: 'scoped' }, async ({ request, set }): Promise<Caller> => {
     // A person's session cookie (server/people/session-auth.ts), else the API key.
-    const caller = sessionCaller?.(request, set) ?? { workspaceId: await checkKey(request) }
+    const caller = (await sessionCaller?.(request, set)) ?? { workspaceId: await checkKey(request) }
     const { workspaceId } = caller
     const decision = limit(workspaceId)
     if (!decision.allowed) {
