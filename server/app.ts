@@ -23,7 +23,6 @@ import { attachmentService } from './attachments/service.ts'
 import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
-import { activityStore } from './chatbots/activity-store.ts'
 import { type AgentRunnerDeps, agentRunner, type AutopilotTuning, DEFAULT_MODEL_TIMEOUT_MS } from './autopilot/agent-runner.ts'
 import { autopilotRoutes } from './autopilot/routes.ts'
 import { runInsight } from './autopilot/run-insight.ts'
@@ -327,7 +326,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(mcpOAuthRoutes(auth, mcpAuth))
     .use(flowRoutes(auth, flows))
     .use(flowEditorRoutes(auth, flows, draftRunner(flows, draftAgents, now)))
-    .use(activityRoutes(auth, activityService(activityStore(db), now)))
+    .use(activityRoutes(auth, activityService({ stores, now })))
     .use(insightsRoutes(auth, insightsService(flows, flowSteps, now)))
     .use(apiKeyRoutes(auth, workspaces))
     .use(operationsRoutes(auth, operationsService({ store: stores.operations, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))

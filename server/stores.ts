@@ -3,6 +3,9 @@ import type { Database } from 'bun:sqlite'
 import { postgresInstanceStore } from './instance/postgres-store.ts'
 import { sqliteInstanceStore } from './instance/sqlite-store.ts'
 import type { InstanceStore } from './instance/store.ts'
+import type { ActivityStore } from './chatbots/activity-store.ts'
+import { postgresActivityStore } from './chatbots/postgres-activity-store.ts'
+import { sqliteActivityStore } from './chatbots/sqlite-activity-store.ts'
 import { postgresOperationsStore } from './operations/postgres-store.ts'
 import { sqliteOperationsStore } from './operations/sqlite-store.ts'
 import type { OperationsStore } from './operations/store.ts'
@@ -29,6 +32,7 @@ export interface Stores {
   outboxClaims: OutboxClaims
   workspaces: WorkspaceStore
   people: PeopleStore
+  chatbotActivity: ActivityStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -38,6 +42,7 @@ export function sqliteStores(db: Database): Stores {
     outboxClaims: sqliteOutboxClaims(outboxStore(db)),
     workspaces: sqliteWorkspaceStore(db),
     people: sqlitePeopleStore(db),
+    chatbotActivity: sqliteActivityStore(db),
   }
 }
 
@@ -49,5 +54,6 @@ export function postgresStores(sql: SQL): Stores {
     outboxClaims: postgresOutboxClaims(sql),
     workspaces: postgresWorkspaceStore(sql),
     people: postgresPeopleStore(sql),
+    chatbotActivity: postgresActivityStore(sql),
   }
 }
