@@ -94,7 +94,6 @@ import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
 import { integrationService } from './integrations/service.ts'
 import { integrationStore } from './integrations/store.ts'
-import { catalogueStore } from './mcp/catalogue-store.ts'
 import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
 import { modelTest } from './llm/model-test.ts'
 import { modelTestRoutes } from './llm/model-test-routes.ts'
@@ -158,16 +157,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     outbound,
   })
   const mcpAuth = mcpOAuth({ integrations: integrations.mcp, store: oauthRows, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
-  const mcp = mcpService({
-    integrations: integrations.mcp,
-    catalogues: catalogueStore(db),
-    policy: outbound,
-    events,
-    now,
-    logger,
-    oauth: { providerFor: mcpAuth.providerFor, stateOf: mcpOAuthState, wantedScopeOf: mcpAuth.wantedScopeOf },
-    tuning: mcpTuning,
-  })
   const flows = flowService({
     store: flowStore(db),
     now,
@@ -194,6 +183,17 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
   const stores = sqliteStores(db)
   const units = sqliteUnits(batch, stores)
+  const mcp = mcpService({
+    integrations: integrations.mcp,
+    stores,
+    units,
+    policy: outbound,
+    events,
+    now,
+    logger,
+    oauth: { providerFor: mcpAuth.providerFor, stateOf: mcpOAuthState, wantedScopeOf: mcpAuth.wantedScopeOf },
+    tuning: mcpTuning,
+  })
   const workspaces = workspaceService({ stores, units, now })
   const people = peopleService({ stores, units, now, publicUrl: config.publicUrl, events, passwords })
   const sessions = sessionService({ stores, units, now, events })

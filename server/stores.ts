@@ -3,6 +3,9 @@ import type { Database } from 'bun:sqlite'
 import { postgresInstanceStore } from './instance/postgres-store.ts'
 import { sqliteInstanceStore } from './instance/sqlite-store.ts'
 import type { InstanceStore } from './instance/store.ts'
+import type { CatalogueStore } from './mcp/catalogue-store.ts'
+import { postgresCatalogueStore } from './mcp/postgres-catalogue-store.ts'
+import { sqliteCatalogueStore } from './mcp/sqlite-catalogue-store.ts'
 import type { ActivityStore } from './chatbots/activity-store.ts'
 import { postgresActivityStore } from './chatbots/postgres-activity-store.ts'
 import { sqliteActivityStore } from './chatbots/sqlite-activity-store.ts'
@@ -33,6 +36,7 @@ export interface Stores {
   workspaces: WorkspaceStore
   people: PeopleStore
   chatbotActivity: ActivityStore
+  mcpCatalogues: CatalogueStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -43,6 +47,7 @@ export function sqliteStores(db: Database): Stores {
     workspaces: sqliteWorkspaceStore(db),
     people: sqlitePeopleStore(db),
     chatbotActivity: sqliteActivityStore(db),
+    mcpCatalogues: sqliteCatalogueStore(db),
   }
 }
 
@@ -55,5 +60,6 @@ export function postgresStores(sql: SQL): Stores {
     workspaces: postgresWorkspaceStore(sql),
     people: postgresPeopleStore(sql),
     chatbotActivity: postgresActivityStore(sql),
+    mcpCatalogues: postgresCatalogueStore(sql),
   }
 }
