@@ -26,7 +26,7 @@ export async function startScreenshotServer(name: string) {
   migrate(db)
   const app = createApp({ db, config: loadConfig({ PARLEY_DATA_DIR: dataDir, PARLEY_PUBLIC_URL: serverUrl, PORT: String(port) }), logger: createLogger('silent') })
   const server = listen(app, { port, hostname: '127.0.0.1' })
-  const workspaceId = app.services.workspaces.authenticate(app.services.workspaces.createKey({ name: 'screenshots' }).key) as string
+  const { workspaceId } = await app.services.workspaces.createKey({ name: 'screenshots' })
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
   const shopSite = (html: string) => Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }) })
   const close = async () => {

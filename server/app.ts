@@ -23,7 +23,6 @@ import { attachmentService } from './attachments/service.ts'
 import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
-import { activityStore } from './chatbots/activity-store.ts'
 import { type AgentRunnerDeps, agentRunner, type AutopilotTuning, DEFAULT_MODEL_TIMEOUT_MS } from './autopilot/agent-runner.ts'
 import { autopilotRoutes } from './autopilot/routes.ts'
 import { runInsight } from './autopilot/run-insight.ts'
@@ -78,10 +77,9 @@ import { authRoutes } from './people/auth-routes.ts'
 import { passwordPool } from './people/password-pool.ts'
 import { usePasswordHashing } from './people/password.ts'
 import { peopleService } from './people/service.ts'
-import { sessionAuth } from './people/session-auth.ts'
+import { sessionAuth, sessionFirst } from './people/session-auth.ts'
 import { sessionService } from './people/sessions.ts'
 import { signInService } from './people/sign-in.ts'
-import { peopleStore } from './people/store.ts'
 import { userRoutes } from './people/user-routes.ts'
 import { apiKeyCheck, authenticate } from './http/authenticate.ts'
 import { failedAttempts } from './http/failed-attempts.ts'
@@ -96,7 +94,6 @@ import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
 import { integrationService } from './integrations/service.ts'
 import { integrationStore } from './integrations/store.ts'
-import { catalogueStore } from './mcp/catalogue-store.ts'
 import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
 import { modelTest } from './llm/model-test.ts'
 import { modelTestRoutes } from './llm/model-test-routes.ts'
@@ -126,7 +123,6 @@ import { widgetAssetRoutes } from './widget-assets/routes.ts'
 import { widgetPreviewRoutes } from './widget-preview/routes.ts'
 import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
-import { workspaceStore } from './workspaces/store.ts'
 import { sqliteStores } from './stores.ts'
 
 export interface AppDeps {
@@ -148,7 +144,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, autopilot: autopilotTuning, deskSearch: deskSearchTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
-  const workspaces = workspaceService(workspaceStore(db), now)
   const chatbotRows = chatbotStore(db)
   const oauthRows = oauthStore(db)
   const mcpOAuthState = oauthStateOf(oauthRows)
@@ -162,16 +157,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     outbound,
   })
   const mcpAuth = mcpOAuth({ integrations: integrations.mcp, store: oauthRows, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
-  const mcp = mcpService({
-    integrations: integrations.mcp,
-    catalogues: catalogueStore(db),
-    policy: outbound,
-    events,
-    now,
-    logger,
-    oauth: { providerFor: mcpAuth.providerFor, stateOf: mcpOAuthState, wantedScopeOf: mcpAuth.wantedScopeOf },
-    tuning: mcpTuning,
-  })
   const flows = flowService({
     store: flowStore(db),
     now,
@@ -179,15 +164,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
-  const personRows = peopleStore(db)
   usePasswordHashing(config.passwordHashing)
   const passwords = passwordPool({ concurrency: config.passwordChecks })
-  const people = peopleService({ store: personRows, now, publicUrl: config.publicUrl, events, passwords })
-  const sessions = sessionService({ store: personRows, now, events })
-  const signIn = signInService({ store: personRows, sessions, passwords })
-  const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
-  const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
-  const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   // The stores' cached rows must match the database: a rolled-back batch or a chatbot's
@@ -205,6 +183,24 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
   const stores = sqliteStores(db)
   const units = sqliteUnits(batch, stores)
+  const mcp = mcpService({
+    integrations: integrations.mcp,
+    stores,
+    units,
+    policy: outbound,
+    events,
+    now,
+    logger,
+    oauth: { providerFor: mcpAuth.providerFor, stateOf: mcpOAuthState, wantedScopeOf: mcpAuth.wantedScopeOf },
+    tuning: mcpTuning,
+  })
+  const workspaces = workspaceService({ stores, units, now })
+  const people = peopleService({ stores, units, now, publicUrl: config.publicUrl, events, passwords })
+  const sessions = sessionService({ stores, units, now, events })
+  const signIn = signInService({ stores, sessions, passwords })
+  const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
+  const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
+  const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
   const messages = messageStore(db)
   const restApiOut = restApiDeliveries({
     store: outboxStore(db),
@@ -294,7 +290,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const desk = agentService({ chatbots, conversations: conversationRows, contacts, messages, lifecycle: conversations, ratings, reads, events })
   const deskWork = deskService({ store: deskRows, lists: listStore(db), conversations: conversationRows, contacts, messages, lifecycle: conversations, attachments, batch, events, feed, now })
   const deskSockets = deskSocket({
-    callerOf: (request) => sessionCookies.caller(request),
+    callerOf: (request) => sessionCookies.preloadedCaller(request),
     sessions,
     publicOrigin: config.publicUrl,
     feed,
@@ -330,7 +326,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(mcpOAuthRoutes(auth, mcpAuth))
     .use(flowRoutes(auth, flows))
     .use(flowEditorRoutes(auth, flows, draftRunner(flows, draftAgents, now)))
-    .use(activityRoutes(auth, activityService(activityStore(db), now)))
+    .use(activityRoutes(auth, activityService({ stores, now })))
     .use(insightsRoutes(auth, insightsService(flows, flowSteps, now)))
     .use(apiKeyRoutes(auth, workspaces))
     .use(operationsRoutes(auth, operationsService({ store: stores.operations, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
@@ -374,9 +370,11 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
       jsonBodyParser(
         bodyLimits,
         (request, path) => {
-          if (path.startsWith('/api/dev/v1/') && !sessionCookies.admitsWithoutKey(request, path)) checkKey(request)
           // A visitor's file is read only for a live socket's token, from an allowed page.
-          if (path === UPLOAD_PATH && request.method === 'POST') web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage))
+          if (path === UPLOAD_PATH && request.method === 'POST') {
+            return sessionCookies.preload(request).then(() => void web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage)))
+          }
+          if (path.startsWith('/api/dev/v1/')) return sessionCookies.admitsWithoutKey(request, path).then((admitted) => (admitted ? undefined : checkKey(request).then(() => {})))
         },
       ),
     )
@@ -411,8 +409,9 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     proxies,
     services: { attachments, autopilot, workspaces, chatbots, integrations, flows, conversations, visitors, desk, demo, people, sessions, mcp, deskWork, feed, deskSearch },
     events,
-    socket: web.socket,
-    deskSocket: deskSockets,
+    // A socket opened with the session cookie (the console's preview, the desk) has its session looked up first.
+    socket: { ...web.socket, upgrade: sessionFirst(sessionCookies, web.socket.upgrade) },
+    deskSocket: { ...deskSockets, upgrade: sessionFirst(sessionCookies, deskSockets.upgrade) },
     hub: web.hub,
     outbox: restApiOut.worker,
     chatappOutbox: chatappOut.worker,

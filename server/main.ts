@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 import './production-mode.ts'
+import type { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -16,10 +17,11 @@ import { migrations } from './db/migrations/index.ts'
 import { openDatabase } from './db/open-database.ts'
 import { usePasswordHashing } from './people/password.ts'
 import { peopleService } from './people/service.ts'
-import { peopleStore } from './people/store.ts'
 import { VERSION } from './version.ts'
 import { workspaceService } from './workspaces/service.ts'
-import { workspaceStore } from './workspaces/store.ts'
+import { sqliteStores } from './stores.ts'
+import { sqliteUnits } from './db/sqlite-units.ts'
+import { writeBatcher } from './db/write-batcher.ts'
 import { systemClock } from './support/clock.ts'
 
 const HELP = `parley ${VERSION}: a self-hosted chatbot platform in one binary
@@ -91,8 +93,8 @@ async function main(argv: string[]): Promise<number> {
       const db = openExistingDatabase(databaseFile)
       try {
         migrate(db)
-        keys(
-          workspaceService(workspaceStore(db), systemClock),
+        await keys(
+          workspaceService({ ...commandSeam(db), now: systemClock }),
           { action, name: values.name, workspaceId: values.workspace, newWorkspace: values['new-workspace'], prefix: argument },
           (line) => console.log(line),
         )
@@ -108,12 +110,13 @@ async function main(argv: string[]): Promise<number> {
       const db = openExistingDatabase(databaseFile)
       try {
         migrate(db)
-        const workspaceRows = workspaceStore(db)
-        const workspaceId = values.workspace ?? workspaceRows.firstWorkspace()?.id
+        const seam = commandSeam(db)
+        const { stores } = seam
+        const workspaceId = values.workspace ?? (await stores.workspaces.firstWorkspace())?.id
         if (!workspaceId) throw new Error('the database has no workspace yet; run parley serve once')
-        if (!workspaceRows.getWorkspace(workspaceId)) throw new Error(`no workspace with id ${workspaceId}`)
+        if (!(await stores.workspaces.getWorkspace(workspaceId))) throw new Error(`no workspace with id ${workspaceId}`)
         const password = values['password-stdin'] ? (await Bun.stdin.text()).replace(/\r?\n$/, '') : undefined
-        const people = peopleService({ store: peopleStore(db), now: systemClock, publicUrl: config.publicUrl })
+        const people = peopleService({ ...seam, now: systemClock, publicUrl: config.publicUrl })
         await users(people, { action, email: values.email, name: values.name, role: values.role, workspaceId, password }, (line) => console.log(line))
       } finally {
         db.close()
@@ -137,6 +140,13 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/** The stores and units of a one-shot command on the SQLite file: a unit resolves once committed, before the file is closed. */
+function commandSeam(db: Database) {
+  const stores = sqliteStores(db)
+  const batch = writeBatcher(db, () => {})
+  return { stores, units: sqliteUnits(batch, stores) }
+}
 
 /**
  * The CLI works on the database a server made: a command run in the wrong folder must say so,

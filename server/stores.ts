@@ -3,6 +3,12 @@ import type { Database } from 'bun:sqlite'
 import { postgresInstanceStore } from './instance/postgres-store.ts'
 import { sqliteInstanceStore } from './instance/sqlite-store.ts'
 import type { InstanceStore } from './instance/store.ts'
+import type { CatalogueStore } from './mcp/catalogue-store.ts'
+import { postgresCatalogueStore } from './mcp/postgres-catalogue-store.ts'
+import { sqliteCatalogueStore } from './mcp/sqlite-catalogue-store.ts'
+import type { ActivityStore } from './chatbots/activity-store.ts'
+import { postgresActivityStore } from './chatbots/postgres-activity-store.ts'
+import { sqliteActivityStore } from './chatbots/sqlite-activity-store.ts'
 import { postgresOperationsStore } from './operations/postgres-store.ts'
 import { sqliteOperationsStore } from './operations/sqlite-store.ts'
 import type { OperationsStore } from './operations/store.ts'
@@ -10,6 +16,12 @@ import type { OutboxClaims } from './outbox/outbox-claims.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { postgresOutboxClaims } from './outbox/postgres-outbox-claims.ts'
 import { sqliteOutboxClaims } from './outbox/sqlite-outbox-claims.ts'
+import { postgresPeopleStore } from './people/postgres-store.ts'
+import { sqlitePeopleStore } from './people/sqlite-store.ts'
+import type { PeopleStore } from './people/store.ts'
+import { postgresWorkspaceStore } from './workspaces/postgres-store.ts'
+import { sqliteWorkspaceStore } from './workspaces/sqlite-store.ts'
+import type { WorkspaceStore } from './workspaces/store.ts'
 
 /**
  * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
@@ -21,13 +33,33 @@ export interface Stores {
   instance: InstanceStore
   operations: OperationsStore
   outboxClaims: OutboxClaims
+  workspaces: WorkspaceStore
+  people: PeopleStore
+  chatbotActivity: ActivityStore
+  mcpCatalogues: CatalogueStore
 }
 
 export function sqliteStores(db: Database): Stores {
-  return { instance: sqliteInstanceStore(db), operations: sqliteOperationsStore(db), outboxClaims: sqliteOutboxClaims(outboxStore(db)) }
+  return {
+    instance: sqliteInstanceStore(db),
+    operations: sqliteOperationsStore(db),
+    outboxClaims: sqliteOutboxClaims(outboxStore(db)),
+    workspaces: sqliteWorkspaceStore(db),
+    people: sqlitePeopleStore(db),
+    chatbotActivity: sqliteActivityStore(db),
+    mcpCatalogues: sqliteCatalogueStore(db),
+  }
 }
 
 /** Built per unit on a transaction, and once on the pool: cheap (closures, no statements prepared). */
 export function postgresStores(sql: SQL): Stores {
-  return { instance: postgresInstanceStore(sql), operations: postgresOperationsStore(sql), outboxClaims: postgresOutboxClaims(sql) }
+  return {
+    instance: postgresInstanceStore(sql),
+    operations: postgresOperationsStore(sql),
+    outboxClaims: postgresOutboxClaims(sql),
+    workspaces: postgresWorkspaceStore(sql),
+    people: postgresPeopleStore(sql),
+    chatbotActivity: postgresActivityStore(sql),
+    mcpCatalogues: postgresCatalogueStore(sql),
+  }
 }

@@ -108,8 +108,7 @@ export async function benchParley(seed: (db: ReturnType<typeof openDatabase>, wo
   const db = openDatabase(join(dir, 'parley.db'))
   migrate(db)
   const app = createApp({ db, config, logger: createLogger('error') })
-  const { key } = app.services.workspaces.createKey({ name: 'bench' })
-  const workspaceId = app.services.workspaces.authenticate(key) as string
+  const { key, workspaceId } = await app.services.workspaces.createKey({ name: 'bench' })
   seed(db, workspaceId)
   const person = { email: 'bench@acme.test', password: 'bench-correct-horse' }
   await app.services.people.createWithPassword(workspaceId, { email: person.email, display_name: 'Bench', role: 'admin' }, person.password)

@@ -130,7 +130,7 @@ async function listFirstPage(conversations: number): Promise<Record<Page, number
   const start = () => createApp({ db, config: loadConfig({ PARLEY_DATA_DIR: dir, PARLEY_PUBLIC_URL: ORIGIN }), logger: createLogger('error', memorySink()) })
   let app = start()
   try {
-    const key = app.services.workspaces.createKey({ name: 'bench' }).key
+    const key = (await app.services.workspaces.createKey({ name: 'bench' })).key
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${key}` }) => {
       const response = await app.fetch(new Request(`http://localhost/api/dev/v1${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }))
       return { status: response.status, body: (await response.json()) as Record<string, any>, headers: response.headers }

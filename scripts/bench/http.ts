@@ -26,8 +26,7 @@ const dbFile = join(dataDir, 'parley.db')
 const seed = openDatabase(dbFile)
 migrate(seed)
 const app = createApp({ db: seed, config: loadConfig({ PARLEY_DATA_DIR: dataDir }), logger: createLogger('silent') })
-const key = app.services.workspaces.createKey({ name: 'bench' }).key
-const workspaceId = app.services.workspaces.authenticate(key) as string
+const { key, workspaceId } = await app.services.workspaces.createKey({ name: 'bench' })
 const bot = app.services.chatbots.create(workspaceId, { name: 'Bench bot' })
 closeDatabase(seed)
 

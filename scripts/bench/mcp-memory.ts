@@ -26,7 +26,7 @@ const app = createApp({
   // Measures 1,000 held connections: above the default cap (see docs/mcp.md, Connections).
   tuning: { mcp: { maxConnections: COUNT + 10 } },
 })
-const key = app.services.workspaces.createKey({ name: 'bench' }).key
+const key = (await app.services.workspaces.createKey({ name: 'bench' })).key
 const call = async (method: string, path: string, body?: unknown) => {
   const response = await app.fetch(
     new Request(`http://localhost${path}`, {

@@ -37,7 +37,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-widget-'))
 const seed = openDatabase(join(dataDir, 'parley.db'))
 migrate(seed)
 const app = createApp({ db: seed, config: loadConfig({ PARLEY_DATA_DIR: dataDir }), logger: createLogger('silent') })
-const workspaceId = app.services.workspaces.authenticate(app.services.workspaces.createKey({ name: 'bench' }).key) as string
+const { workspaceId } = await app.services.workspaces.createKey({ name: 'bench' })
 const bot = app.services.chatbots.create(workspaceId, { name: 'Bench bot' })
 const widgetKey = app.services.integrations.web.create(workspaceId, bot.id, { name: 'Bench site' }).config.widget_key
 await app.close()

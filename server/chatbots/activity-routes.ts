@@ -8,7 +8,7 @@ import type { ActivityService } from './activity-service.ts'
 export function activityRoutes(auth: Authenticate, activity: ActivityService) {
   return new Elysia({ prefix: '/chatbots' })
     .use(auth)
-    .get('/:chatbot_id/activity', ({ workspaceId, params }) => activity.of(workspaceId, params.chatbot_id), {
+    .get('/:chatbot_id/activity', async ({ workspaceId, params }) => activity.of(workspaceId, params.chatbot_id), {
       params: ChatbotParams,
       response: { 200: ChatbotActivity, ...errorResponses(404) },
       detail: {

@@ -11,17 +11,27 @@ const DAY_MS = 24 * 60 * 60 * 1000
 export type ActivityService = ReturnType<typeof activityService>
 
 /** What the console's overview of a chatbot shows: how busy it has been, and who waits for a person. */
-export function activityService(store: ActivityStore, now: Clock) {
+export function activityService({ stores, now }: { stores: { chatbotActivity: ActivityStore }; now: Clock }) {
+  const store = stores.chatbotActivity
   return {
-    of(workspaceId: string, chatbotId: string): ChatbotActivity {
-      if (!store.chatbotExists(workspaceId, chatbotId)) throw notFound('chatbot')
+    async of(workspaceId: string, chatbotId: string): Promise<ChatbotActivity> {
+      if (!(await store.chatbotExists(workspaceId, chatbotId))) throw notFound('chatbot')
       const today = Date.parse(`${now().slice(0, 10)}T00:00:00.000Z`)
       const first = today - (ACTIVITY_DAYS - 1) * DAY_MS
       const since = new Date(first).toISOString()
-      const counted = new Map(store.conversationsPerDay(chatbotId, since).map(({ day, n }) => [day, n]))
-      const tokens = store.agentTokensPerDay(chatbotId, since)
+      // Reads only: asked at once, not one after another (on PostgreSQL each is a round trip).
+      const [perDay, tokens, failures, ratingRows, latestFailures, openHandoffs, waiting] = await Promise.all([
+        store.conversationsPerDay(chatbotId, since),
+        store.agentTokensPerDay(chatbotId, since),
+        store.agentFailuresPerDay(chatbotId, since),
+        store.ratingsSince(chatbotId, since),
+        store.latestAgentFailures(chatbotId, since, RECENT_FAILURES),
+        store.countWithStatus(chatbotId, 'handoff'),
+        store.countWaiting(chatbotId),
+      ])
+      const counted = new Map(perDay.map(({ day, n }) => [day, n]))
       const tokensOn = new Map(tokens.map((row) => [row.day, row.total_tokens]))
-      const failuresOn = new Map(store.agentFailuresPerDay(chatbotId, since).map(({ day, n }) => [day, n]))
+      const failuresOn = new Map(failures.map(({ day, n }) => [day, n]))
       const days = Array.from({ length: ACTIVITY_DAYS }, (_, index) => {
         const date = new Date(first + index * DAY_MS).toISOString().slice(0, 10)
         return { date, conversations: counted.get(date) ?? 0, agent_tokens: tokensOn.get(date) ?? 0, agent_failures: failuresOn.get(date) ?? 0 }
@@ -34,10 +44,10 @@ export function activityService(store: ActivityStore, now: Clock) {
         total_tokens: sum((row) => row.total_tokens),
       }
       const rated = { good: 0, neutral: 0, bad: 0 }
-      for (const row of store.ratingsSince(chatbotId, since)) rated[row.rating] = row.n
+      for (const row of ratingRows) rated[row.rating] = row.n
       const count = rated.good + rated.neutral + rated.bad
       const ratings = { count, ...rated, csat: count > 0 ? Math.round((rated.good / count) * 1000) / 1000 : null }
-      const recent_agent_failures = store.latestAgentFailures(chatbotId, since, RECENT_FAILURES).map((row) => {
+      const recent_agent_failures = latestFailures.map((row) => {
         const failure = row.failure ? (JSON.parse(row.failure) as { kind: string; message: string; http_status: number | null }) : null
         return {
           conversation_id: row.conversation_id,
@@ -48,7 +58,7 @@ export function activityService(store: ActivityStore, now: Clock) {
           http_status: failure?.http_status ?? null,
         }
       })
-      return { days, open_handoffs: store.countWithStatus(chatbotId, 'handoff'), waiting: store.countWaiting(chatbotId), ratings, agent_usage, recent_agent_failures }
+      return { days, open_handoffs: openHandoffs, waiting, ratings, agent_usage, recent_agent_failures }
     },
   }
 }

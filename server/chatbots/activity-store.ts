@@ -1,54 +1,26 @@
-import type { Database } from 'bun:sqlite'
+/** Token counts of one UTC day's finished agent runs. */
+export type TokensOfDay = { day: string; runs: number; prompt_tokens: number; completion_tokens: number; total_tokens: number }
 
-/** The only SQL behind a chatbot's overview: counts over its conversations. */
-export type ActivityStore = ReturnType<typeof activityStore>
+export type LatestFailure = { conversation_id: string; finished_at: string; state: string; failure: string | null }
 
-export function activityStore(db: Database) {
-  const chatbotInWorkspace = db.query<{ id: string }, [string, string]>('SELECT id FROM chatbots WHERE id = ? AND workspace_id = ?')
-  // Dates are ISO 8601 UTC strings: the first 10 characters are the UTC day.
-  const perDay = db.query<{ day: string; n: number }, [string, string]>(
-    `SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM conversations
-     WHERE chatbot_id = ? AND created_at >= ? GROUP BY day`,
-  )
-  // Finished LLM agent runs (server/autopilot/ writes them; read here for the overview only), by the UTC day they finished.
-  const tokensPerDay = db.query<{ day: string; runs: number; prompt_tokens: number; completion_tokens: number; total_tokens: number }, [string, string]>(
-    `SELECT substr(finished_at, 1, 10) AS day, count(*) AS runs, sum(prompt_tokens) AS prompt_tokens,
-       sum(completion_tokens) AS completion_tokens, sum(total_tokens) AS total_tokens
-     FROM agent_runs WHERE chatbot_id = ? AND status != 'pending' AND finished_at >= ? GROUP BY day`,
-  )
-  const byStatus = db.query<{ n: number }, [string, string]>('SELECT count(*) AS n FROM conversations WHERE chatbot_id = ? AND status = ?')
-  // The desk's threads (server/desk/ keeps them): a visitor waits for a person while waiting_since is set.
-  // Prepared on first use (db.query caches them): the columns come with migration 21, and the
-  // store is also built on older databases by the migration tests before they upgrade them.
-  const waiting = () => db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM desk_threads WHERE chatbot_id = ? AND status = 'handoff' AND waiting_since IS NOT NULL")
-  // Visitors' ratings given from `since` on, by how the desk groups them (migration 21's desk_threads.rating).
-  const ratings = () =>
-    db.query<{ rating: 'good' | 'neutral' | 'bad'; n: number }, [string, string]>(
-      `SELECT t.rating, count(*) AS n FROM conversation_ratings r JOIN desk_threads t ON t.conversation_id = r.conversation_id
-       WHERE t.chatbot_id = ? AND r.created_at >= ? GROUP BY t.rating`,
-    )
-  // Runs that failed (their failure classified by the autopilot), through the same (chatbot, finished_at) index.
-  const failuresPerDay = db.query<{ day: string; n: number }, [string, string]>(
-    `SELECT substr(finished_at, 1, 10) AS day, count(*) AS n FROM agent_runs
-     WHERE chatbot_id = ? AND finished_at >= ? AND status = 'done' AND outcome = 'failed' GROUP BY day`,
-  )
-  const latestFailures = db.query<{ conversation_id: string; finished_at: string; state: string; failure: string | null }, [string, string, number]>(
-    `SELECT conversation_id, finished_at, state, failure FROM agent_runs
-     WHERE chatbot_id = ? AND finished_at >= ? AND status = 'done' AND outcome = 'failed' ORDER BY finished_at DESC, id DESC LIMIT ?`,
-  )
-
-  return {
-    chatbotExists: (workspaceId: string, chatbotId: string) => chatbotInWorkspace.get(chatbotId, workspaceId) !== null,
-    /** Conversations started per UTC day from `since` (an ISO timestamp) on; days without any are absent. */
-    conversationsPerDay: (chatbotId: string, since: string) => perDay.all(chatbotId, since),
-    /** Token counts of the agent runs that finished per UTC day from `since` on; days without any are absent. */
-    agentTokensPerDay: (chatbotId: string, since: string) => tokensPerDay.all(chatbotId, since),
-    countWithStatus: (chatbotId: string, status: 'bot' | 'handoff' | 'closed') => byStatus.get(chatbotId, status)?.n ?? 0,
-    countWaiting: (chatbotId: string) => waiting().get(chatbotId)?.n ?? 0,
-    ratingsSince: (chatbotId: string, since: string) => ratings().all(chatbotId, since),
-    /** Failed agent runs per UTC day from `since` on; days without any are absent. */
-    agentFailuresPerDay: (chatbotId: string, since: string) => failuresPerDay.all(chatbotId, since),
-    /** The newest failed agent runs from `since` on, newest first. */
-    latestAgentFailures: (chatbotId: string, since: string, limit: number) => latestFailures.all(chatbotId, since, limit),
-  }
+/**
+ * The only SQL behind a chatbot's overview: counts over its conversations, agent runs and
+ * ratings (docs/architecture.md, "The store seam"). Days are UTC days, the first 10
+ * characters of the ISO timestamps both databases keep as text.
+ */
+export interface ActivityStore {
+  chatbotExists(workspaceId: string, chatbotId: string): Promise<boolean>
+  /** Conversations started per UTC day from `since` (an ISO timestamp) on; days without any are absent. */
+  conversationsPerDay(chatbotId: string, since: string): Promise<{ day: string; n: number }[]>
+  /** Token counts of the agent runs that finished per UTC day from `since` on; days without any are absent. */
+  agentTokensPerDay(chatbotId: string, since: string): Promise<TokensOfDay[]>
+  countWithStatus(chatbotId: string, status: 'bot' | 'handoff' | 'closed'): Promise<number>
+  /** Conversations in handoff whose visitor waits for a person. */
+  countWaiting(chatbotId: string): Promise<number>
+  /** Visitors' ratings given from `since` on, by how the desk groups them. */
+  ratingsSince(chatbotId: string, since: string): Promise<{ rating: 'good' | 'neutral' | 'bad'; n: number }[]>
+  /** Failed agent runs per UTC day from `since` on; days without any are absent. */
+  agentFailuresPerDay(chatbotId: string, since: string): Promise<{ day: string; n: number }[]>
+  /** The newest failed agent runs from `since` on, newest first. */
+  latestAgentFailures(chatbotId: string, since: string, limit: number): Promise<LatestFailure[]>
 }

@@ -8,10 +8,10 @@ import { parleyCommand } from './parley-command.ts'
  * spelled the way Parley was started (`command`: the binary, or `npm run parley --` in a checkout).
  */
 export async function firstStart(app: App, publicUrl: string, print: (line: string) => void, command = parleyCommand()): Promise<boolean> {
-  if (app.services.workspaces.hasWorkspaces()) return false
-  const { key, workspaceId } = app.services.workspaces.createKey({ name: 'first key' })
+  if (await app.services.workspaces.hasWorkspaces()) return false
+  const { key, workspaceId } = await app.services.workspaces.createKey({ name: 'first key' })
   const demo = await app.services.demo.create(workspaceId)
-  const setup = app.services.people.setupLink(workspaceId)
+  const setup = await app.services.people.setupLink(workspaceId)
   print('')
   print('Parley created your first workspace. Its API key, shown this once:')
   print('')

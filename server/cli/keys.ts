@@ -15,14 +15,14 @@ export interface KeysCommand {
 }
 
 /** `parley keys ...`: what it prints goes to stdout; the key alone for `create`, so scripts can capture it. */
-export function keys(workspaces: WorkspaceService, command: KeysCommand, print: (line: string) => void): void {
+export async function keys(workspaces: WorkspaceService, command: KeysCommand, print: (line: string) => void): Promise<void> {
   switch (command.action) {
     case 'create': {
       if (!command.name) throw new Error('keys create needs --name NAME')
       if (command.workspaceId && command.newWorkspace) throw new Error('give --workspace or --new-workspace, not both')
       const problem = nameProblem(command.name, KEY_NAME_MAX_LENGTH)
       if (problem) throw new Error(`--name ${problem}`)
-      const created = workspaces.createKey({
+      const created = await workspaces.createKey({
         name: command.name,
         workspaceId: command.workspaceId,
         newWorkspace: command.newWorkspace,
@@ -31,7 +31,7 @@ export function keys(workspaces: WorkspaceService, command: KeysCommand, print: 
       return
     }
     case 'list': {
-      const rows = workspaces.listKeys()
+      const rows = await workspaces.listKeys()
       if (rows.length === 0) return print(`no API keys yet: run \`${parleyCommand()} keys create --name NAME\``)
       print(['PREFIX', 'NAME', 'WORKSPACE', 'CREATED', 'REVOKED'].join('\t'))
       for (const row of rows) {
@@ -41,7 +41,7 @@ export function keys(workspaces: WorkspaceService, command: KeysCommand, print: 
     }
     case 'revoke': {
       if (!command.prefix) throw new Error('keys revoke needs the key prefix shown by `parley keys list`')
-      const revoked = workspaces.revokeKey(command.prefix)
+      const revoked = await workspaces.revokeKey(command.prefix)
       if (!revoked) throw new Error(`no active key with prefix ${safe(command.prefix)}`)
       print(`revoked ${safe(revoked.prefix)} (${safe(revoked.name)})`)
       return

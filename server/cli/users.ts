@@ -39,22 +39,22 @@ export async function users(people: PeopleService, command: UsersCommand, print:
         print(`created ${safe(user.email)} (${user.role}); they can sign in now`)
         return
       }
-      const { user, invite } = people.invite(command.workspaceId, input)
+      const { user, invite } = await people.invite(command.workspaceId, input)
       print(`created ${safe(user.email)} (${user.role}); give them this link to set a password (it works once, until ${invite.expires_at}):`)
       print(invite.url)
       return
     }
     case 'reset-password': {
       if (!command.email) throw new Error('users reset-password needs --email E')
-      const user = people.findByEmail(command.workspaceId, command.email)
+      const user = await people.findByEmail(command.workspaceId, command.email)
       if (!user) throw new Error(`no user with the e-mail ${safe(command.email)} in workspace ${safe(command.workspaceId)}`)
-      const link = people.link(command.workspaceId, user.id)
+      const link = await people.link(command.workspaceId, user.id)
       print(`give ${safe(user.email)} this link to set a new password (it works once, until ${link.expires_at}):`)
       print(link.url)
       return
     }
     case 'list': {
-      const rows = people.listEverywhere()
+      const rows = await people.listEverywhere()
       if (rows.length === 0) return print(`no users yet: run \`${parleyCommand()} users create --email E --name N --role admin\``)
       print(['EMAIL', 'NAME', 'ROLE', 'STATUS', 'WORKSPACE', 'CREATED'].join('\t'))
       for (const row of rows) print([row.email, row.display_name, row.role, row.status, row.workspace_id, row.created_at].map(safe).join('\t'))

@@ -97,7 +97,14 @@ export function deskSocket({ callerOf, sessions, publicOrigin, feed, desk, store
       closeWhere((data) => data.caller.person.sessionId === sessionId || data.caller.person.id === userId),
     ),
   ]
-  const sessionCheck = setInterval(() => closeWhere((data) => !sessions.isLive(data.caller.person.sessionId)), SESSION_CHECK_MS)
+  // The sessions' store answers asynchronously: each open socket's session is asked about, then the ended ones' sockets close.
+  const closeEnded = async () => {
+    const ids = new Set([...byWorkspace.values()].flatMap((sockets) => [...sockets].map((socket) => socket.data.caller.person.sessionId)))
+    const ended = new Set<string>()
+    for (const id of ids) if (!(await sessions.isLive(id))) ended.add(id)
+    closeWhere((data) => ended.has(data.caller.person.sessionId))
+  }
+  const sessionCheck = setInterval(() => void closeEnded().catch((error) => logger.error('desk session check failed', { error: String(error) })), SESSION_CHECK_MS)
   sessionCheck.unref?.()
 
   function upgrade(request: Request, server: Server<DeskSocketData>): Response | undefined {

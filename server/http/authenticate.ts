@@ -7,7 +7,7 @@ import type { FailedAttempts } from './failed-attempts.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 
 export type Authenticate = ReturnType<typeof authenticate>
-export type ApiKeyCheck = (request: Request) => string
+export type ApiKeyCheck = (request: Request) => Promise<string>
 
 /**
  * The workspace `Authorization: Bearer pk_...` opens, or a 401 saying what is wrong. An
@@ -16,7 +16,7 @@ export type ApiKeyCheck = (request: Request) => string
  * caller testing a list of leaked keys, and its answer would tell which key is valid.
  */
 export function apiKeyCheck(workspaces: WorkspaceService, failures: FailedAttempts): ApiKeyCheck {
-  return (request) => {
+  return async (request) => {
     // The peer's address is only looked up when some address has failed (or this one fails now).
     const address = failures.any() ? addressGroup(clientAddress(request)) : null
     const retryAfter = address === null ? 0 : failures.retryAfter(address)
@@ -26,7 +26,7 @@ export function apiKeyCheck(workspaces: WorkspaceService, failures: FailedAttemp
       })
     }
     try {
-      return workspaceOf(workspaces, request)
+      return await workspaceOf(workspaces, request)
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) failures.fail(address ?? addressGroup(clientAddress(request)))
       throw error
@@ -34,12 +34,12 @@ export function apiKeyCheck(workspaces: WorkspaceService, failures: FailedAttemp
   }
 }
 
-function workspaceOf(workspaces: WorkspaceService, request: Request): string {
+async function workspaceOf(workspaces: WorkspaceService, request: Request): Promise<string> {
   const header = request.headers.get('authorization')
   if (!header) throw unauthorized('send your API key as Authorization: Bearer pk_...')
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
   if (!match) throw unauthorized('the Authorization header must be "Bearer pk_..."')
-  const workspaceId = workspaces.authenticate(match[1] as string)
+  const workspaceId = await workspaces.authenticate(match[1] as string)
   if (!workspaceId) throw unauthorized('the API key is unknown or revoked')
   return workspaceId
 }
@@ -49,9 +49,9 @@ function workspaceOf(workspaces: WorkspaceService, request: Request): string {
  * it; then applies the workspace's rate limit.
  */
 export function authenticate(checkKey: ApiKeyCheck, limit: RateLimiter, sessionCaller?: SessionAuth['caller']) {
-  return new Elysia().resolve({ as: 'scoped' }, ({ request, set }): Caller => {
+  return new Elysia().resolve({ as: 'scoped' }, async ({ request, set }): Promise<Caller> => {
     // A person's session cookie (server/people/session-auth.ts), else the API key.
-    const caller = sessionCaller?.(request, set) ?? { workspaceId: checkKey(request) }
+    const caller = (await sessionCaller?.(request, set)) ?? { workspaceId: await checkKey(request) }
     const { workspaceId } = caller
     const decision = limit(workspaceId)
     if (!decision.allowed) {

@@ -48,12 +48,13 @@ export function rawBody(request: Request): Uint8Array | undefined {
  * `beforeRead` may refuse a request (by throwing) before a byte of its body is read, so that
  * nobody without an API key can make the server hold megabytes.
  */
-export function jsonBodyParser(limits: readonly BodyLimit[] = [], beforeRead: (request: Request, path: string) => void = () => {}) {
+export function jsonBodyParser(limits: readonly BodyLimit[] = [], beforeRead: (request: Request, path: string) => void | Promise<void> = () => {}) {
   const limitFor = (path: string): BodyLimit => limits.find((limit) => limit.path.test(path)) ?? { path: /./, bytes: DEFAULT_BODY_LIMIT }
 
   return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
     const path = new URL(request.url).pathname
-    beforeRead(request, path)
+    const admitted = beforeRead(request, path)
+    if (admitted) await admitted
     const entry = limitFor(path)
     const { bytes: limit, keepRaw, shape = DEFAULT_JSON_SHAPE } = entry
     const refuse = () => entry.tooLarge?.(request) ?? tooLarge(limit)

@@ -7,6 +7,7 @@ import type { Clock } from '../support/clock.ts'
 import type { EventBus } from '../support/events.ts'
 import type { Logger } from '../support/logger.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
+import type { Units } from '../db/units.ts'
 import type { CatalogueStore } from './catalogue-store.ts'
 import { checkArguments } from './check-arguments.ts'
 import { classifyFailure, type McpFailure } from './classify-failure.ts'
@@ -33,7 +34,9 @@ export interface McpTuning {
 
 export interface McpServiceDeps {
   integrations: McpIntegrations
-  catalogues: CatalogueStore
+  /** The stored tool listings, read through `stores` and saved in a unit. */
+  stores: { mcpCatalogues: CatalogueStore }
+  units: Units<{ mcpCatalogues: CatalogueStore }>
   policy: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
   events: EventBus
   now: Clock
@@ -46,7 +49,7 @@ export interface McpServiceDeps {
 export type McpService = ReturnType<typeof mcpService>
 
 /** What the connection test, the tool catalogue and a tool call do with a server. */
-export function mcpService({ integrations, catalogues, policy, events, now, logger, oauth, tuning = {} }: McpServiceDeps) {
+export function mcpService({ integrations, stores, units, policy, events, now, logger, oauth, tuning = {} }: McpServiceDeps) {
   const connectTimeoutMs = tuning.connectTimeoutMs ?? 10_000
   const catalogueMaxAgeMs = tuning.catalogueMaxAgeMs ?? 10 * 60_000
   const outputLimit = tuning.outputLimit ?? 100_000
@@ -98,7 +101,7 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
   async function listAndSave(row: IntegrationRow, connection: McpConnection): Promise<Catalogue> {
     changedTools.delete(row.id)
     const catalogue = { tools: await listAllTools(connection.client, connectTimeoutMs), listed_at: now() }
-    catalogues.save(row.id, catalogue)
+    await units.unit((tx) => tx.mcpCatalogues.save(row.id, catalogue))
     recent.delete(row.id)
     return catalogue
   }
@@ -118,12 +121,12 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
   const recent = new Map<string, { catalogue: Catalogue; listedAtMs: number; readAtMs: number }>()
   const RECENT_MS = 1000
 
-  function storedCatalogue(integrationId: string): { catalogue: Catalogue; listedAtMs: number } | null {
+  async function storedCatalogue(integrationId: string): Promise<{ catalogue: Catalogue; listedAtMs: number } | null> {
     // The process's own clock, not the domain clock a test may hold still.
     const readAtMs = performance.now()
     const kept = recent.get(integrationId)
     if (kept && readAtMs - kept.readAtMs < RECENT_MS) return kept
-    const catalogue = catalogues.get(integrationId)
+    const catalogue = await stores.mcpCatalogues.get(integrationId)
     if (!catalogue) {
       recent.delete(integrationId)
       return null
@@ -138,7 +141,7 @@ export function mcpService({ integrations, catalogues, policy, events, now, logg
   /** The stored catalogue, listed again when missing, old, or announced as changed. */
   async function currentCatalogue(row: IntegrationRow): Promise<Catalogue> {
     const nowMs = Date.parse(now())
-    const found = storedCatalogue(row.id)
+    const found = await storedCatalogue(row.id)
     const stored = found?.catalogue
     const fresh = stored && !changedTools.has(row.id) && nowMs - (found?.listedAtMs ?? 0) < catalogueMaxAgeMs
     if (fresh || (stored && !row.is_active)) return stored

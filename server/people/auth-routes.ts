@@ -53,9 +53,9 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
   }
   /** Ends what `end` ends for the signed-in person and clears the cookie: 204. */
   const signOut =
-    (end: (person: NonNullable<Caller['person']>) => void) =>
-    (context: Caller & { set: { headers: Record<string, unknown> }; status: (code: 204, body: undefined) => unknown }) => {
-      end(requirePerson(context))
+    (end: (person: NonNullable<Caller['person']>) => Promise<void>) =>
+    async (context: Caller & { set: { headers: Record<string, unknown> }; status: (code: 204, body: undefined) => unknown }) => {
+      await end(requirePerson(context))
       context.set.headers['set-cookie'] = clearedSessionCookie(secure)
       return context.status(204, undefined)
     }
@@ -103,7 +103,7 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
       async ({ request, body, set }) => {
         sessionAuth.refuseForeignOrigin(request)
         const user = await withLink(request, () => people.accept(body))
-        return signedIn(user, sessions.start(user, where(request)), set)
+        return signedIn(user, await sessions.start(user, where(request)), set)
       },
       {
         body: AcceptInvite,
@@ -122,11 +122,11 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
     .use(auth)
     .get(
       '/me',
-      (context) => {
+      async (context) => {
         const person = requirePerson(context)
-        const session = sessions.list(person.id).find((row) => row.id === person.sessionId)
+        const session = (await sessions.list(person.id)).find((row) => row.id === person.sessionId)
         return {
-          user: people.get(context.workspaceId, person.id),
+          user: await people.get(context.workspaceId, person.id),
           workspace_id: context.workspaceId,
           session: { created_at: session?.created_at ?? '', expires_at: session?.expires_at ?? '' },
         }
@@ -138,9 +138,9 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
     )
     .get(
       '/sessions',
-      (context) => {
+      async (context) => {
         const person = requirePerson(context)
-        const items = sessions.list(person.id).map(({ id, created_at, last_seen_at, expires_at, user_agent, address }) => ({
+        const items = (await sessions.list(person.id)).map(({ id, created_at, last_seen_at, expires_at, user_agent, address }) => ({
           id, created_at, last_seen_at, expires_at, user_agent, address, current: id === person.sessionId,
         }))
         return { items }
@@ -160,10 +160,10 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
     )
     .delete(
       '/sessions/:session_id',
-      (context) => {
+      async (context) => {
         const person = requirePerson(context)
-        if (!sessions.list(person.id).some((row) => row.id === context.params.session_id)) throw notFound('session')
-        sessions.end(context.params.session_id)
+        if (!(await sessions.list(person.id)).some((row) => row.id === context.params.session_id)) throw notFound('session')
+        await sessions.end(context.params.session_id)
         if (context.params.session_id === person.sessionId) context.set.headers['set-cookie'] = clearedSessionCookie(secure)
         return context.status(204, undefined)
       },

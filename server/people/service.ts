@@ -1,5 +1,6 @@
 import type { Page, PageOf } from '../http/common-model.ts'
 import { ApiError, conflict, invalidField, notFound } from '../http/api-error.ts'
+import type { Units } from '../db/units.ts'
 import type { Clock } from '../support/clock.ts'
 import type { EventBus } from '../support/events.ts'
 import { checkEmailAddress } from '../support/email-address.ts'
@@ -32,7 +33,20 @@ const LINK_HASHES = 'one-time links'
 
 const invalidToken = () => new ApiError(400, 'invalid_token', 'the link is unknown, used already or expired; ask an admin for a new one')
 
-export function peopleService({ store, now, publicUrl, events, passwords }: { store: PeopleStore; now: Clock; publicUrl: string; events?: EventBus; passwords?: PasswordPool }) {
+type PeopleStores = { people: PeopleStore }
+
+export interface PeopleServiceDeps {
+  stores: PeopleStores
+  units: Units<PeopleStores>
+  now: Clock
+  publicUrl: string
+  events?: EventBus
+  passwords?: PasswordPool
+}
+
+export function peopleService({ stores, units, now, publicUrl, events, passwords }: PeopleServiceDeps) {
+  const store = stores.people
+
   async function hashInTurn(password: string): Promise<string> {
     if (!passwords) return hashPassword(password)
     try {
@@ -44,17 +58,17 @@ export function peopleService({ store, now, publicUrl, events, passwords }: { st
   }
 
   /** `createdAt`: the time of the change the link belongs to (an invite's person), one clock read for both. */
-  function issueLink(workspaceId: string, purpose: TokenPurpose, userId: string | null, createdAt = now()): OneTimeLink {
+  async function issueLink(tx: PeopleStores, workspaceId: string, purpose: TokenPurpose, userId: string | null, createdAt = now()): Promise<OneTimeLink> {
     const token = `pt_${randomToken(40)}`
     const expiresAt = new Date(Date.parse(createdAt) + LINK_LIFETIME_MS[purpose]).toISOString()
     // A new link replaces the person's earlier ones: only the latest one handed out works.
-    if (userId) store.deleteUnusedTokensOf(userId)
-    store.insertToken({ hash: secretHash(token), purpose, workspace_id: workspaceId, user_id: userId, created_at: createdAt, expires_at: expiresAt })
+    if (userId) await tx.people.deleteUnusedTokensOf(userId)
+    await tx.people.insertToken({ hash: secretHash(token), purpose, workspace_id: workspaceId, user_id: userId, created_at: createdAt, expires_at: expiresAt })
     return { url: `${publicUrl}${LINK_PATH[purpose]}#token=${token}`, purpose, expires_at: expiresAt }
   }
 
-  function requireUser(workspaceId: string, userId: string): UserRow {
-    const row = store.getUser(workspaceId, userId)
+  async function requireUser(people: PeopleStore, workspaceId: string, userId: string): Promise<UserRow> {
+    const row = await people.getUser(workspaceId, userId)
     if (!row) throw notFound('user')
     return row
   }
@@ -66,9 +80,9 @@ export function peopleService({ store, now, publicUrl, events, passwords }: { st
     return check.ok ? check.email : raw.trim()
   }
 
-  function insertPerson(workspaceId: string, input: CreateUser, passwordHash: string | null): UserRow {
+  async function insertPerson(tx: PeopleStores, workspaceId: string, input: CreateUser, passwordHash: string | null): Promise<UserRow> {
     const email = normalEmail(input.email)
-    if (store.findUserByEmail(workspaceId, email)) throw conflict('email_taken', `someone in this workspace already has the e-mail ${email}`)
+    if (await tx.people.findUserByEmail(workspaceId, email)) throw conflict('email_taken', `someone in this workspace already has the e-mail ${email}`)
     const row: UserRow = {
       id: newId(),
       workspace_id: workspaceId,
@@ -80,73 +94,75 @@ export function peopleService({ store, now, publicUrl, events, passwords }: { st
       created_at: now(),
       updated_at: null,
     }
-    store.insertUser(row)
+    await tx.people.insertUser(row)
     return row
   }
 
   /** Would this change leave the workspace without an active admin to manage it? */
-  function removesLastAdmin(row: UserRow, role: Role, disabled: boolean): boolean {
+  async function removesLastAdmin(tx: PeopleStores, row: UserRow, role: Role, disabled: boolean): Promise<boolean> {
     const wasActiveAdmin = row.role === 'admin' && !row.disabled_at && row.password_hash !== null
-    return wasActiveAdmin && (role !== 'admin' || disabled) && store.countActiveAdmins(row.workspace_id) <= 1
+    return wasActiveAdmin && (role !== 'admin' || disabled) && (await tx.people.countActiveAdmins(row.workspace_id)) <= 1
   }
 
   return {
-    list(workspaceId: string, page: Page): PageOf<User> {
-      return { items: store.listUsers(workspaceId, page.limit, page.offset).map(toUser), total: store.countUsers(workspaceId) }
+    async list(workspaceId: string, page: Page): Promise<PageOf<User>> {
+      const [rows, total] = await Promise.all([store.listUsers(workspaceId, page.limit, page.offset), store.countUsers(workspaceId)])
+      return { items: rows.map(toUser), total }
     },
 
-    get: (workspaceId: string, userId: string): User => toUser(requireUser(workspaceId, userId)),
+    get: async (workspaceId: string, userId: string): Promise<User> => toUser(await requireUser(store, workspaceId, userId)),
 
     /** An invited person and the link that lets them set their password. */
-    invite(workspaceId: string, input: CreateUser): { user: User; invite: OneTimeLink } {
-      return store.transaction(() => {
-        const row = insertPerson(workspaceId, input, null)
-        return { user: toUser(row), invite: issueLink(workspaceId, 'invite', row.id, row.created_at) }
+    invite(workspaceId: string, input: CreateUser): Promise<{ user: User; invite: OneTimeLink }> {
+      return units.unit(async (tx) => {
+        const row = await insertPerson(tx, workspaceId, input, null)
+        return { user: toUser(row), invite: await issueLink(tx, workspaceId, 'invite', row.id, row.created_at) }
       })
     },
 
     /** A person who can sign in at once (the CLI's --password-stdin). */
     async createWithPassword(workspaceId: string, input: CreateUser, password: string): Promise<User> {
       const hash = await hashPassword(password)
-      return toUser(store.transaction(() => insertPerson(workspaceId, input, hash)))
+      return toUser(await units.unit((tx) => insertPerson(tx, workspaceId, input, hash)))
     },
 
     /** An invite link for someone who has not set a password yet, a reset link for everyone else. */
-    link(workspaceId: string, userId: string): OneTimeLink {
-      return store.transaction(() => {
-        const row = requireUser(workspaceId, userId)
+    link(workspaceId: string, userId: string): Promise<OneTimeLink> {
+      return units.unit(async (tx) => {
+        const row = await requireUser(tx.people, workspaceId, userId)
         if (row.disabled_at) throw conflict('user_disabled', 'the user is disabled; enable them first')
-        return issueLink(workspaceId, row.password_hash === null ? 'invite' : 'reset', row.id)
+        return issueLink(tx, workspaceId, row.password_hash === null ? 'invite' : 'reset', row.id)
       })
     },
 
     /** The link printed at the first start, which creates the workspace's first admin. */
-    setupLink: (workspaceId: string): OneTimeLink => issueLink(workspaceId, 'setup', null),
+    setupLink: (workspaceId: string): Promise<OneTimeLink> => units.unit((tx) => issueLink(tx, workspaceId, 'setup', null)),
 
-    update(workspaceId: string, userId: string, patch: UpdateUser): User {
-      return store.transaction(() => {
-        const row = requireUser(workspaceId, userId)
+    async update(workspaceId: string, userId: string, patch: UpdateUser): Promise<User> {
+      const { updated, disabled } = await units.unit(async (tx) => {
+        const row = await requireUser(tx.people, workspaceId, userId)
         const role = patch.role ?? row.role
         const disabled = patch.disabled ?? row.disabled_at !== null
-        if (removesLastAdmin(row, role, disabled)) {
+        if (await removesLastAdmin(tx, row, role, disabled)) {
           throw conflict('last_admin', 'this is the last active admin of the workspace: make someone else admin first')
         }
         const at = now()
-        const updated = store.updateUser({
+        const updated = (await tx.people.updateUser({
           ...row,
           display_name: patch.display_name ?? row.display_name,
           role,
           disabled_at: disabled ? (row.disabled_at ?? at) : null,
           updated_at: at,
-        }) as UserRow
+        })) as UserRow
         // Disabling takes effect at once: every session ends and no earlier link works.
         if (disabled) {
-          store.deleteSessionsOf(row.id)
-          store.deleteUnusedTokensOf(row.id)
-          events?.emit('people.sessions_ended', { userId: row.id })
+          await tx.people.deleteSessionsOf(row.id)
+          await tx.people.deleteUnusedTokensOf(row.id)
         }
-        return toUser(updated)
+        return { updated, disabled }
       })
+      if (disabled) events?.emit('people.sessions_ended', { userId: updated.id })
+      return toUser(updated)
     },
 
     /**
@@ -154,9 +170,9 @@ export function peopleService({ store, now, publicUrl, events, passwords }: { st
      * the person will sign in with (none for a setup link, which asks for one). A link that
      * would not work answers exactly as accepting it would.
      */
-    peek(token: string): { purpose: TokenPurpose; email: string | null; expires_at: string } {
-      const row = store.liveToken(secretHash(token), now())
-      const user = row?.user_id ? store.getUser(row.workspace_id, row.user_id) : undefined
+    async peek(token: string): Promise<{ purpose: TokenPurpose; email: string | null; expires_at: string }> {
+      const row = await store.liveToken(secretHash(token), now())
+      const user = row?.user_id ? await store.getUser(row.workspace_id, row.user_id) : undefined
       if (!row || (row.user_id && (!user || user.disabled_at))) throw invalidToken()
       return { purpose: row.purpose, email: user?.email ?? null, expires_at: row.expires_at }
     },
@@ -168,31 +184,44 @@ export function peopleService({ store, now, publicUrl, events, passwords }: { st
      */
     async accept(input: { token: string; password: string; display_name?: string; email?: string }): Promise<UserRow> {
       // A made-up token costs no hash: only a link that could be spent is worth one.
-      if (!store.isTokenLive(secretHash(input.token), now())) throw invalidToken()
+      const live = await store.liveToken(secretHash(input.token), now())
+      if (!live) throw invalidToken()
+      // What can refuse is checked before the unit (on SQLite a unit that throws after a write
+      // rolls back its batch); inside it, only a race repeats these checks.
+      if (live.purpose === 'setup') {
+        if (!input.email) throw invalidField('/email', 'is required to create the first admin')
+        const email = normalEmail(input.email)
+        if (await store.findUserByEmail(live.workspace_id, email)) throw conflict('email_taken', `someone in this workspace already has the e-mail ${email}`)
+      } else {
+        const user = await store.getUser(live.workspace_id, live.user_id as string)
+        if (!user || user.disabled_at) throw invalidToken()
+      }
       const hash = await hashInTurn(input.password)
-      return store.transaction(() => {
+      const { user, signedOut } = await units.unit(async (tx) => {
         const at = now()
-        const token = store.spendToken(secretHash(input.token), at)
+        const token = await tx.people.spendToken(secretHash(input.token), at)
         if (!token) throw invalidToken()
         if (token.purpose === 'setup') {
-          if (!input.email) throw invalidField('/email', 'is required to create the first admin')
-          const display_name = input.display_name ?? input.email
-          return insertPerson(token.workspace_id, { email: input.email, display_name, role: 'admin' }, hash)
+          const email = input.email as string
+          const display_name = input.display_name ?? email
+          return { user: await insertPerson(tx, token.workspace_id, { email, display_name, role: 'admin' }, hash), signedOut: false }
         }
-        const row = store.getUser(token.workspace_id, token.user_id as string)
+        const row = await tx.people.getUser(token.workspace_id, token.user_id as string)
         if (!row || row.disabled_at) throw invalidToken()
-        store.deleteSessionsOf(row.id)
-        events?.emit('people.sessions_ended', { userId: row.id })
-        return store.updateUser({ ...row, display_name: input.display_name ?? row.display_name, password_hash: hash, updated_at: at }) as UserRow
+        await tx.people.deleteSessionsOf(row.id)
+        const updated = (await tx.people.updateUser({ ...row, display_name: input.display_name ?? row.display_name, password_hash: hash, updated_at: at })) as UserRow
+        return { user: updated, signedOut: true }
       })
+      if (signedOut) events?.emit('people.sessions_ended', { userId: user.id })
+      return user
     },
 
-    findByEmail: (workspaceId: string, email: string): User | null => {
-      const row = store.findUserByEmail(workspaceId, email.trim())
+    findByEmail: async (workspaceId: string, email: string): Promise<User | null> => {
+      const row = await store.findUserByEmail(workspaceId, email.trim())
       return row ? toUser(row) : null
     },
 
-    listEverywhere: () => store.listAllUsers().map((row) => ({ ...toUser(row), workspace_id: row.workspace_id })),
+    listEverywhere: async () => (await store.listAllUsers()).map((row) => ({ ...toUser(row), workspace_id: row.workspace_id })),
   }
 }
 

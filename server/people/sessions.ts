@@ -1,3 +1,4 @@
+import type { Units } from '../db/units.ts'
 import type { Clock } from '../support/clock.ts'
 import type { EventBus } from '../support/events.ts'
 import { constantTimeEqual } from '../support/constant-time-equal.ts'
@@ -29,13 +30,16 @@ export interface StartedSession {
 
 export type SessionService = ReturnType<typeof sessionService>
 
+type SessionStores = { people: PeopleStore }
+
 /**
  * Browser sessions: a random secret in the cookie, its SHA-256 in the database. A session
  * ends 14 days after its last use and 30 days after sign-in, whichever comes first.
  */
-export function sessionService({ store, now, events }: { store: PeopleStore; now: Clock; events?: EventBus }) {
+export function sessionService({ stores, units, now, events }: { stores: SessionStores; units: Units<SessionStores>; now: Clock; events?: EventBus }) {
+  const store = stores.people
   return {
-    start(user: UserRow, where: { userAgent: string | null; address: string | null }): StartedSession {
+    async start(user: UserRow, where: { userAgent: string | null; address: string | null }): Promise<StartedSession> {
       const secret = `ps_${randomToken(40)}`
       const at = now()
       const row: SessionRow = {
@@ -49,26 +53,29 @@ export function sessionService({ store, now, events }: { store: PeopleStore; now
         user_agent: where.userAgent?.slice(0, 300) ?? null,
         address: where.address,
       }
-      store.insertSession(row)
+      await units.unit((tx) => tx.people.insertSession(row))
       return { secret, expiresAt: row.expires_at, createdAt: at }
     },
 
-    /** The session a cookie's secret opens, its expiry slid forward; null if it has ended. */
-    resume(secret: string): ResumedSession | null {
+    /**
+     * The session a cookie's secret opens, its expiry slid forward; null if it has ended. The
+     * slide is written at most once per SESSION_TOUCH_MS, and the request does not wait for it.
+     */
+    async resume(secret: string): Promise<ResumedSession | null> {
       if (!secret.startsWith('ps_') || secret.length > 100) return null
       const hash = secretHash(secret)
-      const row = store.findSession(hash)
+      const row = await store.findSession(hash)
       if (!row || !constantTimeEqual(row.hash, hash) || row.disabled_at) return null
       const at = now()
       if (row.expires_at <= at) {
-        store.deleteSession(row.id)
+        await units.unit((tx) => tx.people.deleteSession(row.id))
         return null
       }
       let expiresAt = row.expires_at
       const renewed = Date.parse(at) - Date.parse(row.last_seen_at) >= SESSION_TOUCH_MS
       if (renewed) {
         expiresAt = sessionExpiry(row.created_at, at)
-        store.touchSession(row.id, at, expiresAt)
+        units.unit((tx) => tx.people.touchSession(row.id, at, expiresAt)).catch(() => {})
       }
       return {
         sessionId: row.id,
@@ -81,16 +88,16 @@ export function sessionService({ store, now, events }: { store: PeopleStore; now
       }
     },
 
-    end(sessionId: string): void {
-      store.deleteSession(sessionId)
+    async end(sessionId: string): Promise<void> {
+      await units.unit((tx) => tx.people.deleteSession(sessionId))
       events?.emit('people.sessions_ended', { sessionId })
     },
-    endAll(userId: string): void {
-      store.deleteSessionsOf(userId)
+    async endAll(userId: string): Promise<void> {
+      await units.unit((tx) => tx.people.deleteSessionsOf(userId))
       events?.emit('people.sessions_ended', { userId })
     },
     /** Whether a session is still live (the desk socket checks the one it was opened with). */
-    isLive: (sessionId: string) => store.isSessionLive(sessionId, now()),
-    list: (userId: string) => store.listSessions(userId),
+    isLive: (sessionId: string): Promise<boolean> => store.isSessionLive(sessionId, now()),
+    list: (userId: string): Promise<SessionRow[]> => store.listSessions(userId),
   }
 }

@@ -12,7 +12,7 @@ const WRONG = 'the e-mail or the password is wrong'
 export type SignInService = ReturnType<typeof signInService>
 
 interface SignInDeps {
-  store: PeopleStore
+  stores: { people: PeopleStore }
   sessions: SessionService
   /** Where password checks run (server/people/password-pool.ts). */
   passwords: PasswordPool
@@ -20,10 +20,10 @@ interface SignInDeps {
   throttle?: SignInThrottle
 }
 
-export function signInService({ store, sessions, passwords, monotonicMs, throttle = signInThrottle(monotonicMs) }: SignInDeps) {
+export function signInService({ stores, sessions, passwords, monotonicMs, throttle = signInThrottle(monotonicMs) }: SignInDeps) {
   /** Every candidate's hash is checked, and a dummy one when there is none: the time does not tell whether the e-mail exists. */
   async function matching(input: SignIn): Promise<UserRow[]> {
-    const candidates = store.findUsersByEmail(input.email.trim()).filter((row) => !input.workspace_id || row.workspace_id === input.workspace_id)
+    const candidates = (await stores.people.findUsersByEmail(input.email.trim())).filter((row) => !input.workspace_id || row.workspace_id === input.workspace_id)
     if (candidates.length === 0) {
       await verifyPassword(input.password, null)
       return []
@@ -63,7 +63,7 @@ export function signInService({ store, sessions, passwords, monotonicMs, throttl
         throw new ApiError(401, 'invalid_credentials', WRONG)
       }
       throttle.succeeded(account, address)
-      return { user, session: sessions.start(user, { userAgent: where.userAgent, address: where.address }) }
+      return { user, session: await sessions.start(user, { userAgent: where.userAgent, address: where.address }) }
     },
   }
 }

@@ -1,4 +1,3 @@
-import type { Database } from 'bun:sqlite'
 import type { Role } from './model.ts'
 
 export type UserRow = {
@@ -40,86 +39,38 @@ export type OneTimeTokenRow = {
   used_at: string | null
 }
 
-export type PeopleStore = ReturnType<typeof peopleStore>
+/**
+ * The only code that reads or writes users, sessions and one-time tokens (docs/architecture.md,
+ * "The store seam"). E-mail addresses compare without case: SQLite's NOCASE (ASCII), lower()
+ * on PostgreSQL.
+ */
+export interface PeopleStore {
+  insertUser(row: UserRow): Promise<void>
+  getUser(workspaceId: string, id: string): Promise<UserRow | undefined>
+  findUserByEmail(workspaceId: string, email: string): Promise<UserRow | undefined>
+  /** Everyone with this e-mail in any workspace (at most 10, oldest first): sign-in names no workspace. */
+  findUsersByEmail(email: string): Promise<UserRow[]>
+  listUsers(workspaceId: string, limit: number, offset: number): Promise<UserRow[]>
+  listAllUsers(): Promise<UserRow[]>
+  countUsers(workspaceId: string): Promise<number>
+  /** Admins who can sign in: not disabled, with a password. */
+  countActiveAdmins(workspaceId: string): Promise<number>
+  updateUser(row: UserRow): Promise<UserRow | undefined>
 
-/** The only code that reads or writes users, sessions and one-time tokens. */
-export function peopleStore(db: Database) {
-  const insertUser = db.query(
-    `INSERT INTO users (id, workspace_id, email, display_name, role, password_hash, disabled_at, created_at, updated_at)
-     VALUES ($id, $workspace_id, $email, $display_name, $role, $password_hash, $disabled_at, $created_at, $updated_at)`,
-  )
-  const selectUser = db.query<UserRow, [string, string]>('SELECT * FROM users WHERE workspace_id = ? AND id = ?')
-  const selectUserByEmail = db.query<UserRow, [string, string]>('SELECT * FROM users WHERE workspace_id = ? AND email = ? COLLATE NOCASE')
-  const selectUsersByEmail = db.query<UserRow, [string]>('SELECT * FROM users WHERE email = ? COLLATE NOCASE ORDER BY created_at, id LIMIT 10')
-  const selectUsers = db.query<UserRow, [string, number, number]>(
-    'SELECT * FROM users WHERE workspace_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?',
-  )
-  const selectAllUsers = db.query<UserRow, []>('SELECT * FROM users ORDER BY workspace_id, created_at, id')
-  const countUsers = db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM users WHERE workspace_id = ?')
-  const countActiveAdmins = db.query<{ n: number }, [string]>(
-    "SELECT count(*) AS n FROM users WHERE workspace_id = ? AND role = 'admin' AND disabled_at IS NULL AND password_hash IS NOT NULL",
-  )
-  const updateUser = db.query<UserRow, [string, Role, string | null, string | null, string, string, string]>(
-    `UPDATE users SET display_name = ?, role = ?, disabled_at = ?, password_hash = ?, updated_at = ?
-     WHERE workspace_id = ? AND id = ? RETURNING *`,
-  )
+  insertSession(row: SessionRow): Promise<void>
+  findSession(hash: string): Promise<SessionWithUser | undefined>
+  /** A person's sessions, last seen first. */
+  listSessions(userId: string): Promise<SessionRow[]>
+  touchSession(id: string, lastSeenAt: string, expiresAt: string): Promise<void>
+  deleteSession(id: string): Promise<void>
+  /** Not expired at `at`, and its person not disabled. */
+  isSessionLive(id: string, at: string): Promise<boolean>
+  deleteSessionsOf(userId: string): Promise<void>
 
-  const insertSession = db.query(
-    `INSERT INTO sessions (id, hash, user_id, workspace_id, created_at, last_seen_at, expires_at, user_agent, address)
-     VALUES ($id, $hash, $user_id, $workspace_id, $created_at, $last_seen_at, $expires_at, $user_agent, $address)`,
-  )
-  const selectSession = db.query<SessionWithUser, [string]>(
-    `SELECT sessions.*, users.role, users.disabled_at FROM sessions JOIN users ON users.id = sessions.user_id
-     WHERE sessions.hash = ?`,
-  )
-  const selectSessions = db.query<SessionRow, [string]>('SELECT * FROM sessions WHERE user_id = ? ORDER BY last_seen_at DESC, id')
-  const touchSession = db.query('UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?')
-  const deleteSession = db.query('DELETE FROM sessions WHERE id = ?')
-  const liveSession = db.query<{ id: string }, [string, string]>(
-    'SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ? AND s.expires_at > ? AND u.disabled_at IS NULL',
-  )
-  const deleteSessionsOf = db.query('DELETE FROM sessions WHERE user_id = ?')
-
-  const insertToken = db.query(
-    `INSERT INTO one_time_tokens (hash, purpose, workspace_id, user_id, created_at, expires_at)
-     VALUES ($hash, $purpose, $workspace_id, $user_id, $created_at, $expires_at)`,
-  )
-  // Spent in the same statement that finds it: two requests racing with one token cannot both win.
-  const spendToken = db.query<OneTimeTokenRow, [string, string, string]>(
-    'UPDATE one_time_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING *',
-  )
-  const deleteTokensOf = db.query('DELETE FROM one_time_tokens WHERE user_id = ? AND used_at IS NULL')
-  const liveToken = db.query<OneTimeTokenRow, [string, string]>('SELECT * FROM one_time_tokens WHERE hash = ? AND used_at IS NULL AND expires_at > ?')
-
-  return {
-    transaction: <T>(work: () => T): T => db.transaction(work).immediate(),
-
-    insertUser: (row: UserRow) => void insertUser.run(row),
-    getUser: (workspaceId: string, id: string) => selectUser.get(workspaceId, id),
-    findUserByEmail: (workspaceId: string, email: string) => selectUserByEmail.get(workspaceId, email),
-    /** Everyone with this e-mail in any workspace: sign-in names no workspace. */
-    findUsersByEmail: (email: string) => selectUsersByEmail.all(email),
-    listUsers: (workspaceId: string, limit: number, offset: number) => selectUsers.all(workspaceId, limit, offset),
-    listAllUsers: () => selectAllUsers.all(),
-    countUsers: (workspaceId: string) => countUsers.get(workspaceId)?.n ?? 0,
-    countActiveAdmins: (workspaceId: string) => countActiveAdmins.get(workspaceId)?.n ?? 0,
-    updateUser: (row: UserRow) =>
-      updateUser.get(row.display_name, row.role, row.disabled_at, row.password_hash, row.updated_at as string, row.workspace_id, row.id),
-
-    insertSession: (row: SessionRow) => void insertSession.run(row),
-    findSession: (hash: string) => selectSession.get(hash),
-    listSessions: (userId: string) => selectSessions.all(userId),
-    touchSession: (id: string, lastSeenAt: string, expiresAt: string) => void touchSession.run(lastSeenAt, expiresAt, id),
-    deleteSession: (id: string) => void deleteSession.run(id),
-    isSessionLive: (id: string, at: string) => liveSession.get(id, at) !== null,
-    deleteSessionsOf: (userId: string) => void deleteSessionsOf.run(userId),
-
-    insertToken: (row: Omit<OneTimeTokenRow, 'used_at'>) => void insertToken.run(row),
-    spendToken: (hash: string, at: string) => spendToken.get(at, hash, at),
-    /** A token that would still work, without spending it. */
-    liveToken: (hash: string, at: string) => liveToken.get(hash, at) ?? undefined,
-    /** Whether a token could be spent now (a read: spending is spendToken's alone). */
-    isTokenLive: (hash: string, at: string) => liveToken.get(hash, at) !== null,
-    deleteUnusedTokensOf: (userId: string) => void deleteTokensOf.run(userId),
-  }
+  insertToken(row: Omit<OneTimeTokenRow, 'used_at'>): Promise<void>
+  /** Spent in the same statement that finds it: two requests racing with one token cannot both win. */
+  spendToken(hash: string, at: string): Promise<OneTimeTokenRow | undefined>
+  /** A token that would still work, without spending it. */
+  liveToken(hash: string, at: string): Promise<OneTimeTokenRow | undefined>
+  deleteUnusedTokensOf(userId: string): Promise<void>
 }

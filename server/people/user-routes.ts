@@ -16,7 +16,7 @@ export function userRoutes(auth: Authenticate, people: PeopleService) {
       response: { 200: UserList, ...errorResponses(422) },
       detail: { tags, summary: 'List the people of the workspace', description: 'Oldest first.' },
     })
-    .post('/', ({ workspaceId, body, status }) => status(201, people.invite(workspaceId, body)), {
+    .post('/', async ({ workspaceId, body, status }) => status(201, await people.invite(workspaceId, body)), {
       body: CreateUser,
       response: { 201: CreatedUser, ...errorResponses(400, 403, 409, 413, 415, 422) },
       detail: {
@@ -40,7 +40,7 @@ export function userRoutes(auth: Authenticate, people: PeopleService) {
         description: `Disabling signs them out everywhere. The last active admin cannot be demoted or disabled (409 last_admin). ${ADMIN_ONLY}`,
       },
     })
-    .post('/:user_id/invite-link', ({ workspaceId, params, status }) => status(201, people.link(workspaceId, params.user_id)), {
+    .post('/:user_id/invite-link', async ({ workspaceId, params, status }) => status(201, await people.link(workspaceId, params.user_id)), {
       params: UserParams,
       response: { 201: OneTimeLink, ...errorResponses(403, 404, 409) },
       detail: {

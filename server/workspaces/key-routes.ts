@@ -14,8 +14,8 @@ export function apiKeyRoutes(auth: Authenticate, workspaces: WorkspaceService) {
     .use(auth)
     .get(
       '/',
-      ({ workspaceId }) => {
-        const items = workspaces.keysOf(workspaceId).map(view)
+      async ({ workspaceId }) => {
+        const items = (await workspaces.keysOf(workspaceId)).map(view)
         return { items, total: items.length }
       },
       {
@@ -25,9 +25,9 @@ export function apiKeyRoutes(auth: Authenticate, workspaces: WorkspaceService) {
     )
     .post(
       '/',
-      ({ workspaceId, body, status }) => {
-        const created = workspaces.issueKey(workspaceId, body.name)
-        const summary = workspaces.keysOf(workspaceId).find((key) => key.prefix === created.prefix) as KeySummary
+      async ({ workspaceId, body, status }) => {
+        const created = await workspaces.issueKey(workspaceId, body.name)
+        const summary = (await workspaces.keysOf(workspaceId)).find((key) => key.prefix === created.prefix) as KeySummary
         return status(201, { ...view(summary), key: created.key })
       },
       {
@@ -38,8 +38,8 @@ export function apiKeyRoutes(auth: Authenticate, workspaces: WorkspaceService) {
     )
     .delete(
       '/:prefix',
-      ({ workspaceId, params }) => {
-        const revoked = workspaces.revokeKeyOf(workspaceId, params.prefix)
+      async ({ workspaceId, params }) => {
+        const revoked = await workspaces.revokeKeyOf(workspaceId, params.prefix)
         if (!revoked) throw notFound('API key')
         return view(revoked)
       },

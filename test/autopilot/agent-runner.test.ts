@@ -460,7 +460,7 @@ describe('restarts', () => {
     try {
       const first = parleyOnFile(dir, env)
       const services = first.app.services
-      const workspaceId = services.workspaces.authenticate(services.workspaces.createKey({ name: 'restart', newWorkspace: true }).key) as string
+      const workspaceId = (await services.workspaces.authenticate((await services.workspaces.createKey({ name: 'restart', newWorkspace: true })).key)) as string
       const bot = services.chatbots.create(workspaceId, { name: 'Restart' })
       services.chatbots.update(workspaceId, bot.id, { llm: { base_url: model.baseUrl, model: 'fake-1' } })
       const flow = services.flows.create(workspaceId, bot.id, { name: 'Main', type: 'conversation', flow: billingFlow(null) } as never)

@@ -28,7 +28,7 @@ test('an empty database gets a workspace, one printed key and a demo chatbot wit
   expect(await firstStart(app, 'http://localhost:3000', (line) => lines.push(line))).toBe(true)
   const key = lines.map((line) => line.trim()).find((line) => line.startsWith('pk_')) as string
   expect(key).toMatch(/^pk_[0-9A-Za-z]{40}$/)
-  const workspaceId = app.services.workspaces.authenticate(key) as string
+  const workspaceId = (await app.services.workspaces.authenticate(key)) as string
   const bots = app.services.chatbots.list(workspaceId, { limit: 10, offset: 0 })
   expect(bots.items.map((bot) => bot.name)).toEqual(['Demo bot'])
   const widgetKey = (await app.services.demo.widgetKey()) as string
@@ -55,7 +55,7 @@ test('a later start with data changes nothing and prints nothing', async () => {
 })
 
 test('once the demo chatbot is deleted there is no demo widget key', async () => {
-  const key = app.services.workspaces.createKey({ name: 'x' })
+  const key = await app.services.workspaces.createKey({ name: 'x' })
   const bot = app.services.chatbots.list(key.workspaceId, { limit: 10, offset: 0 }).items[0]!
   app.services.chatbots.remove(key.workspaceId, bot.id)
   expect(await app.services.demo.widgetKey()).toBeNull()

@@ -221,7 +221,7 @@ describe('the desk socket across a restart', () => {
 
   test('a reconnect after a restart gets what it missed, in order, with no gap and nothing twice', async () => {
     let { app, server } = start()
-    const key = app.services.workspaces.createKey({ name: 'test' }).key
+    const key = (await app.services.workspaces.createKey({ name: 'test' })).key
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${key}` }) => {
       const response = await fetch(`http://127.0.0.1:${server.port}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
       const text = await response.text()

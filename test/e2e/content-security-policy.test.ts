@@ -51,7 +51,7 @@ describe('the pages under their Content-Security-Policy in Chromium', () => {
   }, E2E_TIMEOUT)
 
   test('the demo page runs the widget, styled and connected, with nothing blocked', async () => {
-    const workspaceId = parley.app.services.workspaces.authenticate(parley.app.key) as string
+    const workspaceId = (await parley.app.services.workspaces.authenticate(parley.app.key)) as string
     await parley.app.services.demo.create(workspaceId)
     const visitor = await open(browser)
     pages.push(visitor)
@@ -72,7 +72,7 @@ describe('the pages under their Content-Security-Policy in Chromium', () => {
   test('on the demo page an https bot_avatar_url loads under the page policy (img-src https:)', async () => {
     const images = await startImageHost()
     try {
-      const workspaceId = parley.app.services.workspaces.authenticate(parley.app.key) as string
+      const workspaceId = (await parley.app.services.workspaces.authenticate(parley.app.key)) as string
       const demo = await parley.app.services.demo.create(workspaceId)
       const avatar = images.url('/avatar.png')
       const patched = await parley.app.call('PATCH', `/api/dev/v1/chatbots/${demo.chatbotId}/integrations/web`, { body: { widget_config: { bot_avatar_url: avatar } } })

@@ -20,7 +20,7 @@ describe('the demo page at / in Chromium', () => {
   })
 
   test('after first start, / embeds the demo chatbot: it greets, answers its buttons, and an agent can answer through the API', async () => {
-    const workspaceId = parley.app.services.workspaces.authenticate(parley.app.key)
+    const workspaceId = await parley.app.services.workspaces.authenticate(parley.app.key)
     if (!workspaceId) throw new Error('the test key has no workspace')
     const demo = await parley.app.services.demo.create(workspaceId)
 

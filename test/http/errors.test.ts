@@ -6,9 +6,9 @@ const chatbots = '/api/dev/v1/chatbots'
 
 scenarios<{ revokedKey: string }>(
   'every error is problem+json with the right status',
-  (app) => {
-    const created = app.services.workspaces.createKey({ name: 'to revoke' })
-    app.services.workspaces.revokeKey(created.prefix)
+  async (app) => {
+    const created = await app.services.workspaces.createKey({ name: 'to revoke' })
+    await app.services.workspaces.revokeKey(created.prefix)
     return { revokedKey: created.key }
   },
   [

@@ -11,7 +11,7 @@ describe('security headers on what the app serves', () => {
   afterAll(() => app.close())
 
   test('the demo page: scripts only from this server, no framing, no sniffing, no referrer to other sites', async () => {
-    const workspaceId = app.services.workspaces.authenticate(app.key) as string
+    const workspaceId = (await app.services.workspaces.authenticate(app.key)) as string
     await app.services.demo.create(workspaceId)
     const page = await app.call('GET', '/', { key: null })
     expect(page.text).toContain('<script src="/widget.js"')

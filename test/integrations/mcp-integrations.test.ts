@@ -10,7 +10,7 @@ test('the row a tool call reads is never stale: a PATCH, a delete through the ge
   const create = async (name: string) =>
     (await app.call('POST', `/api/dev/v1/chatbots/${bot}/integrations/mcp`, { body: { name, url: 'https://tools.example.com/mcp' } })).body.id as string
   const rows = app.services.integrations.mcp
-  const workspace = app.services.workspaces.authenticate(app.key) as string
+  const workspace = (await app.services.workspaces.authenticate(app.key)) as string
 
   const patched = await create('patched')
   expect(rows.row(workspace, bot, patched).is_active).toBe(true)
@@ -25,7 +25,7 @@ test('the row a tool call reads is never stale: a PATCH, a delete through the ge
   const survivor = await create('survivor')
   rows.row(workspace, bot, survivor)
   // Another workspace never gets the row, cached or not.
-  const other = app.services.workspaces.authenticate(app.otherWorkspaceKey()) as string
+  const other = (await app.services.workspaces.authenticate(app.otherWorkspaceKey())) as string
   expect(() => rows.row(other, bot, survivor)).toThrow('not found')
   expect((await app.call('DELETE', `/api/dev/v1/chatbots/${bot}`)).status).toBe(204)
   expect(() => rows.row(workspace, bot, survivor)).toThrow('not found')

@@ -1,25 +1,35 @@
-import { afterAll, expect, test } from 'bun:test'
-import { catalogueStore } from '../../server/mcp/catalogue-store.ts'
-import { testApp } from '../support/test-app.ts'
+import { expect, test } from 'bun:test'
+import { onBothDatabases } from '../support/both-databases.ts'
 
-const app = testApp()
-afterAll(() => app.close())
+const tool = { name: 'echo', title: null, description: null, input_schema: { type: 'object' }, annotations: null }
+const at = (day: number) => `2026-01-0${day}T00:00:00.000Z`
 
-test('a listing is kept until the integration is deleted, and read back as the same objects while unchanged', async () => {
-  const bot = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'b' } })).body.id
-  const id = (await app.call('POST', `/api/dev/v1/chatbots/${bot}/integrations/mcp`, { body: { name: 'tools', url: 'https://tools.example.com/mcp' } })).body.id
-  const store = catalogueStore(app.db)
-  const tool = { name: 'echo', title: null, description: null, input_schema: { type: 'object' }, annotations: null }
-  store.save(id, { tools: [tool], listed_at: '2026-01-01T00:00:00.000Z' })
-  const first = store.get(id)
-  expect(first).toEqual({ tools: [tool], listed_at: '2026-01-01T00:00:00.000Z' })
-  expect(store.get(id)?.tools[0]?.input_schema === first?.tools[0]?.input_schema).toBe(true)
-  // Another process (or store) listing again is seen: the stored time decides.
-  catalogueStore(app.db).save(id, { tools: [], listed_at: '2026-01-02T00:00:00.000Z' })
-  expect(store.get(id)).toEqual({ tools: [], listed_at: '2026-01-02T00:00:00.000Z' })
-  expect((await app.call('DELETE', `/api/dev/v1/chatbots/${bot}/integrations/mcp/${id}`)).status).toBe(204)
-  expect(store.get(id)).toBeNull()
-  // Saving for a deleted integration stores nothing and does not throw.
-  store.save(id, { tools: [], listed_at: '2026-01-03T00:00:00.000Z' })
-  expect(store.get(id)).toBeNull()
+onBothDatabases('the tool catalogue store', (database) => {
+  test('a listing is kept until the integration is deleted, and read back as the same objects while unchanged', async () => {
+    const { exec, stores, units } = database()
+    await exec(`INSERT INTO workspaces (id, name, created_at) VALUES ('W', 'w', '${at(1)}')`)
+    await exec(`INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES ('B', 'W', 'b', '${at(1)}')`)
+    await exec(`INSERT INTO integrations (id, chatbot_id, type, name, created_at) VALUES ('I', 'B', 'mcp', 'tools', '${at(1)}')`)
+    expect(await stores.mcpCatalogues.get('I')).toBeNull()
+    await units.unit((tx) => tx.mcpCatalogues.save('I', { tools: [tool], listed_at: at(1) }))
+    const first = await stores.mcpCatalogues.get('I')
+    expect(first).toEqual({ tools: [tool], listed_at: at(1) })
+    expect((await stores.mcpCatalogues.get('I'))?.tools[0]?.input_schema === first?.tools[0]?.input_schema).toBe(true)
+    // Another node (or process) listing again is seen: the stored time decides.
+    const elsewhere = database().otherNode() ?? database()
+    await elsewhere.units.unit((tx) => tx.mcpCatalogues.save('I', { tools: [], listed_at: at(2) }))
+    expect(await stores.mcpCatalogues.get('I')).toEqual({ tools: [], listed_at: at(2) })
+    await exec(`DELETE FROM integrations WHERE id = 'I'`)
+    expect(await stores.mcpCatalogues.get('I')).toBeNull()
+  })
+
+  test('saving for a deleted integration stores nothing, and the unit (with what else it wrote) commits', async () => {
+    const { stores, units } = database()
+    await units.unit(async (tx) => {
+      await tx.mcpCatalogues.save('I', { tools: [tool], listed_at: at(3) })
+      await tx.instance.set('written beside it', 'yes')
+    })
+    expect(await stores.mcpCatalogues.get('I')).toBeNull()
+    expect(await stores.instance.get('written beside it')).toBe('yes')
+  })
 })

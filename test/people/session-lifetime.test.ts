@@ -79,9 +79,9 @@ describe('one-time links expire', () => {
   test('the first admin setup link works for 30 minutes', async () => {
     const clock = appAt()
     app = clock.app
-    const workspaceId = app.services.workspaces.authenticate(app.key) as string
-    const late = tokenOf(app.services.people.setupLink(workspaceId).url)
-    const inTime = tokenOf(app.services.people.setupLink(workspaceId).url)
+    const workspaceId = (await app.services.workspaces.authenticate(app.key)) as string
+    const late = tokenOf((await app.services.people.setupLink(workspaceId)).url)
+    const inTime = tokenOf((await app.services.people.setupLink(workspaceId)).url)
     clock.travel(30 * 60_000 - 1000)
     const accepted = await app.call('POST', '/api/dev/v1/auth/accept-invite', { key: null, body: { token: inTime, password: PASSWORD, email: 'root@acme.io' } })
     expect(accepted.status).toBe(200)

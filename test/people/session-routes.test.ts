@@ -14,7 +14,7 @@ async function setup(app: TestApp) {
   const invited = await app.call('POST', '/api/dev/v1/users', { body: { email: 'ivy@acme.io', display_name: 'Ivy', role: 'agent' } })
   const inviteToken = tokenOf(invited.body.invite.url)
   const workspaceId = (await app.call('GET', `${AUTH}/me`, { key: null, headers: { cookie: admin.cookie } })).body.workspace_id as string
-  const setupToken = tokenOf(app.services.people.setupLink(workspaceId).url)
+  const setupToken = tokenOf((await app.services.people.setupLink(workspaceId)).url)
   const chatbotId = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'Support' } })).body.id as string
   /** Every secret the rows send, which no log line may hold. */
   const secrets = [PASSWORD, admin.cookie, agent.cookie, leaving, ...roaming, inviteToken, setupToken].map((secret) => secret.replace(/^parley_session=/, ''))

@@ -1,8 +1,8 @@
+import { sqlitePeopleStore } from '../../server/people/sqlite-store.ts'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { ApiError } from '../../server/http/api-error.ts'
 import { passwordPool } from '../../server/people/password-pool.ts'
 import { signInService } from '../../server/people/sign-in.ts'
-import { peopleStore } from '../../server/people/store.ts'
 import { scenarios } from '../support/scenarios.ts'
 import { type TestApp, testApp } from '../support/test-app.ts'
 import { activePerson, PASSWORD } from './support/people-context.ts'
@@ -21,7 +21,7 @@ describe('sign-in attempts are slowed per (account, address) and per address, ne
   const app = testApp()
   afterAll(() => app.close())
   let clock = 0
-  const limits = signInService({ store: peopleStore(app.db), sessions: app.services.sessions, passwords: passwordPool({ concurrency: 2 }), monotonicMs: () => clock })
+  const limits = signInService({ stores: { people: sqlitePeopleStore(app.db) }, sessions: app.services.sessions, passwords: passwordPool({ concurrency: 2 }), monotonicMs: () => clock })
   const attempt = (email: string, address: string, password = 'wrong password') => refusal(limits.signIn({ email, password }, { address, userAgent: null }))
 
   test('wrong passwords slow that account down from that address only: the real person signs in from another address at once', async () => {

@@ -9,6 +9,7 @@ import { createLogger, memorySink } from '../../server/support/logger.ts'
 import { compiledParley } from './compiled-parley.ts'
 import { migratedDatabase } from './migrated-database.ts'
 import { type RunningParley, runParley } from './run-parley.ts'
+import { seededApiKey } from './seeded-api-key.ts'
 import { TEST_PASSWORD_HASHING } from './test-password-hashing.ts'
 
 export interface CallOptions {
@@ -42,7 +43,7 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
   // As serve.ts does: the operations page shows the ring's lines.
   const recentLogs = logRing()
   const app = createApp({ db, config, logger: createLogger('debug', ringedSink(sink, recentLogs)), recentLogs, tuning, now })
-  const key = app.services.workspaces.createKey({ name: 'test' }).key
+  const { key, workspaceId } = seededApiKey(db, 'test')
   let appClosed = false
   let binary: RunningParley | null = null
   let send = (request: Request) => app.fetch(request)
@@ -77,6 +78,8 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
     dir,
     config,
     key,
+    /** The workspace `key` opens. */
+    workspaceId,
     logLines: sink.lines,
     call,
     /** Where calls go: the app in this process, or the compiled binary once `serveFromBinary` ran. */
@@ -106,7 +109,7 @@ export function testApp(env: Record<string, string> = {}, tuning: AppDeps['tunin
       }
     },
     /** An API key for a second, separate workspace. */
-    otherWorkspaceKey: () => app.services.workspaces.createKey({ name: 'other', newWorkspace: true }).key,
+    otherWorkspaceKey: () => seededApiKey(db, 'other', { newWorkspace: true }).key,
     /** Releases what the app holds open (sockets, workers) and keeps its database open. */
     stopApp: closeApp,
     /** Releases what the app (or the binary serving it) holds open, then removes its database. */

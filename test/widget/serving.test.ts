@@ -169,7 +169,7 @@ describe('GET /: the demo page', () => {
   test("after first start: embeds the demo chatbot's widget; once its web integration is gone, the note instead", async () => {
     const app = testApp()
     try {
-      const workspaceId = app.services.workspaces.authenticate(app.key) as string
+      const workspaceId = (await app.services.workspaces.authenticate(app.key)) as string
       const demo = await app.services.demo.create(workspaceId)
       const page = await app.call('GET', '/', { key: null })
       expect(page.text).toContain(`<script src="/widget.js" data-widget-key="${demo.widgetKey}" async></script>`)

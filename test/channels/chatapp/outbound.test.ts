@@ -122,7 +122,7 @@ describe('what happens to queued messages', () => {
     cleanups.push(() => graph.stop())
     const env = { PARLEY_OUTBOUND_ALLOW: '127.0.0.1', PARLEY_CHATAPP_API_URL: graph.url }
     const first = parleyOnFile(dir, env, { outbox: { time: fakeTime(), random: () => 0.5 } })
-    const key = first.app.services.workspaces.createKey({ name: 'restart' }).key
+    const key = (await first.app.services.workspaces.createKey({ name: 'restart' })).key
     const firstCaller = { call: (method: string, path: string, options: any = {}) => first.call(method, path, { body: options.rawBody ? JSON.parse(options.rawBody) : options.body, key: options.key === null ? null : key }) }
     const chat = await setUpChatappChat(firstCaller, graph)
     graph.respond(503)

@@ -116,7 +116,7 @@ describe('a conversation through the rest-api channel', () => {
     receiver.otherwise(503)
     const firstTime = fakeTime(Date.now() - 100_000)
     const first = parleyOnFile(dir, ALLOW, { outbox: { time: firstTime, random: () => 0.5 } })
-    const key = first.app.services.workspaces.createKey({ name: 'restart' }).key
+    const key = (await first.app.services.workspaces.createKey({ name: 'restart' })).key
     const chat = await setUpRestApiChat({ call: (method, path, options = {}) => first.call(method, path, { ...options, key }) }, receiver.url)
     expect((await say(first, chat.chatbotId, { user_id: 'user-1', text: 'pricing' }, key)).status).toBe(202)
     await first.app.outbox.drain()

@@ -26,7 +26,7 @@ describe("the widget preview on Parley's own origin", () => {
   beforeAll(async () => {
     server = liveServer()
     ada = await activePerson(server, 'ada@acme.io', 'admin')
-    const otherKey = server.services.workspaces.createKey({ name: 'other', newWorkspace: true }).key
+    const otherKey = (await server.services.workspaces.createKey({ name: 'other', newWorkspace: true })).key
     stranger = await activePerson(server, 'eve@elsewhere.io', 'admin', otherKey)
     shop = await setUpWebChat(server, { web: { allowed_domains: ['shop.test'] } })
   })
