@@ -96,6 +96,10 @@ const NEEDS_LUCK = new Set([
   'POST /api/dev/v1/chatbots/{chatbot_id}/integrations/rest-api/messages',
   'POST /api/dev/v1/chatbots/{chatbot_id}/flows/{flow_id}/test-run',
   'POST /api/dev/v1/chatbots/{chatbot_id}/conversations/{conversation_id}/read',
+  // A period whose generated since/until are both valid and in order, on the scene's conversation flow (not its meta flow).
+  'GET /api/dev/v1/chatbots/{chatbot_id}/flows/{flow_id}/insights',
+  // The scene has no person to assign to: only a generated body that unassigns succeeds.
+  'POST /api/dev/v1/desk/conversations/{conversation_id}/assign',
 ])
 
 describe('fuzzing every documented operation of the compiled binary', () => {

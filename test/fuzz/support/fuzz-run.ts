@@ -225,6 +225,8 @@ function idFor(scene: Scene, name: string, plan: RequestPlan): string {
     return [scene.web_integration_id, scene.rest_integration_id, scene.chatapp_integration_id][plan.scene % 3] as string
   }
   if (name === 'flow_id' && plan.scene % 4 === 3) return scene.meta_flow_id
+  // The widget's texts: one file per language the catalogue has.
+  if (name === 'file') return ['es.json', 'ar.json', 'ja.json'][plan.scene % 3] as string
   return (scene as unknown as Record<string, string>)[name] ?? name
 }
 
