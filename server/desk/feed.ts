@@ -1,3 +1,4 @@
+import { messageJson } from '../conversations/message-json.ts'
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { FeedEntryText, FeedStore } from './feed-store.ts'
 import type { FeedEvent } from './feed-events.ts'
@@ -12,6 +13,13 @@ export const FEED_KEPT = 2000
 /** Most events one catch-up sends; past it the desk is told to reload. */
 export const CATCH_UP_LIMIT = 1000
 const PRUNE_EVERY = 200
+
+/** An entry's JSON text, as JSON.stringify writes it; a message's own text is made once (the widget's frame shares it). */
+function entryText(entry: FeedEntry): string {
+  if (entry.type !== 'message') return JSON.stringify(entry)
+  const { conversation_id, chatbot_id, message, seq } = entry
+  return `{"type":"message","conversation_id":${JSON.stringify(conversation_id)},"chatbot_id":${JSON.stringify(chatbot_id)},"message":${messageJson(message)},"seq":${seq}}`
+}
 
 /** Crosses a multiple of PRUNE_EVERY between `from` (exclusive) and `to`. */
 const prunesAt = (from: number, to: number) => Math.floor(to / PRUNE_EVERY) > Math.floor(from / PRUNE_EVERY)
@@ -70,7 +78,7 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
         () => {
           const first = pending.size === 0
           const entries = pending.get(workspaceId)
-          const text = { seq, event: JSON.stringify(entry) }
+          const text = { seq, event: entryText(entry) }
           if (entries) entries.push(text)
           else pending.set(workspaceId, [text])
           // Inside someone else's transaction this stores it at once.
