@@ -38,7 +38,7 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
   const last = new Map<string, number>()
   // Entries up to here are committed: a catch-up read inside an open batch must not send later ones.
   const committed = new Map<string, number>()
-  const listeners = new Set<(workspaceId: string, entry: FeedEntry) => void>()
+  const listeners = new Set<(workspaceId: string, entry: FeedEntry, text: string) => void>()
   /** Entries of the open batch not stored yet, per workspace, in order. */
   let pending = new Map<string, FeedEntryText[]>()
 
@@ -74,11 +74,12 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
       const seq = latest(workspaceId) + 1
       last.set(workspaceId, seq)
       const entry = { ...event, seq } as FeedEntry
+      // Its JSON text, made once for the stored row and every desk it is sent to.
+      const text = { seq, event: entryText(entry) }
       batch.run(
         () => {
           const first = pending.size === 0
           const entries = pending.get(workspaceId)
-          const text = { seq, event: entryText(entry) }
           if (entries) entries.push(text)
           else pending.set(workspaceId, [text])
           // Inside someone else's transaction this stores it at once.
@@ -86,7 +87,7 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
         },
         () => {
           committed.set(workspaceId, Math.max(committed.get(workspaceId) ?? 0, seq))
-          for (const listener of listeners) listener(workspaceId, entry)
+          for (const listener of listeners) listener(workspaceId, entry, text.event)
         },
       )
     },
@@ -102,7 +103,8 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
       if (entries.length > CATCH_UP_LIMIT) return { reload: true }
       return { entries: entries as unknown as FeedEntry[] }
     },
-    onEntry(listener: (workspaceId: string, entry: FeedEntry) => void): () => void {
+    /** Each committed entry, with its JSON text (as stored). */
+    onEntry(listener: (workspaceId: string, entry: FeedEntry, text: string) => void): () => void {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },

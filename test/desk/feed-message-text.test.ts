@@ -23,9 +23,12 @@ describe("a message's JSON text, made once for the widget's frame and the desk f
     }
   })
 
-  test("a feed entry for a message is stored as JSON.stringify wrote it, and reads back equal", async () => {
+  test("a feed entry for a message is stored and sent to the desks as JSON.stringify wrote it, and reads back equal", async () => {
     const db = migratedDatabase(join(mkdtempSync(join(tmpdir(), 'parley-feed-text-')), 'parley.db'))
     const feed = deskFeed({ store: feedStore(db), batch: writeBatcher(db, () => {}) })
+    // Every desk is sent the text the row stores, made once.
+    const sent: string[] = []
+    feed.onEntry((_workspace, entry, text) => sent.push(text === JSON.stringify(entry) ? 'as JSON.stringify writes it' : text))
     for (const message of messages) feed.publish('w1', { type: 'message', conversation_id: 'C"1', chatbot_id: 'B\\1', message })
     feed.publish('w1', { type: 'conversation', conversation_id: 'C"1', chatbot_id: 'B\\1', change: 'opened', status: 'bot', assignee_id: null })
     await new Promise<void>((resolve) => setImmediate(resolve))
@@ -35,6 +38,7 @@ describe("a message's JSON text, made once for the widget's frame and the desk f
       { type: 'conversation', conversation_id: 'C"1', chatbot_id: 'B\\1', change: 'opened', status: 'bot', assignee_id: null, seq: 4 },
     ]
     expect(row?.event).toBe(`[${expected.map((entry) => JSON.stringify(entry)).join(',')}]`)
+    expect(sent).toEqual(Array(4).fill('as JSON.stringify writes it'))
     const caught = feed.catchUp('w1', 0)
     expect('entries' in caught && caught.entries).toEqual(expected as never)
   })
