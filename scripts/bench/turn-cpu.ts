@@ -11,9 +11,9 @@
  * generator and the sockets on the same cores, it moves less than bench:profile does.
  * Later rounds cost more (the conversations grow).
  */
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 
-const tree = process.argv[2] ?? join(import.meta.dir, '../..')
+const tree = resolve(process.argv[2] ?? join(import.meta.dir, '../..'))
 const ROUNDS = Number(process.argv[3] ?? 5)
 const VISITORS = 1000
 const PER_TICK = 100
