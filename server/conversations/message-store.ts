@@ -32,10 +32,54 @@ const CONVERSATIONS_WITH_KNOWN_CLIENT_IDS = 5000
 /** The newest client ids kept per conversation: what a widget resends after a reconnect is among them. */
 export const CLIENT_IDS_KEPT = 64
 
-/** A conversation's newest client ids; `all` while no stored one was left out. */
+/** Client ids read when a conversation is first looked at, to fill its filter; past it, no filter. */
+const FILTERED_CLIENT_IDS_LIMIT = 2048
+
+/**
+ * A conversation's newest client ids; `all` while no stored one was left out. `filter` (a
+ * Bloom filter, 2,048 bits) holds every client id the conversation stored, so that once it has
+ * more than CLIENT_IDS_KEPT a new message is still told from a resend without a query in most
+ * cases: a miss is certain, a hit (or a false positive) is looked up. Null for a conversation
+ * with more than FILTERED_CLIENT_IDS_LIMIT when first looked at: every id it does not keep is
+ * looked up.
+ */
 interface KnownClientIds {
   ids: Set<string>
   all: boolean
+  filter: Uint32Array | null
+}
+
+const FILTER_WORDS = 64
+const FILTER_BITS = FILTER_WORDS * 32
+let firstHash = 0
+let secondHash = 0
+/** Two 32-bit hashes of a text (FNV-1a and a murmur-style mix), for the filter's three bits. */
+function hashText(text: string): void {
+  let a = 0x811c9dc5
+  let b = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    a = Math.imul(a ^ code, 0x01000193)
+    b = Math.imul(b ^ code, 0x5bd1e995)
+    b ^= b >>> 13
+  }
+  firstHash = a >>> 0
+  secondHash = (b | 1) >>> 0
+}
+function addToFilter(filter: Uint32Array, text: string): void {
+  hashText(text)
+  for (let i = 0; i < 3; i++) {
+    const bit = (firstHash + i * secondHash) % FILTER_BITS
+    filter[bit >>> 5] = (filter[bit >>> 5] as number) | (1 << (bit & 31))
+  }
+}
+function filterMayHold(filter: Uint32Array, text: string): boolean {
+  hashText(text)
+  for (let i = 0; i < 3; i++) {
+    const bit = (firstHash + i * secondHash) % FILTER_BITS
+    if (((filter[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return false
+  }
+  return true
 }
 
 export type MessageStore = ReturnType<typeof messageStore>
@@ -78,9 +122,14 @@ export function messageStore(db: Database) {
   const knownClientIds = new RowCache<KnownClientIds>(CONVERSATIONS_WITH_KNOWN_CLIENT_IDS)
   const clientIdsOf = (conversationId: string): KnownClientIds =>
     knownClientIds.through(conversationId, () => {
-      const rows = clientIds.all(conversationId, CLIENT_IDS_KEPT + 1)
+      const rows = clientIds.all(conversationId, FILTERED_CLIENT_IDS_LIMIT + 1)
       const ids = new Set(rows.slice(0, CLIENT_IDS_KEPT).reverse().map((row) => row.client_id))
-      return { ids, all: rows.length <= CLIENT_IDS_KEPT }
+      let filter: Uint32Array | null = null
+      if (rows.length > CLIENT_IDS_KEPT && rows.length <= FILTERED_CLIENT_IDS_LIMIT) {
+        filter = new Uint32Array(FILTER_WORDS)
+        for (const row of rows) addToFilter(filter, row.client_id)
+      }
+      return { ids, all: rows.length <= CLIENT_IDS_KEPT, filter }
     }) as KnownClientIds
 
   const knowClientId = (message: Message): void => {
@@ -89,6 +138,11 @@ export function messageStore(db: Database) {
     knownClientIds.update(message.conversation_id, (known) => {
       known.ids.add(clientId)
       if (known.ids.size <= CLIENT_IDS_KEPT) return
+      if (known.all) {
+        // The kept ids were every id: the filter starts with all of them.
+        known.filter = new Uint32Array(FILTER_WORDS)
+        for (const id of known.ids) addToFilter(known.filter, id)
+      } else if (known.filter) addToFilter(known.filter, clientId)
       known.ids.delete(known.ids.values().next().value as string)
       known.all = false
     })
@@ -118,11 +172,11 @@ export function messageStore(db: Database) {
     },
     /** A conversation opened now has no client ids yet: its first message needs no query to tell. */
     opened(conversationId: string): void {
-      knownClientIds.set(conversationId, { ids: new Set(), all: true })
+      knownClientIds.set(conversationId, { ids: new Set(), all: true, filter: null })
     },
     findByClientId(conversationId: string, clientId: string): Message | undefined {
       const known = clientIdsOf(conversationId)
-      if (!known.ids.has(clientId) && known.all) return undefined
+      if (!known.ids.has(clientId) && (known.all || (known.filter && !filterMayHold(known.filter, clientId)))) return undefined
       return toMessage(byClientId.get(conversationId, clientId))
     },
     /** The newest `limit` messages, oldest first, and whether older ones exist. */

@@ -54,10 +54,12 @@ export function deskSocket({ callerOf, sessions, publicOrigin, feed, desk, store
   const byWorkspace = new Map<string, Set<DeskWebSocket>>()
   const send = (socket: DeskWebSocket, frame: unknown): void => void socket.send(JSON.stringify(frame))
 
-  function sendEntry(socket: DeskWebSocket, entry: FeedEntry): void {
+  /** `text`: the entry's JSON text when the feed has it (a live entry: one text for every desk). */
+  function sendEntry(socket: DeskWebSocket, entry: FeedEntry, text?: string): void {
     if (entry.seq <= socket.data.lastSent) return
     socket.data.lastSent = entry.seq
-    send(socket, entry)
+    if (text === undefined) send(socket, entry)
+    else socket.send(text)
   }
 
   function pass(workspaceId: string, event: PassingEvent): void {
@@ -90,8 +92,8 @@ export function deskSocket({ callerOf, sessions, publicOrigin, feed, desk, store
   }
 
   const unsubscribe = [
-    feed.onEntry((workspaceId, entry) => {
-      for (const socket of byWorkspace.get(workspaceId) ?? []) sendEntry(socket, entry)
+    feed.onEntry((workspaceId, entry, text) => {
+      for (const socket of byWorkspace.get(workspaceId) ?? []) sendEntry(socket, entry, text)
     }),
     events.on('people.sessions_ended', ({ sessionId, userId }) =>
       closeWhere((data) => data.caller.person.sessionId === sessionId || data.caller.person.id === userId),

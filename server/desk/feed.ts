@@ -1,3 +1,4 @@
+import { messageJson } from '../conversations/message-json.ts'
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { FeedEntryText, FeedStore } from './feed-store.ts'
 import type { FeedEvent } from './feed-events.ts'
@@ -12,6 +13,13 @@ export const FEED_KEPT = 2000
 /** Most events one catch-up sends; past it the desk is told to reload. */
 export const CATCH_UP_LIMIT = 1000
 const PRUNE_EVERY = 200
+
+/** An entry's JSON text, as JSON.stringify writes it; a message's own text is made once (the widget's frame shares it). */
+function entryText(entry: FeedEntry): string {
+  if (entry.type !== 'message') return JSON.stringify(entry)
+  const { conversation_id, chatbot_id, message, seq } = entry
+  return `{"type":"message","conversation_id":${JSON.stringify(conversation_id)},"chatbot_id":${JSON.stringify(chatbot_id)},"message":${messageJson(message)},"seq":${seq}}`
+}
 
 /** Crosses a multiple of PRUNE_EVERY between `from` (exclusive) and `to`. */
 const prunesAt = (from: number, to: number) => Math.floor(to / PRUNE_EVERY) > Math.floor(from / PRUNE_EVERY)
@@ -30,7 +38,7 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
   const last = new Map<string, number>()
   // Entries up to here are committed: a catch-up read inside an open batch must not send later ones.
   const committed = new Map<string, number>()
-  const listeners = new Set<(workspaceId: string, entry: FeedEntry) => void>()
+  const listeners = new Set<(workspaceId: string, entry: FeedEntry, text: string) => void>()
   /** Entries of the open batch not stored yet, per workspace, in order. */
   let pending = new Map<string, FeedEntryText[]>()
 
@@ -66,11 +74,12 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
       const seq = latest(workspaceId) + 1
       last.set(workspaceId, seq)
       const entry = { ...event, seq } as FeedEntry
+      // Its JSON text, made once for the stored row and every desk it is sent to.
+      const text = { seq, event: entryText(entry) }
       batch.run(
         () => {
           const first = pending.size === 0
           const entries = pending.get(workspaceId)
-          const text = { seq, event: JSON.stringify(entry) }
           if (entries) entries.push(text)
           else pending.set(workspaceId, [text])
           // Inside someone else's transaction this stores it at once.
@@ -78,7 +87,7 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
         },
         () => {
           committed.set(workspaceId, Math.max(committed.get(workspaceId) ?? 0, seq))
-          for (const listener of listeners) listener(workspaceId, entry)
+          for (const listener of listeners) listener(workspaceId, entry, text.event)
         },
       )
     },
@@ -94,7 +103,8 @@ export function deskFeed({ store, batch }: { store: FeedStore; batch: WriteBatch
       if (entries.length > CATCH_UP_LIMIT) return { reload: true }
       return { entries: entries as unknown as FeedEntry[] }
     },
-    onEntry(listener: (workspaceId: string, entry: FeedEntry) => void): () => void {
+    /** Each committed entry, with its JSON text (as stored). */
+    onEntry(listener: (workspaceId: string, entry: FeedEntry, text: string) => void): () => void {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },

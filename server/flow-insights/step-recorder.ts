@@ -1,5 +1,4 @@
 import type { TurnWriter } from '../conversations/service.ts'
-import { newId } from '../support/new-id.ts'
 import type { StepRow, StepStore } from './step-store.ts'
 
 /**
@@ -13,9 +12,9 @@ export function stepRecorder(store: StepStore): TurnWriter {
       const { conversation } = turn
       if (!conversation.flow_id || conversation.flow_version === null) return null
       const base = { conversation_id: conversation.id, flow_id: conversation.flow_id, flow_version: conversation.flow_version, at: turn.at }
-      const rows: StepRow[] = turn.engineSteps.map((step) => ({ ...base, id: newId(), from_state: step.from, way: step.way, to_state: step.to }))
+      const rows: StepRow[] = turn.engineSteps.map((step) => ({ ...base, from_state: step.from, way: step.way, to_state: step.to }))
       for (const event of turn.engineEvents) {
-        if (event.type === 'handoff' || event.type === 'agent_failed') rows.push({ ...base, id: newId(), from_state: event.state, way: event.type, to_state: null })
+        if (event.type === 'handoff' || event.type === 'agent_failed') rows.push({ ...base, from_state: event.state, way: event.type, to_state: null })
       }
       if (rows.length === 0) return null
       return () => {

@@ -74,4 +74,32 @@ describe('telling a resend from a new message by its client id', () => {
     expect(restarted.findByClientId('C1', `k${count - 2}`)?.id).toBe(`M${String(count - 2).padStart(4, '0')}`)
     expect(restarted.findByClientId('C1', 'never sent')).toBeUndefined()
   })
+
+  test('past the kept ids, a new client id is told from a resend without a query, before and after a restart', () => {
+    const db = database()
+    const messages = messageStore(db)
+    expect(messages.findByClientId('C1', 'k0')).toBeUndefined()
+    const count = CLIENT_IDS_KEPT * 3
+    for (let i = 0; i < count; i++) messages.insert(said(`M${String(i).padStart(4, '0')}`, 'C1', `k${i}`))
+    const restarted = messageStore(db)
+    expect(restarted.findByClientId('C1', 'k1')?.id).toBe('M0001')
+    // With the table out of reach, any query throws: what answers now answers from memory.
+    db.exec('ALTER TABLE messages RENAME TO messages_out_of_reach')
+    for (const store of [messages, restarted]) {
+      const looked = Array.from({ length: 200 }, (_, i) => {
+        try {
+          return store.findByClientId('C1', `new-${i}`) === undefined ? 'new' : 'found'
+        } catch {
+          return 'queried'
+        }
+      })
+      // A Bloom filter may send a few new ids to the database (false positives), never a stored one away from it.
+      expect(looked.filter((answer) => answer === 'new').length).toBeGreaterThanOrEqual(190)
+      expect(looked).not.toContain('found')
+      expect(() => store.findByClientId('C1', 'k0')).toThrow()
+    }
+    db.exec('ALTER TABLE messages_out_of_reach RENAME TO messages')
+    expect(messages.findByClientId('C1', 'k0')?.id).toBe('M0000')
+    expect(restarted.findByClientId('C1', `k${count - 1}`)?.id).toBe(`M${String(count - 1).padStart(4, '0')}`)
+  })
 })

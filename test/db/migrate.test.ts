@@ -18,12 +18,14 @@ afterEach(() => {
 })
 
 describe('opening the database', () => {
-  test('sets WAL, synchronous NORMAL, a busy timeout and foreign keys', () => {
+  test('sets WAL, synchronous NORMAL, a busy timeout, foreign keys and a page cache a busy write batch fits in', () => {
     const db = openDatabase(freshFile())
     expect(db.query('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
     expect(db.query('PRAGMA synchronous').get()).toEqual({ synchronous: 1 })
     expect(db.query<{ timeout: number }, []>('PRAGMA busy_timeout').get()?.timeout).toBeGreaterThanOrEqual(1000)
     expect(db.query('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 })
+    // 16 MB instead of SQLite's 2 MB (negative: KiB): docs/performance.md, issue 34's third round.
+    expect(db.query('PRAGMA cache_size').get()).toEqual({ cache_size: -16_000 })
     db.close()
   })
 })

@@ -1,3 +1,4 @@
+import { messageJson } from '../../conversations/message-json.ts'
 import type { ServerMessage } from '../../protocol/widget-protocol.ts'
 import type { WidgetSocket } from './socket-data.ts'
 
@@ -54,7 +55,7 @@ export class SocketHub {
   sendToContact(contactId: string, messages: ServerMessage[], update?: (socket: WidgetSocket) => void): void {
     const sockets = this.byVisitor.get(contactKey(contactId))
     if (!sockets) return
-    const frames = messages.map((message) => JSON.stringify(message))
+    const frames = messages.map(frameText)
     if (this.queued.size === 0) queueMicrotask(this.flush)
     for (const socket of sockets) {
       update?.(socket)
@@ -102,6 +103,11 @@ export class SocketHub {
 }
 
 export const contactKey = (contactId: string) => `c:${contactId}`
+
+/** A frame's JSON text; a message's own text is made once (the desk feed's entry shares it). */
+function frameText(frame: ServerMessage): string {
+  return frame.type === 'message' ? `{"type":"message","message":${messageJson(frame.message)}}` : JSON.stringify(frame)
+}
 
 const EMPTY: ReadonlySet<WidgetSocket> = new Set()
 

@@ -25,6 +25,7 @@ import { deskSearchByConversation } from './0024_desk_search_by_conversation.ts'
 import { flowSteps } from './0025_flow_steps.ts'
 import { modelFailuresAndToolSafety } from './0026_model_failures_and_tool_safety.ts'
 import { contactLocale } from './0027_contact_locale.ts'
+import { lighterTurnRows } from './0029_lighter_turn_rows.ts'
 
 /** Every migration, oldest first. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, deskWaitingAndRatings, visitorAddress, deskSearchByConversation, flowSteps, modelFailuresAndToolSafety, contactLocale]
+export const migrations: readonly Migration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, deskWaitingAndRatings, visitorAddress, deskSearchByConversation, flowSteps, modelFailuresAndToolSafety, contactLocale, lighterTurnRows]

@@ -14,9 +14,9 @@ describe('migration 25: the steps conversations took in their flow', () => {
     db.exec(`INSERT INTO conversations (id, chatbot_id, contact_id, channel, status, created_at, last_message_at, seq)
         VALUES ('C', 'B', 'P', 'web', 'bot', '${at}', '${at}', 1)`)
     const store = stepStore(db)
-    store.insert({ id: 'S1', conversation_id: 'C', flow_id: 'F', flow_version: 1, from_state: null, way: 'start', to_state: 'hello', at })
-    store.insert({ id: 'S2', conversation_id: 'C', flow_id: 'F', flow_version: 1, from_state: 'hello', way: 'handoff', to_state: null, at })
-    store.insert({ id: 'S3', conversation_id: 'C', flow_id: 'F', flow_version: 2, from_state: null, way: 'start', to_state: 'hello', at })
+    store.insert({ conversation_id: 'C', flow_id: 'F', flow_version: 1, from_state: null, way: 'start', to_state: 'hello', at })
+    store.insert({ conversation_id: 'C', flow_id: 'F', flow_version: 1, from_state: 'hello', way: 'handoff', to_state: null, at })
+    store.insert({ conversation_id: 'C', flow_id: 'F', flow_version: 2, from_state: null, way: 'start', to_state: 'hello', at })
     expect(store.counts('F', 1, at, '2026-01-02T00:00:00.000Z')).toEqual([
       { from_state: null, way: 'start', to_state: 'hello', times: 1, conversations: 1 },
       { from_state: 'hello', way: 'handoff', to_state: null, times: 1, conversations: 1 },
