@@ -2,7 +2,7 @@ import type { DevApi } from './start-parley.ts'
 
 /**
  * Makes a chatbot whose published flow answers every message with "You said: …", and a web
- * integration for it; resolves with the chatbot and the widget socket's URL on `port`.
+ * integration for it; resolves with the chatbot, its widget key and the widget socket's URL on `port`.
  */
 export async function publishEchoBot(api: DevApi, port: string, names: { chatbot: string; site: string }) {
   const bot = await api('POST', '/chatbots', { name: names.chatbot })
@@ -21,5 +21,5 @@ export async function publishEchoBot(api: DevApi, port: string, names: { chatbot
   })
   await api('POST', `/chatbots/${bot.id}/flows/${flow.id}/publish`)
   const web = await api('POST', `/chatbots/${bot.id}/integrations/web`, { name: names.site })
-  return { bot, socketUrl: `ws://127.0.0.1:${port}/widget/v1/socket?key=${web.config.widget_key}` }
+  return { bot, widgetKey: web.config.widget_key as string, socketUrl: `ws://127.0.0.1:${port}/widget/v1/socket?key=${web.config.widget_key}` }
 }

@@ -12,6 +12,7 @@
  * Later rounds cost more (the conversations grow).
  */
 import { join, resolve } from 'node:path'
+import { publishEchoBot } from './publish-echo-bot.ts'
 
 const tree = resolve(process.argv[2] ?? join(import.meta.dir, '../..'))
 const ROUNDS = Number(process.argv[3] ?? 5)
@@ -26,22 +27,7 @@ const api = async (method: string, path: string, body?: unknown) => {
   if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`)
   return answer.body as Record<string, any>
 }
-const bot = await api('POST', '/chatbots', { name: 'bench' })
-const flow = await api('POST', `/chatbots/${bot.id}/flows`, {
-  name: 'Echo',
-  type: 'conversation',
-  flow: {
-    version: 1,
-    start: 'listen',
-    variables: { last: { type: 'string' } },
-    states: {
-      listen: { say: [{ text: 'Say something.' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
-      answer: { say: [{ text: 'You said: {{last}}' }], capture: { var: 'last', as: 'text' }, next: 'answer' },
-    },
-  },
-})
-await api('POST', `/chatbots/${bot.id}/flows/${flow.id}/publish`)
-const web = await api('POST', `/chatbots/${bot.id}/integrations/web`, { name: 'site' })
+const { widgetKey } = await publishEchoBot(api, '0', { chatbot: 'bench', site: 'site' })
 
 const handlers = app.socket.handlers
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -50,7 +36,7 @@ const sockets: unknown[] = []
 for (let i = 0; i < VISITORS; i++) {
   let data: unknown
   const server = { upgrade: (_request: Request, options: { data: unknown }) => ((data = options.data), true), requestIP: () => ({ address: '127.0.0.1' }) }
-  app.socket.upgrade(new Request(`http://parley.test/widget/v1/socket?key=${web.config.widget_key}`, { headers: { origin: 'https://shop.test' } }), server as never)
+  app.socket.upgrade(new Request(`http://parley.test/widget/v1/socket?key=${widgetKey}`, { headers: { origin: 'https://shop.test' } }), server as never)
   const socket = { data, send: () => ++frames, cork: (write: () => void) => write(), close: () => {}, getBufferedAmount: () => 0 }
   handlers.open!(socket as never)
   handlers.message!(socket as never, JSON.stringify({ type: 'hello', v: 1 }))
