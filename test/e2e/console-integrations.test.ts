@@ -112,7 +112,8 @@ describe('the integrations screen of the console in Chromium, against the compil
     await page.locator('input[name=llm_max_tokens]').fill('')
     await save()
     await waitUntil(async () => (await stored()).max_tokens === 1024, 'max_tokens back to its default')
-    expect(await page.locator('input[name=llm_max_tokens]').inputValue()).toBe('1024')
+    // The form shows the default once the saved settings come back, a moment after the store has them.
+    await waitUntil(async () => (await page.locator('input[name=llm_max_tokens]').inputValue()) === '1024', 'the default shown again')
     expect(await stored()).toMatchObject({ call_deadline_ms: 45_000 })
     // The two refused saves are the only failed loads the browser saw.
     expect(admin.errors().map((line) => line.includes('422'))).toEqual([true, true])
