@@ -183,7 +183,7 @@ for (const visit of ['first', 'repeat'] as const) {
   const w = { shown: median(results.widget[visit].map((m) => m.shown)), connected: median(results.widget[visit].map((m) => m.connected)) }
   const b = { shown: median(results.baseline[visit].map((m) => m.shown)), connected: median(results.baseline[visit].map((m) => m.connected)) }
   console.log(`${visit === 'first' ? 'first visit (nothing cached)' : 'repeat visit (script cached)'}, medians:`)
-  console.log(`  script inserted -> bubble shown:      widget ${ms(w.shown)}   baseline div    ${ms(b.shown)}   ratio ${(w.shown / b.shown).toFixed(2)} (target <= ${BUBBLE_TARGET_RATIO[visit]}) ${verdict(w.shown / b.shown <= BUBBLE_TARGET_RATIO[visit])}`)
+  console.log(`  script inserted -> bubble shown:      widget ${ms(w.shown)}   baseline div    ${ms(b.shown)}   ratio ${(w.shown / b.shown).toFixed(3)} (target <= ${BUBBLE_TARGET_RATIO[visit]}) ${verdict(w.shown / b.shown <= BUBBLE_TARGET_RATIO[visit])}`)
   console.log(`  script inserted -> socket connected:  widget ${ms(w.connected)}   baseline socket ${ms(b.connected)}   ratio ${(w.connected / b.connected).toFixed(2)}`)
 }
 
