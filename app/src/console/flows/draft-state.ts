@@ -48,6 +48,14 @@ export function draftState(botId: string, flowId: string) {
     timer = setTimeout(() => (saving = saving.then(save)), SAVE_AFTER_MS)
   }
   const showSteps = () => setSteps({ undo: past.canUndo(), redo: past.canRedo() })
+  /** Puts back a definition undo or redo found (none: nothing to step to); a typing run ends there. */
+  const restore = (found: Json | undefined) => {
+    if (found === undefined) return
+    typing = null
+    setDefinition(found)
+    showSteps()
+    schedule()
+  }
 
   return {
     flow,
@@ -77,20 +85,10 @@ export function draftState(botId: string, flowId: string) {
       schedule()
     },
     undo() {
-      const before = past.undo(definition())
-      if (before === undefined) return
-      typing = null
-      setDefinition(before)
-      showSteps()
-      schedule()
+      restore(past.undo(definition()))
     },
     redo() {
-      const after = past.redo(definition())
-      if (after === undefined) return
-      typing = null
-      setDefinition(after)
-      showSteps()
-      schedule()
+      restore(past.redo(definition()))
     },
     /** Saves now (before publishing), waiting for a save under way. */
     async flush() {
