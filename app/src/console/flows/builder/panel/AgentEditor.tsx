@@ -1,6 +1,6 @@
 import { For, Show } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { type Builder, Field, GoTo, moved, RowTools, StateSelect, TemplateField, live, positions } from './fields.tsx'
+import { type Builder, Field, GoTo, moved, RowTools, StateSelect, TemplateField, liveObjectAt, positions } from './fields.tsx'
 
 /** An LLM agent state: instructions, the MCP tools it may use, its exits (with what they capture), its limits. */
 export function AgentEditor(props: { builder: Builder; base: string; agent: unknown }) {
@@ -39,8 +39,7 @@ export function AgentEditor(props: { builder: Builder; base: string; agent: unkn
       <p class="hint">The agent answers until it reports one of these; then the flow goes where the exit says.</p>
       <For each={positions(exits())}>
         {(position) => {
-          const exitOf = () => exits()[position] as unknown
-          const exit = live(() => (isObject(exitOf()) ? (exitOf() as Json) : {}))
+          const exit = liveObjectAt(exits, position)
           const index = () => position
           const at = () => `${props.base}/exits/${index()}`
           const captured = () => (Array.isArray(exit.capture) ? (exit.capture as string[]) : [])

@@ -1,6 +1,6 @@
 import { For, Match, Switch } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { addedBeforeCatchAll, type Builder, Field, GoTo, moved, RowTools, live, positions } from './fields.tsx'
+import { addedBeforeCatchAll, type Builder, Field, GoTo, moved, RowTools, liveObjectAt, positions } from './fields.tsx'
 
 type Subject = 'var' | 'contact' | 'hours' | 'else'
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
@@ -30,8 +30,7 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
       <p class="hint">Tried in order; the first that holds is taken at once. The last entry, "otherwise", is taken when none does.</p>
       <For each={positions(rules())}>
         {(position) => {
-          const ruleOf = () => rules()[position] as unknown
-          const rule = live(() => (isObject(ruleOf()) ? (ruleOf() as Json) : {}))
+          const rule = liveObjectAt(rules, position)
           const index = () => position
           const at = () => `${props.base}/branch/${index()}`
           const hours = () => (isObject(rule.hours) ? rule.hours : {})

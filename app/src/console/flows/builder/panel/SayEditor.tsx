@@ -1,6 +1,6 @@
 import { For, Match, Show, Switch } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
-import { type Builder, Field, idFrom, live, moved, RowTools, TemplateField, positions } from './fields.tsx'
+import { type Builder, Field, idFrom, liveObjectAt, moved, RowTools, TemplateField, positions } from './fields.tsx'
 
 type MessageKind = 'text' | 'buttons' | 'list' | 'media' | 'meta_flow'
 
@@ -87,8 +87,7 @@ function ChoiceList(props: { builder: Builder; at: string; items: unknown; what:
     <div class="choices">
       <For each={positions(items())}>
         {(position) => {
-          const itemOf = () => items()[position] as unknown
-          const item = live(() => (isObject(itemOf()) ? (itemOf() as Json) : {}))
+          const item = liveObjectAt(items, position)
           const index = () => position
           return (
           <div class="row choice" data-choice={String(item.id ?? '')}>
@@ -125,8 +124,7 @@ function ListFields(props: { builder: Builder; at: string; message: Json }) {
       </Field>
       <For each={positions(sections())}>
         {(position) => {
-          const sectionOf = () => sections()[position] as unknown
-          const section = live(() => (isObject(sectionOf()) ? (sectionOf() as Json) : {}))
+          const section = liveObjectAt(sections, position)
           const index = () => position
           return (
           <fieldset class="section-editor">

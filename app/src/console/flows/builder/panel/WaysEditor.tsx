@@ -3,7 +3,7 @@ import { WAY_OUT_KEYS } from '../model/edits.ts'
 import { isObject, type Json, objectsIn, writeAt } from '../model/json.ts'
 import { AgentEditor } from './AgentEditor.tsx'
 import { BranchEditor } from './BranchEditor.tsx'
-import { addedBeforeCatchAll, type Builder, Field, GoTo, moved, RowTools, StateSelect, TemplateField, live, positions } from './fields.tsx'
+import { addedBeforeCatchAll, type Builder, Field, GoTo, moved, RowTools, StateSelect, TemplateField, liveObjectAt, positions } from './fields.tsx'
 
 type WayOut = (typeof WAY_OUT_KEYS)[number]
 
@@ -119,8 +119,7 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
       <p class="hint">Tried in order; the first that fits is taken. Put "anything else" last.</p>
       <For each={positions(list())}>
         {(position) => {
-          const transitionOf = () => list()[position] as unknown
-          const transition = live(() => (isObject(transitionOf()) ? (transitionOf() as Json) : {}))
+          const transition = liveObjectAt(list, position)
           const index = () => position
           const at = () => `${props.base}/on/${index()}`
           const kind = () => conditionOf(transition)

@@ -1,5 +1,5 @@
 import { createSignal, For, type JSX, Show } from 'solid-js'
-import type { Json } from '../model/json.ts'
+import { isObject, type Json } from '../model/json.ts'
 import { issuesAt, type LevelledIssue } from '../model/issues.ts'
 
 /** What every part of the side panel reads and changes: the builder's definition and findings. */
@@ -188,6 +188,14 @@ export function live<T extends object>(get: () => T): T {
       const found = Reflect.getOwnPropertyDescriptor(get(), key)
       return found ? { ...found, configurable: true } : undefined
     },
+  })
+}
+
+/** The object at `position` of a list, live as `live` makes it; {} while something else stands there. */
+export function liveObjectAt(list: () => readonly unknown[], position: number): Json {
+  return live(() => {
+    const found = list()[position]
+    return isObject(found) ? (found as Json) : {}
   })
 }
 
