@@ -30,12 +30,22 @@ export function ContextPanel(props: { conversationId: string; version: number; o
 }
 
 /** "Portuguese (Brazil) · pt-BR": the tag named in English by the browser's Intl, the tag beside it. */
-function languageName(tag: string): string {
-  let name: string | undefined
-  try {
-    name = new Intl.DisplayNames(['en'], { type: 'language' }).of(tag)
-  } catch {}
-  return name && name !== tag ? `${name} · ${tag}` : tag
+/** "Brazilian Portuguese · pt-BR"; the tag is never split at its hyphen. */
+function LanguageName(props: { tag: string }) {
+  const name = () => {
+    try {
+      const found = new Intl.DisplayNames(['en'], { type: 'language' }).of(props.tag)
+      return found && found !== props.tag ? `${found} · ` : ''
+    } catch {
+      return ''
+    }
+  }
+  return (
+    <>
+      {name()}
+      <span class="nowrap">{props.tag}</span>
+    </>
+  )
 }
 
 function ContextBody(props: { info: Context; open: (id: string) => void }) {
@@ -58,7 +68,7 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
           {(locale) => (
             <>
               <dt>Language</dt>
-              <dd data-field="language">{languageName(locale())}</dd>
+              <dd data-field="language"><LanguageName tag={locale()} /></dd>
             </>
           )}
         </Show>
