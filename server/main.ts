@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { backup } from './cli/backup.ts'
+import { postgresBackupAdvice } from './cli/postgres-backup-advice.ts'
 import { keys } from './cli/keys.ts'
 import { restore } from './cli/restore.ts'
 import { serve } from './cli/serve.ts'
@@ -80,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
 
   const config = loadConfig()
   usePasswordHashing(config.passwordHashing)
+  if (config.database.kind === 'postgres' && (command === 'backup' || command === 'restore')) throw new Error(postgresBackupAdvice(command, config.database, action))
   if (config.database.kind === 'postgres') throw new Error(`PARLEY_DATABASE_URL is set (${describeDatabase(config.database)}), but this build keeps its data in SQLite only: the PostgreSQL backend is not finished. Unset it to use PARLEY_DATA_DIR.`)
   const databaseFile = join(config.dataDir, 'parley.db')
   switch (command) {
