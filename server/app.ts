@@ -329,7 +329,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(activityRoutes(auth, activityService({ stores, now })))
     .use(insightsRoutes(auth, insightsService(flows, flowSteps, now)))
     .use(apiKeyRoutes(auth, workspaces))
-    .use(operationsRoutes(auth, operationsService({ store: stores.operations, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
+    .use(operationsRoutes(auth, operationsService({ store: stores.operations, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups, database: config.database })))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
     .use(modelTestRoutes(auth, modelTest({ settingsOf: chatbots.modelSettings, outbound, timeoutMs: autopilotTuning?.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS, ca: mcpTuning?.ca })))

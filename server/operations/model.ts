@@ -5,8 +5,15 @@ export const OperationsStatus = t.Object({
   version: t.String({ examples: ['0.1.0'] }),
   started_at: Timestamp,
   uptime_seconds: t.Integer({ minimum: 0 }),
-  database_bytes: t.Integer({ minimum: 0, description: 'the database file, without its write-ahead log' }),
-  wal_bytes: t.Integer({ minimum: 0, description: 'the write-ahead log beside it (parley.db-wal), folded into the file by checkpoints' }),
+  database: t.Object(
+    {
+      engine: t.Union([t.Literal('sqlite'), t.Literal('postgresql')]),
+      location: t.String({ description: "SQLite: the database file's path; PostgreSQL: PARLEY_DATABASE_URL with its password masked", examples: ['/var/lib/parley/parley.db'] }),
+    },
+    { description: 'which database this Parley keeps its data in' },
+  ),
+  database_bytes: t.Integer({ minimum: 0, description: 'SQLite: the database file, without its write-ahead log; PostgreSQL: pg_database_size' }),
+  wal_bytes: t.Integer({ minimum: 0, description: 'SQLite: the write-ahead log beside it (parley.db-wal), folded into the file by checkpoints; PostgreSQL: 0' }),
   backups: t.Object(
     {
       scheduled: t.Boolean({ description: 'whether PARLEY_BACKUP_EVERY is set' }),

@@ -8,6 +8,7 @@ import { randomToken } from '../support/random-token.ts'
 import type { LogRing } from './log-ring.ts'
 import type { OperationsStatus, RecentLogs } from './model.ts'
 import type { OperationsStore } from './store.ts'
+import { type DatabaseConfig, describeDatabase } from '../db/database-config.ts'
 
 export interface OperationsDeps {
   store: OperationsStore
@@ -20,6 +21,8 @@ export interface OperationsDeps {
   /** Writes a backup off the serving thread. */
   writeBackup: WriteBackup
   backups: Pick<BackupSchedule, 'status'>
+  /** Which database this Parley keeps its data in, for the page to name it. */
+  database: DatabaseConfig
 }
 
 export interface BackupFile {
@@ -37,7 +40,7 @@ export type OperationsService = ReturnType<typeof operationsService>
  * latest log lines. They span every workspace, so only the installation's own workspace (the
  * one the first start made) sees them; any other answers 404, as for what it does not own.
  */
-export function operationsService({ store, dataDir, version, now, recentLogs, monotonicMs = () => performance.now(), writeBackup, backups }: OperationsDeps) {
+export function operationsService({ store, dataDir, version, now, recentLogs, monotonicMs = () => performance.now(), writeBackup, backups, database }: OperationsDeps) {
   const startedAt = now()
   const startedMs = monotonicMs()
   const databaseFile = join(dataDir, 'parley.db')
@@ -54,8 +57,9 @@ export function operationsService({ store, dataDir, version, now, recentLogs, mo
         version,
         started_at: startedAt,
         uptime_seconds: Math.floor((monotonicMs() - startedMs) / 1000),
+        database: { engine: database.kind === 'sqlite' ? 'sqlite' : 'postgresql', location: describeDatabase(database) },
         database_bytes: await store.databaseBytes(),
-        wal_bytes: existsSync(wal) ? statSync(wal).size : 0,
+        wal_bytes: database.kind === 'sqlite' && existsSync(wal) ? statSync(wal).size : 0,
         backups: backups.status(),
       }
     },

@@ -35,6 +35,7 @@ scenarios<Ctx>('operations', setup, [
       expect(body.database_bytes).toBeGreaterThan(4096)
       expect(body.database_bytes % 4096).toBe(0)
       expect(typeof body.wal_bytes).toBe('number')
+      expect(body.database).toEqual({ engine: 'sqlite', location: expect.stringMatching(/parley\.db$/) })
       expect(Date.parse(body.started_at)).toBeLessThanOrEqual(Date.now())
     },
   },
