@@ -4,8 +4,8 @@ import { type DatabaseConfig, databaseSetting } from './db/database-config.ts'
 import type { PasswordHashing } from './people/password.ts'
 import { parseRange } from './support/ip-range.ts'
 import { outboundAllowEntryProblem } from './support/outbound-url.ts'
+import type { LogLevel } from './support/logger.ts'
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
 export interface Config {
   port: number

@@ -1,4 +1,4 @@
-import type { StoredLlmSettings } from '../chatbots/model-settings.ts'
+import type { StoredLlmSettings } from '../llm/stored-llm-settings.ts'
 import { ApiError } from '../http/api-error.ts'
 import { answerLimits } from '../llm/answer-limits.ts'
 import { callModel } from '../llm/call-model.ts'

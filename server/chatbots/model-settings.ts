@@ -2,18 +2,8 @@ import { invalidField } from '../http/api-error.ts'
 import { maskOptional } from '../integrations/mask-secret.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import { DEFAULT_MAX_TOKENS } from '../llm/answer-limits.ts'
+import type { StoredLlmSettings } from '../llm/stored-llm-settings.ts'
 import { LLM_DEADLINE_DEFAULTS, type LlmSettings, type UpdateChatbot } from './model.ts'
-
-/** The model settings as stored (the api key in clear, for the agent runner); the limits filled with their defaults when read. */
-export interface StoredLlmSettings {
-  base_url: string
-  model: string
-  temperature: number | null
-  api_key: string | null
-  max_tokens: number
-  call_deadline_ms: number
-  run_deadline_ms: number
-}
 
 const LIMIT_DEFAULTS = { max_tokens: DEFAULT_MAX_TOKENS, ...LLM_DEADLINE_DEFAULTS }
 

@@ -5,7 +5,8 @@ import type { EventBus } from '../support/events.ts'
 import { newId } from '../support/new-id.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import type { Chatbot, CreateChatbot, UpdateChatbot } from './model.ts'
-import { nextLlmSettings, readLlmSettings, showLlmSettings, type StoredLlmSettings } from './model-settings.ts'
+import type { StoredLlmSettings } from '../llm/stored-llm-settings.ts'
+import { nextLlmSettings, readLlmSettings, showLlmSettings } from './model-settings.ts'
 import type { ChatbotStore, StoredChatbot } from './store.ts'
 
 /** What kind of flow an id names within a chatbot, if any; answered by the flows domain. */

@@ -1,4 +1,3 @@
-import type { ObserveRequest } from '../metrics/http-metrics.ts'
 import type { Logger } from '../support/logger.ts'
 import { clientAddress } from './client-address.ts'
 import { oversizedHead } from './oversized-head.ts'
@@ -7,6 +6,9 @@ import { beginRequest, type RequestContext } from './request-context.ts'
 import type { SecurityHeaders } from './security-headers.ts'
 
 type Fetch = (request: Request) => Response | Promise<Response>
+
+/** Told of every answered request (the metrics' request counters and durations). */
+export type ObserveRequest = (method: string, path: string, status: number, durationMs: number) => void
 
 /** A refused 16 KiB path is logged by its start: one request must not write a 16 KiB log line. */
 const LOGGED_PATH_LIMIT = 1024

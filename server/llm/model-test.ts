@@ -1,4 +1,4 @@
-import type { StoredLlmSettings } from '../chatbots/model-settings.ts'
+import type { StoredLlmSettings } from './stored-llm-settings.ts'
 import { ApiError, invalidField } from '../http/api-error.ts'
 import { pinnedFetch } from '../mcp/pinned-fetch.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'

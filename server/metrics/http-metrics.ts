@@ -1,9 +1,8 @@
+import type { ObserveRequest } from '../http/logged-fetch.ts'
 import type { MetricsRegistry } from './registry.ts'
 import { routeTemplates } from './route-templates.ts'
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
-
-export type ObserveRequest = (method: string, path: string, status: number, durationMs: number) => void
 
 /**
  * The request path's one hook (called by http/logged-fetch.ts as each answer leaves): a count

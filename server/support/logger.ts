@@ -1,4 +1,5 @@
-import type { LogLevel } from '../config.ts'
+/** How much the logger writes; `silent`: nothing. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
 export type LogFields = Record<string, unknown>
 
