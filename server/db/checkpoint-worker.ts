@@ -1,8 +1,9 @@
 /**
  * The background checkpointer's thread (see background-checkpoints.ts): its own connection
  * to the database file, folding the WAL back into it when asked. Messages in: `{ file }` to
- * open, `'checkpoint'`, `'stop'`. Out: `'ready'`; `'checkpointed'` or `{ error }` after each
- * checkpoint; `'stopped'`.
+ * open, `'checkpoint'`, `'stop'`. Out: `'ready'`; after each checkpoint `'checkpointed'` (the
+ * whole log copied), `'partial'` (a reader or the writer held some back) or `{ error }`;
+ * `'stopped'`.
  */
 import { Database } from 'bun:sqlite'
 
@@ -11,11 +12,17 @@ declare const self: Worker
 let db: Database | null = null
 let checkpoint: ReturnType<Database['query']> | null = null
 
+interface CheckpointRow {
+  busy: number
+  log: number
+  checkpointed: number
+}
+
 self.onmessage = (event: MessageEvent<{ file: string } | 'checkpoint' | 'stop'>) => {
   if (event.data === 'checkpoint') {
     try {
-      checkpoint?.get()
-      self.postMessage('checkpointed')
+      const row = checkpoint?.get() as CheckpointRow | null
+      self.postMessage(!row || row.log === row.checkpointed ? 'checkpointed' : 'partial')
     } catch (error) {
       self.postMessage({ error: String(error) })
     }

@@ -6,14 +6,16 @@ export interface Peers {
   proxies?: TrustedProxies
 }
 
-const listeners = new WeakMap<Request, Peers>()
+// On the request itself, as request-context.ts keeps its context: no WeakMap entry per request.
+const LISTENER = Symbol('parley.listener')
+type WithListener = Request & { [LISTENER]?: Peers }
 
 /**
  * Recorded by the listener, which alone knows the peers of its requests; the address itself
  * is looked up only when a route asks for it.
  */
 export function rememberListener(request: Request, listener: Peers): void {
-  listeners.set(request, listener)
+  ;(request as WithListener)[LISTENER] = listener
 }
 
 /**
@@ -22,7 +24,7 @@ export function rememberListener(request: Request, listener: Peers): void {
  * come through a listener. Every per-address limit, log line and record uses this.
  */
 export function clientAddress(request: Request): string {
-  const listener = listeners.get(request)
+  const listener = (request as WithListener)[LISTENER]
   const peer = listener?.requestIP(request)?.address ?? 'unknown'
   return listener?.proxies ? listener.proxies.clientOf(peer, request.headers) : peer
 }

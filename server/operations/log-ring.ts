@@ -14,13 +14,13 @@ export function logRing(capacity = RECENT_LOG_LINES): LogRing {
   let written = 0
   return {
     write(line) {
-      slots[written % capacity] = line.endsWith('\n') ? line.slice(0, -1) : line
+      // Kept as written: the line break is taken off when the console asks, not per line.
+      slots[written % capacity] = line
       written += 1
     },
     lines() {
-      if (written <= capacity) return slots.slice(0, written)
-      const start = written % capacity
-      return [...slots.slice(start), ...slots.slice(0, start)]
+      const oldestFirst = written <= capacity ? slots.slice(0, written) : [...slots.slice(written % capacity), ...slots.slice(0, written % capacity)]
+      return oldestFirst.map((line) => (line.endsWith('\n') ? line.slice(0, -1) : line))
     },
   }
 }

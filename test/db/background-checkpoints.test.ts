@@ -94,6 +94,26 @@ describe('background checkpoints', () => {
     expect(wal).toBeLessThan(written / 2)
   })
 
+  test('an idle database is not checkpointed again: a pass is asked for only after a write', async () => {
+    const setup = database()
+    const checkpoints = start(setup)
+    await until(logged(setup, 'background checkpoints on'), 'the thread')
+    setup.db.query('INSERT INTO blobs (body) VALUES (?)').run(fourKilobytes())
+    await until(() => checkpoints.passes() > 0, 'a pass after the write')
+    // Caught up: a whole pass found nothing more to copy. Then 40 intervals of nothing written.
+    let settled = checkpoints.passes()
+    await until(() => {
+      const now = checkpoints.passes()
+      const same = now === settled
+      settled = now
+      return same
+    }, 'the passes to stop')
+    await Bun.sleep(200)
+    expect(checkpoints.passes()).toBe(settled)
+    setup.db.query('INSERT INTO blobs (body) VALUES (?)').run(fourKilobytes())
+    await until(() => checkpoints.passes() > settled, 'a pass after the next write')
+  })
+
   test('a thread that cannot start leaves SQLite checkpointing automatically', async () => {
     const setup = database()
     start(setup, { workerUrl: new URL('./no-such-worker.ts', import.meta.url).href })
