@@ -33,6 +33,16 @@ describe('renderTemplate', () => {
     expect(renderTemplate('{{name}}', { variables: { name: '{{secret}}', secret: 'x' }, contact: {} })).toBe('{{secret}}')
   })
 
+  test('a text cut once fills each time with the values of that time, past the number of texts kept too', () => {
+    const texts = Array.from({ length: 5000 }, (_, i) => `#${i} {{name}} {{contact.plan|free}}`)
+    for (const [round, name] of ['Ada', 'Grace'].entries()) {
+      for (const [i, template] of texts.entries()) {
+        const contact = i % 2 === 0 ? { plan: `p${round}` } : {}
+        expect(renderTemplate(template, { variables: { name }, contact })).toBe(`#${i} ${name} ${i % 2 === 0 ? `p${round}` : 'free'}`)
+      }
+    }
+  })
+
 })
 
 const everywhere = flowOf({
