@@ -13,7 +13,6 @@ import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
 import { chatappStore } from './channels/chatapp/chatapp-store.ts'
 import { chatappInbound } from './channels/chatapp/inbound-service.ts'
 import { chatappMediaDownloader } from './channels/chatapp/media-download.ts'
-import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
 import { attachmentRoutes } from './attachments/routes.ts'
@@ -70,7 +69,7 @@ import { stepStore } from './flow-insights/step-store.ts'
 import { flowRoutes } from './flows/routes.ts'
 import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
-import { flowStore } from './flows/store.ts'
+import { metaFlowLookup } from './flows/meta-flow-view.ts'
 import { healthRoutes } from './health/routes.ts'
 import { answerAfterCommit } from './http/answer-after-commit.ts'
 import { authRoutes } from './people/auth-routes.ts'
@@ -157,13 +156,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     outbound,
   })
   const mcpAuth = mcpOAuth({ integrations: integrations.mcp, store: oauthRows, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
-  const flows = flowService({
-    store: flowStore(db),
-    now,
-    events,
-    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
-  })
-  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   usePasswordHashing(config.passwordHashing)
   const passwords = passwordPool({ concurrency: config.passwordChecks })
   const contacts = contactStore(db)
@@ -183,6 +175,14 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
   const stores = sqliteStores(db)
   const units = sqliteUnits(batch, stores)
+  const flows = flowService({
+    stores,
+    units,
+    now,
+    events,
+    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
+  })
+  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   const mcp = mcpService({
     integrations: integrations.mcp,
     stores,
@@ -213,15 +213,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     tuning: outboxTuning,
   })
   const chatappRows = chatappStore(db)
-  const metaFlow = (workspaceId: string, chatbotId: string, flowId: string): MetaFlowView | null => {
-    const snapshot = flows.publishedSnapshot(flowId)
-    if (snapshot?.type !== 'meta' || snapshot.chatbotId !== chatbotId) return null
-    try {
-      return { name: flows.get(workspaceId, chatbotId, flowId).name, definition: snapshot.definition }
-    } catch {
-      return null
-    }
-  }
+  const metaFlow = metaFlowLookup(stores.flows)
   const chatappOut = chatappDeliveries({
     outbox: outboxStore(db),
     store: chatappRows,
@@ -235,7 +227,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     apiUrl: config.chatappApiUrl,
     tuning: outboxTuning,
   })
-  const snapshots = flowSnapshots(flows, events)
+  const snapshots = flowSnapshots(stores.flows, events)
   const runs = runStore(db)
   const flowSteps = stepStore(db)
   const runPortsDeps: AgentRunnerDeps['ports'] = {

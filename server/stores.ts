@@ -12,6 +12,9 @@ import { sqliteActivityStore } from './chatbots/sqlite-activity-store.ts'
 import { postgresOperationsStore } from './operations/postgres-store.ts'
 import { sqliteOperationsStore } from './operations/sqlite-store.ts'
 import type { OperationsStore } from './operations/store.ts'
+import { postgresFlowStore } from './flows/postgres-store.ts'
+import { sqliteFlowStore } from './flows/sqlite-store.ts'
+import type { FlowStore } from './flows/store.ts'
 import type { OutboxClaims } from './outbox/outbox-claims.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { postgresOutboxClaims } from './outbox/postgres-outbox-claims.ts'
@@ -37,6 +40,7 @@ export interface Stores {
   people: PeopleStore
   chatbotActivity: ActivityStore
   mcpCatalogues: CatalogueStore
+  flows: FlowStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -48,6 +52,7 @@ export function sqliteStores(db: Database): Stores {
     people: sqlitePeopleStore(db),
     chatbotActivity: sqliteActivityStore(db),
     mcpCatalogues: sqliteCatalogueStore(db),
+    flows: sqliteFlowStore(db),
   }
 }
 
@@ -61,5 +66,6 @@ export function postgresStores(sql: SQL): Stores {
     people: postgresPeopleStore(sql),
     chatbotActivity: postgresActivityStore(sql),
     mcpCatalogues: postgresCatalogueStore(sql),
+    flows: postgresFlowStore(sql),
   }
 }
