@@ -61,7 +61,7 @@ onBothDatabases('the flow store', (database) => {
       { version: 2, published_at: at(12) },
       { version: 1, published_at: at(10) },
     ])
-    const snapshot = { flow_id: 'Fa', chatbot_id: 'B', type: 'conversation', version: 2, published_at: at(12), definition: '{"v":3}' }
+    const snapshot = { flow_id: 'Fa', chatbot_id: 'B', type: 'conversation' as const, version: 2, published_at: at(12), definition: '{"v":3}' }
     expect(await stores.flows.liveSnapshot('Fa')).toEqual(snapshot)
     expect(await stores.flows.versionSnapshot('Fa', 1)).toEqual({ ...snapshot, version: 1, published_at: at(10), definition: '{"v":2}' })
     expect(await stores.flows.versionSnapshot('Fa', 3)).toBeUndefined()
