@@ -19,7 +19,6 @@ import { attachmentRoutes } from './attachments/routes.ts'
 import { backupThread } from './backups/backup-thread.ts'
 import { backupSchedule } from './backups/schedule.ts'
 import { attachmentService } from './attachments/service.ts'
-import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
 import { type AgentRunnerDeps, agentRunner, type AutopilotTuning, DEFAULT_MODEL_TIMEOUT_MS } from './autopilot/agent-runner.ts'
@@ -271,7 +270,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
-  const attachments = attachmentService({ store: attachmentStore(db), batch, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
+  const attachments = attachmentService({ stores, units, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
   const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, store: inboundStore(db) })
   // A user's picture or document is fetched from the provider while its webhook waits (it retries past about 20 s);
   // a shutdown cuts the download short and answers 503, so the provider sends it again.

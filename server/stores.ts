@@ -15,6 +15,9 @@ import type { OperationsStore } from './operations/store.ts'
 import { postgresFlowStore } from './flows/postgres-store.ts'
 import { sqliteFlowStore } from './flows/sqlite-store.ts'
 import type { FlowStore } from './flows/store.ts'
+import { postgresAttachmentStore } from './attachments/postgres-store.ts'
+import { sqliteAttachmentStore } from './attachments/sqlite-store.ts'
+import type { AttachmentStore } from './attachments/store.ts'
 import type { OutboxClaims } from './outbox/outbox-claims.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { postgresOutboxClaims } from './outbox/postgres-outbox-claims.ts'
@@ -41,6 +44,7 @@ export interface Stores {
   chatbotActivity: ActivityStore
   mcpCatalogues: CatalogueStore
   flows: FlowStore
+  attachments: AttachmentStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -53,6 +57,7 @@ export function sqliteStores(db: Database): Stores {
     chatbotActivity: sqliteActivityStore(db),
     mcpCatalogues: sqliteCatalogueStore(db),
     flows: sqliteFlowStore(db),
+    attachments: sqliteAttachmentStore(db),
   }
 }
 
@@ -67,5 +72,6 @@ export function postgresStores(sql: SQL): Stores {
     chatbotActivity: postgresActivityStore(sql),
     mcpCatalogues: postgresCatalogueStore(sql),
     flows: postgresFlowStore(sql),
+    attachments: postgresAttachmentStore(sql),
   }
 }
