@@ -24,7 +24,6 @@ import { activityService } from './chatbots/activity-service.ts'
 import { type AgentRunnerDeps, agentRunner, type AutopilotTuning, DEFAULT_MODEL_TIMEOUT_MS } from './autopilot/agent-runner.ts'
 import { autopilotRoutes } from './autopilot/routes.ts'
 import { runInsight } from './autopilot/run-insight.ts'
-import { runStore } from './autopilot/run-store.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
@@ -227,7 +226,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     tuning: outboxTuning,
   })
   const snapshots = flowSnapshots(stores.flows, events)
-  const runs = runStore(db)
   const flowSteps = stepStore(db)
   const runPortsDeps: AgentRunnerDeps['ports'] = {
     mcp,
@@ -242,18 +240,18 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     ca: mcpTuning?.ca,
   }
   const autopilot = agentRunner({
-    store: runs,
+    stores,
+    units,
     messages,
     contacts,
     snapshots,
     ports: runPortsDeps,
     events,
-    batch,
     now,
     logger,
     tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
   })
-  const draftAgents = draftAgent({ chatbot: (id) => runs.chatbot(id) ?? null, ports: runPortsDeps, logger, tuning: autopilotTuning })
+  const draftAgents = draftAgent({ chatbot: (id) => stores.agentRuns.chatbot(id), ports: runPortsDeps, logger, tuning: autopilotTuning })
   const deskRows = deskStore(db)
   const feed = deskFeed({ store: feedStore(db), batch })
   // Numbers handed out in a rolled-back batch were never stored: read them again.
@@ -322,7 +320,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(apiKeyRoutes(auth, workspaces))
     .use(operationsRoutes(auth, operationsService({ store: stores.operations, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups })))
     .use(conversationRoutes(auth, desk))
-    .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
+    .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, stores })))
     .use(modelTestRoutes(auth, modelTest({ settingsOf: chatbots.modelSettings, outbound, timeoutMs: autopilotTuning?.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS, ca: mcpTuning?.ca })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))

@@ -18,6 +18,9 @@ import type { FlowStore } from './flows/store.ts'
 import { postgresAttachmentStore } from './attachments/postgres-store.ts'
 import { sqliteAttachmentStore } from './attachments/sqlite-store.ts'
 import type { AttachmentStore } from './attachments/store.ts'
+import { postgresRunStore } from './autopilot/postgres-run-store.ts'
+import type { RunStore } from './autopilot/run-store.ts'
+import { sqliteRunStore } from './autopilot/sqlite-run-store.ts'
 import type { OutboxClaims } from './outbox/outbox-claims.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { postgresOutboxClaims } from './outbox/postgres-outbox-claims.ts'
@@ -45,6 +48,7 @@ export interface Stores {
   mcpCatalogues: CatalogueStore
   flows: FlowStore
   attachments: AttachmentStore
+  agentRuns: RunStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -58,6 +62,7 @@ export function sqliteStores(db: Database): Stores {
     mcpCatalogues: sqliteCatalogueStore(db),
     flows: sqliteFlowStore(db),
     attachments: sqliteAttachmentStore(db),
+    agentRuns: sqliteRunStore(db),
   }
 }
 
@@ -73,5 +78,6 @@ export function postgresStores(sql: SQL): Stores {
     mcpCatalogues: postgresCatalogueStore(sql),
     flows: postgresFlowStore(sql),
     attachments: postgresAttachmentStore(sql),
+    agentRuns: postgresRunStore(sql),
   }
 }
