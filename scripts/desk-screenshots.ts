@@ -57,8 +57,8 @@ await app.services.people.createWithPassword(workspaceId, { email: person.email,
 
 try {
   const bot = app.services.chatbots.create(workspaceId, { name: 'Northwind' })
-  const flow = app.services.flows.create(workspaceId, bot.id, { name: 'Shop help', type: 'conversation', flow: SHOP_FLOW })
-  app.services.flows.publish(workspaceId, bot.id, flow.id)
+  const flow = await app.services.flows.create(workspaceId, bot.id, { name: 'Shop help', type: 'conversation', flow: SHOP_FLOW })
+  await app.services.flows.publish(workspaceId, bot.id, flow.id)
   const web = app.services.integrations.web.create(workspaceId, bot.id, { name: 'Shop', greeting_message: 'Hi! I am the Northwind assistant.' })
   const site = shopSite(SHOP_PAGE(serverUrl, web.config.widget_key))
   for (const visitor of VISITORS) await chat(browser, `http://shop.test:${site.port}/checkout`, visitor)

@@ -101,8 +101,8 @@ try {
   ] as const) {
     // A chatbot per picture, so each shows one conversation from its start.
     const bot = app.services.chatbots.create(workspaceId, { name: 'Northwind' })
-    const flow = app.services.flows.create(workspaceId, bot.id, { name: 'Shop help', type: 'conversation', flow: SHOP_FLOW })
-    app.services.flows.publish(workspaceId, bot.id, flow.id)
+    const flow = await app.services.flows.create(workspaceId, bot.id, { name: 'Shop help', type: 'conversation', flow: SHOP_FLOW })
+    await app.services.flows.publish(workspaceId, bot.id, flow.id)
     const web = app.services.integrations.web.create(workspaceId, bot.id, {
       name: 'Shop',
       greeting_message: 'Hi! I am the Northwind assistant.',

@@ -13,20 +13,17 @@ import { chatappDeliveries } from './channels/chatapp/chatapp-deliveries.ts'
 import { chatappStore } from './channels/chatapp/chatapp-store.ts'
 import { chatappInbound } from './channels/chatapp/inbound-service.ts'
 import { chatappMediaDownloader } from './channels/chatapp/media-download.ts'
-import type { MetaFlowView } from './channels/chatapp/meta-flow-message.ts'
 import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
 import { attachmentRoutes } from './attachments/routes.ts'
 import { backupThread } from './backups/backup-thread.ts'
 import { backupSchedule } from './backups/schedule.ts'
 import { attachmentService } from './attachments/service.ts'
-import { attachmentStore } from './attachments/store.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
 import { type AgentRunnerDeps, agentRunner, type AutopilotTuning, DEFAULT_MODEL_TIMEOUT_MS } from './autopilot/agent-runner.ts'
 import { autopilotRoutes } from './autopilot/routes.ts'
 import { runInsight } from './autopilot/run-insight.ts'
-import { runStore } from './autopilot/run-store.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
 import { chatbotService } from './chatbots/service.ts'
 import { chatbotStore } from './chatbots/store.ts'
@@ -70,7 +67,7 @@ import { stepStore } from './flow-insights/step-store.ts'
 import { flowRoutes } from './flows/routes.ts'
 import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
-import { flowStore } from './flows/store.ts'
+import { metaFlowLookup } from './flows/meta-flow-view.ts'
 import { healthRoutes } from './health/routes.ts'
 import { answerAfterCommit } from './http/answer-after-commit.ts'
 import { authRoutes } from './people/auth-routes.ts'
@@ -157,13 +154,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     outbound,
   })
   const mcpAuth = mcpOAuth({ integrations: integrations.mcp, store: oauthRows, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
-  const flows = flowService({
-    store: flowStore(db),
-    now,
-    events,
-    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
-  })
-  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   usePasswordHashing(config.passwordHashing)
   const passwords = passwordPool({ concurrency: config.passwordChecks })
   const contacts = contactStore(db)
@@ -183,6 +173,14 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
   const stores = sqliteStores(db)
   const units = sqliteUnits(batch, stores)
+  const flows = flowService({
+    stores,
+    units,
+    now,
+    events,
+    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
+  })
+  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   const mcp = mcpService({
     integrations: integrations.mcp,
     stores,
@@ -213,15 +211,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     tuning: outboxTuning,
   })
   const chatappRows = chatappStore(db)
-  const metaFlow = (workspaceId: string, chatbotId: string, flowId: string): MetaFlowView | null => {
-    const snapshot = flows.publishedSnapshot(flowId)
-    if (snapshot?.type !== 'meta' || snapshot.chatbotId !== chatbotId) return null
-    try {
-      return { name: flows.get(workspaceId, chatbotId, flowId).name, definition: snapshot.definition }
-    } catch {
-      return null
-    }
-  }
+  const metaFlow = metaFlowLookup(stores.flows)
   const chatappOut = chatappDeliveries({
     outbox: outboxStore(db),
     store: chatappRows,
@@ -235,8 +225,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     apiUrl: config.chatappApiUrl,
     tuning: outboxTuning,
   })
-  const snapshots = flowSnapshots(flows, events)
-  const runs = runStore(db)
+  const snapshots = flowSnapshots(stores.flows, events)
   const flowSteps = stepStore(db)
   const runPortsDeps: AgentRunnerDeps['ports'] = {
     mcp,
@@ -251,18 +240,18 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     ca: mcpTuning?.ca,
   }
   const autopilot = agentRunner({
-    store: runs,
+    stores,
+    units,
     messages,
     contacts,
     snapshots,
     ports: runPortsDeps,
     events,
-    batch,
     now,
     logger,
     tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
   })
-  const draftAgents = draftAgent({ chatbot: (id) => runs.chatbot(id) ?? null, ports: runPortsDeps, logger, tuning: autopilotTuning })
+  const draftAgents = draftAgent({ chatbot: (id) => stores.agentRuns.chatbot(id), ports: runPortsDeps, logger, tuning: autopilotTuning })
   const deskRows = deskStore(db)
   const feed = deskFeed({ store: feedStore(db), batch })
   // Numbers handed out in a rolled-back batch were never stored: read them again.
@@ -279,7 +268,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
-  const attachments = attachmentService({ store: attachmentStore(db), batch, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
+  const attachments = attachmentService({ stores, units, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
   const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, store: inboundStore(db) })
   // A user's picture or document is fetched from the provider while its webhook waits (it retries past about 20 s);
   // a shutdown cuts the download short and answers 503, so the provider sends it again.
@@ -331,7 +320,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(apiKeyRoutes(auth, workspaces))
     .use(operationsRoutes(auth, operationsService({ store: stores.operations, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups, database: config.database })))
     .use(conversationRoutes(auth, desk))
-    .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, store: runs })))
+    .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, stores })))
     .use(modelTestRoutes(auth, modelTest({ settingsOf: chatbots.modelSettings, outbound, timeoutMs: autopilotTuning?.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS, ca: mcpTuning?.ca })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))

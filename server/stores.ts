@@ -12,6 +12,15 @@ import { sqliteActivityStore } from './chatbots/sqlite-activity-store.ts'
 import { postgresOperationsStore } from './operations/postgres-store.ts'
 import { sqliteOperationsStore } from './operations/sqlite-store.ts'
 import type { OperationsStore } from './operations/store.ts'
+import { postgresFlowStore } from './flows/postgres-store.ts'
+import { sqliteFlowStore } from './flows/sqlite-store.ts'
+import type { FlowStore } from './flows/store.ts'
+import { postgresAttachmentStore } from './attachments/postgres-store.ts'
+import { sqliteAttachmentStore } from './attachments/sqlite-store.ts'
+import type { AttachmentStore } from './attachments/store.ts'
+import { postgresRunStore } from './autopilot/postgres-run-store.ts'
+import type { RunStore } from './autopilot/run-store.ts'
+import { sqliteRunStore } from './autopilot/sqlite-run-store.ts'
 import type { OutboxClaims } from './outbox/outbox-claims.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { postgresOutboxClaims } from './outbox/postgres-outbox-claims.ts'
@@ -37,6 +46,9 @@ export interface Stores {
   people: PeopleStore
   chatbotActivity: ActivityStore
   mcpCatalogues: CatalogueStore
+  flows: FlowStore
+  attachments: AttachmentStore
+  agentRuns: RunStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -48,6 +60,9 @@ export function sqliteStores(db: Database): Stores {
     people: sqlitePeopleStore(db),
     chatbotActivity: sqliteActivityStore(db),
     mcpCatalogues: sqliteCatalogueStore(db),
+    flows: sqliteFlowStore(db),
+    attachments: sqliteAttachmentStore(db),
+    agentRuns: sqliteRunStore(db),
   }
 }
 
@@ -61,5 +76,8 @@ export function postgresStores(sql: SQL): Stores {
     people: postgresPeopleStore(sql),
     chatbotActivity: postgresActivityStore(sql),
     mcpCatalogues: postgresCatalogueStore(sql),
+    flows: postgresFlowStore(sql),
+    attachments: postgresAttachmentStore(sql),
+    agentRuns: postgresRunStore(sql),
   }
 }

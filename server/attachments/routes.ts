@@ -39,8 +39,8 @@ function contentDisposition(kind: 'inline' | 'attachment', filename: string): st
 export function attachmentRoutes(attachments: AttachmentService, perMinutePerAddress: number) {
   return new Elysia().use(perAddressLimit(perMinutePerAddress)).get(
     '/attachments/:id/:key/:filename',
-    ({ params, request }) => {
-      const { attachment, bytes } = attachments.open(params.id, params.key)
+    async ({ params, request }) => {
+      const { attachment, bytes } = await attachments.open(params.id, params.key)
       const headers = attachmentHeaders(attachment)
       if (request.headers.get('if-none-match') === headers.etag) return new Response(null, { status: 304, headers: { etag: headers.etag as string, 'cache-control': CACHE_CONTROL } })
       return new Response(bytes, { headers })

@@ -1,4 +1,5 @@
-import type { WriteBatcher } from '../db/write-batcher.ts'
+import { answeredNow } from '../db/answered-now.ts'
+import type { Units } from '../db/units.ts'
 import { ApiError, notFound } from '../http/api-error.ts'
 import { fileSizeText, fileTooLargeText } from '../protocol/file-size-text.ts'
 import type { Clock } from '../support/clock.ts'
@@ -33,15 +34,19 @@ export interface SaveInput {
 /** A checked file, not stored yet: for a message that may open its conversation, or be a resend. */
 export interface PreparedAttachment extends SavedAttachment {
   /**
-   * Stores the file in `conversationId` as one unit of the write batch (the same batch as the
-   * message that shows it, when both are written in one turn of the event loop).
+   * Stores the file in `conversationId` as one unit (on SQLite in the same batch as the message
+   * that shows it, when both are written in one turn of the event loop). Not awaited by the
+   * synchronous turn: a failure is its batch's, rolled back and logged with the message.
    */
   write(conversationId: string): void
 }
 
+type AttachmentStores = { attachments: AttachmentStore }
+
 interface Deps {
-  store: AttachmentStore
-  batch: WriteBatcher
+  /** Reads outside a unit; the upload's write through one (docs/architecture.md, "The store seam"). */
+  stores: AttachmentStores
+  units: Units<AttachmentStores>
   now: Clock
   /** PARLEY_PUBLIC_URL: the files' addresses start with it. */
   publicUrl: string
@@ -68,7 +73,9 @@ export function attachmentTooLarge(maxBytes: number, size?: number, headers?: Re
  * served at an address whose random key is the permission to read it. The key is shown once,
  * in the message content; only its digest is stored, compared in constant time.
  */
-export function attachmentService({ store, batch, now, publicUrl, maxBytes, conversationLimits = CONVERSATION_LIMITS }: Deps) {
+export function attachmentService({ stores, units, now, publicUrl, maxBytes, conversationLimits = CONVERSATION_LIMITS }: Deps) {
+  const store = stores.attachments
+
   /** Refuses what may not be kept in this conversation: too big, empty, not an allowed type, over its limits. */
   function check(bytes: Uint8Array, conversationId: string | null) {
     if (bytes.byteLength > maxBytes) throw attachmentTooLarge(maxBytes, bytes.byteLength)
@@ -79,7 +86,8 @@ export function attachmentService({ store, batch, now, publicUrl, maxBytes, conv
       throw new ApiError(415, 'attachment_type_refused', `only ${ALLOWED_TYPES_TEXT} can be sent${looks ? `; this file is ${looks}` : ''}`)
     }
     if (conversationId) {
-      const used = store.usage(conversationId)
+      // Read in the caller's tick: the channels check a file inside their synchronous turn (answered-now.ts).
+      const used = answeredNow(store.usage(conversationId))
       if (used.files >= conversationLimits.files) {
         throw new ApiError(413, 'attachment_limit_reached', `this conversation already holds ${conversationLimits.files} files, the most it may`)
       }
@@ -114,14 +122,14 @@ export function attachmentService({ store, batch, now, publicUrl, maxBytes, conv
       write(conversationId) {
         record.conversation_id = conversationId
         const row: AttachmentRow = { ...record, key_hash: keyHash }
-        batch.run(() => store.insert(row, input.bytes))
+        units.unit((tx) => tx.attachments.insert(row, input.bytes)).catch(() => {})
       },
     }
   }
 
   /** The stored row when `key` opens it; null for an unknown id or a wrong key alike. */
-  function unlock(id: string, key: string): AttachmentRow | null {
-    const row = store.get(id)
+  async function unlock(id: string, key: string): Promise<AttachmentRow | null> {
+    const row = await store.get(id)
     if (!row) {
       // The same work for an unknown id, so timing does not tell ids apart.
       constantTimeEqual(sha256Hex(key), sha256Hex(id))
@@ -144,24 +152,24 @@ export function attachmentService({ store, batch, now, publicUrl, maxBytes, conv
     },
 
     /** What the address `/attachments/{id}/{key}/...` serves, or 404 (an unknown id and a wrong key alike). */
-    open(id: string, key: string): { attachment: AttachmentRecord; bytes: Uint8Array<ArrayBuffer> } {
-      const row = unlock(id, key)
-      const bytes = row ? store.bytes(row.id) : null
+    async open(id: string, key: string): Promise<{ attachment: AttachmentRecord; bytes: Uint8Array<ArrayBuffer> }> {
+      const row = await unlock(id, key)
+      const bytes = row ? await store.bytes(row.id) : null
       if (!row || !bytes) throw notFound('attachment')
       return { attachment: recordOf(row), bytes }
     },
 
     /** An attachment of a workspace, for the API (another workspace's answers 404). */
-    get(workspaceId: string, id: string): AttachmentRecord {
-      const row = store.get(id)
+    async get(workspaceId: string, id: string): Promise<AttachmentRecord> {
+      const row = await store.get(id)
       if (!row || row.workspace_id !== workspaceId) throw notFound('attachment')
       return recordOf(row)
     },
 
     /** The bytes of a workspace's attachment (to hand a file to a channel that uploads it elsewhere). */
-    bytes(workspaceId: string, id: string): Uint8Array<ArrayBuffer> {
-      const row = store.get(id)
-      const bytes = row && row.workspace_id === workspaceId ? store.bytes(id) : null
+    async bytes(workspaceId: string, id: string): Promise<Uint8Array<ArrayBuffer>> {
+      const row = await store.get(id)
+      const bytes = row && row.workspace_id === workspaceId ? await store.bytes(id) : null
       if (!bytes) throw notFound('attachment')
       return bytes
     },

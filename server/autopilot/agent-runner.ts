@@ -2,7 +2,8 @@ import { readLlmSettings } from '../chatbots/model-settings.ts'
 import type { ContactStore } from '../conversations/contact-store.ts'
 import type { MessageStore } from '../conversations/message-store.ts'
 import type { ConversationService, FlowSnapshots, TurnWriter } from '../conversations/service.ts'
-import type { WriteBatcher } from '../db/write-batcher.ts'
+import { answeredNow } from '../db/answered-now.ts'
+import type { Units } from '../db/units.ts'
 import type { ConversationState } from '../engine/model.ts'
 import { renderTemplate } from '../engine/render-template.ts'
 import { AGENT_DEFAULTS, type ConversationFlow } from '../flows/conversation-flow-schema.ts'
@@ -13,7 +14,7 @@ import { newId } from '../support/new-id.ts'
 import { modelHistory } from './model-history.ts'
 import { type RunPorts, type RunPortsOptions, runPorts } from './run-ports.ts'
 import { type AgentRunOutcome, runAgent } from './run-agent.ts'
-import type { PendingRun, RunStore, TraceRow } from './run-store.ts'
+import type { FinishedRun, PendingRun, RunStore, TraceRow } from './run-store.ts'
 import { workspaceSlots } from './workspace-slots.ts'
 import { flowContact } from '../conversations/contact-details.ts'
 
@@ -26,15 +27,18 @@ export interface AutopilotTuning {
   sleep?: (ms: number) => Promise<void>
 }
 
+type RunStores = { agentRuns: RunStore }
+
 export interface AgentRunnerDeps {
-  store: RunStore
+  /** Reads outside a unit; a dropped run's end through one (docs/architecture.md, "The store seam"). */
+  stores: RunStores
+  units: Units<RunStores>
   messages: MessageStore
   contacts: ContactStore
   snapshots: FlowSnapshots
   /** The model endpoint and the MCP tools, as the server reaches them. */
   ports: Pick<RunPortsOptions, 'mcp' | 'integrationName' | 'outbound' | 'ca'>
   events: EventBus
-  batch: WriteBatcher
   now: Clock
   logger: Logger
   tuning?: AutopilotTuning
@@ -82,7 +86,8 @@ const abortable = (ms: number, signal: AbortSignal) =>
  * are run again at start, so a crash costs a repeated run, never a lost or doubled answer.
  */
 export function agentRunner(deps: AgentRunnerDeps) {
-  const { store, messages, contacts, snapshots, events, batch, now, logger, tuning = {} } = deps
+  const { stores, units, messages, contacts, snapshots, events, now, logger, tuning = {} } = deps
+  const store = stores.agentRuns
   const slots = workspaceSlots(tuning.runsPerWorkspace ?? 4)
   const modelTimeoutMs = tuning.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS
   const working = new Map<string, Working>()
@@ -97,7 +102,8 @@ export function agentRunner(deps: AgentRunnerDeps) {
       const created_at = turn.messages.findLast((message) => message.role === 'visitor')?.created_at ?? now()
       const run: PendingRun = { id: newId(), conversation_id: turn.conversation.id, chatbot_id: turn.conversation.chatbot_id, state: asked.state, created_at }
       return () => {
-        store.insert(run)
+        // Inside the turn's synchronous write: the SQLite store has written it by now (answered-now.ts).
+        answeredNow(store.insert(run))
         // The run starts once the turn's unit is written (a microtask: the rest of the unit
         // first), without waiting for the group commit: the model's call goes out meanwhile,
         // reading the turn through the same connection. The run's end is written in that
@@ -146,21 +152,21 @@ export function agentRunner(deps: AgentRunnerDeps) {
   }
 
   /** Drops the runs without an answer, keeping what they cost and did. */
-  function drop(conversationId: string, runs: PendingRun[], reason: string, outcome?: AgentRunOutcome, timing?: RunTiming): void {
+  async function drop(conversationId: string, runs: PendingRun[], reason: string, outcome?: AgentRunOutcome, timing?: RunTiming): Promise<void> {
     // A conversation deleted meanwhile (its chatbot or flow removed) took its runs with it; a
     // trace row for it would fail its foreign key and roll back the whole batch.
     if (!lifecycle?.get(conversationId)) return
-    const at = now()
-    batch.run(() => writeEnd(conversationId, runs, { status: 'dropped', outcome: reason, at, ...(timing ? { timing } : {}) }, outcome))
+    const ended = endOf(conversationId, runs, { status: 'dropped', outcome: reason, at: now(), ...(timing ? { timing } : {}) }, outcome)
+    await units.conversationUnit(conversationId, (tx) => tx.agentRuns.recordEnd(ended.runs, ended.trace))
   }
 
   /** The runs' rows as they end: the lead run (the newest) carries the outcome, usage and trace. */
-  function writeEnd(
+  function endOf(
     conversationId: string,
     runs: PendingRun[],
     end: { status: 'done' | 'dropped'; outcome: string; at: string; messageId?: string; reason?: string; timing?: RunTiming },
     outcome?: AgentRunOutcome,
-  ): void {
+  ): { runs: FinishedRun[]; trace: TraceRow[] } {
     const lead = runs.at(-1) as PendingRun
     const usage = { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
     for (const entry of outcome?.trace ?? []) {
@@ -170,13 +176,13 @@ export function agentRunner(deps: AgentRunnerDeps) {
       usage.completion_tokens += entry.usage?.completion_tokens ?? 0
       usage.total_tokens += entry.usage?.total_tokens ?? 0
     }
-    for (const run of runs) {
+    const finished = runs.map((run): FinishedRun => {
       const isLead = run === lead
       const counts = isLead ? usage : { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
       // A failure's reason goes with the run that failed (the desk's timeline shows it, by a trigger).
       const failure = isLead && end.status === 'done' && outcome?.kind === 'failed' ? outcome.failure : null
-      store.finish({ id: run.id, status: isLead ? end.status : end.status === 'done' ? 'merged' : 'dropped', outcome: end.outcome, finished_at: end.at, runs: 1, ...counts, failure })
-    }
+      return { id: run.id, status: isLead ? end.status : end.status === 'done' ? 'merged' : 'dropped', outcome: end.outcome, finished_at: end.at, runs: 1, ...counts, failure }
+    })
     const rows: TraceRow[] = (outcome?.trace ?? []).map(({ kind, ...detail }) => ({
       id: newId(),
       conversation_id: conversationId,
@@ -196,31 +202,39 @@ export function agentRunner(deps: AgentRunnerDeps) {
       ...usage,
     }
     rows.push({ id: newId(), conversation_id: conversationId, run_id: lead.id, kind: 'run', detail: JSON.stringify(summary), created_at: end.at })
-    for (const row of rows) store.insertTrace(row)
+    return { runs: finished, trace: rows }
+  }
+
+  /** The runs' end, written inside the conversation's synchronous turn (agentRunEnded's unit): the SQLite store has written it by now. */
+  function writeEnd(...args: Parameters<typeof endOf>): void {
+    const ended = endOf(...args)
+    answeredNow(store.recordEnd(ended.runs, ended.trace))
   }
 
   async function runOnce(conversationId: string, work: Working): Promise<void> {
-    const oldest = store.pendingOf(conversationId)[0]
+    const oldest = (await store.pendingOf(conversationId))[0]
     if (!oldest) return
-    const owner = store.chatbot(oldest.chatbot_id)
+    const owner = await store.chatbot(oldest.chatbot_id)
     if (!owner) return
     await slots.acquire(owner.workspace_id)
     let typing: ConversationRef | null = null
     let draft: { id: string } | null = null
+    /** The run's end was written with the turn: someone waits for its commit. */
+    let written = false
     const started = performance.now()
     try {
       if (closing) return
       // Read again once the slot is ours: runs recorded while waiting are answered too.
-      const runs = store.pendingOf(conversationId)
-      const conversation = lifecycle?.get(conversationId)
+      const runs = await store.pendingOf(conversationId)
       // The model settings as they are now, not as they were when the run was queued.
-      const chatbot = store.chatbot(oldest.chatbot_id)
+      const chatbot = await store.chatbot(oldest.chatbot_id)
+      const conversation = lifecycle?.get(conversationId)
       if (runs.length === 0 || !conversation || !chatbot) return
       const state = conversation.state ? (JSON.parse(conversation.state) as ConversationState) : null
       const snapshot = conversation.flow_id && conversation.flow_version !== null ? snapshots.version(conversation.flow_id, conversation.flow_version) : null
       const agent = state ? snapshot?.definition.states[state.state]?.agent : undefined
-      if (work.takenOver || conversation.status !== 'bot') return drop(conversationId, runs, 'a person took over')
-      if (!state || state.waiting !== 'agent' || !agent) return drop(conversationId, runs, 'the flow left the agent state')
+      if (work.takenOver || conversation.status !== 'bot') return await drop(conversationId, runs, 'a person took over')
+      if (!state || state.waiting !== 'agent' || !agent) return await drop(conversationId, runs, 'the flow left the agent state')
 
       typing = conversation
       events.emit('conversation.typing', { conversation, active: true, from: 'bot' })
@@ -290,15 +304,20 @@ export function agentRunner(deps: AgentRunnerDeps) {
       }
       events.emit('autopilot.run_ended', { outcome: outcome.kind, durationMs: timing.duration_ms, ...tokensOf(outcome) })
       // A draft that became the stored answer ends with it; any other is dropped below.
-      if (finish(conversationId, state.state, runs, outcome, work, draft, timing)) draft = null
+      const ended = await finish(conversationId, state.state, runs, outcome, work, draft, timing)
+      written = ended.written
+      if (ended.draftIsAnswer) draft = null
     } finally {
+      // The visitor is waiting for the answer: its commit is queued now (it runs, and the answer
+      // is announced, right after this code, once typing has stopped), not after the next round of I/O.
+      if (written) units.soon?.()
       if (draft && typing) events.emit('conversation.draft', { conversation: typing, message_id: (draft as { id: string }).id, phase: 'dropped' })
       if (typing) events.emit('conversation.typing', { conversation: typing, active: false, from: 'bot' })
       slots.release(owner.workspace_id)
     }
   }
 
-  function finish(
+  async function finish(
     conversationId: string,
     stateName: string,
     runs: PendingRun[],
@@ -306,13 +325,14 @@ export function agentRunner(deps: AgentRunnerDeps) {
     work: Working,
     draft: { id: string } | null,
     timing: RunTiming,
-  ): boolean {
+  ): Promise<{ written: boolean; draftIsAnswer: boolean }> {
+    const none = { written: false, draftIsAnswer: false }
     const lead = runs.at(-1) as PendingRun
     // Idempotent by run id: a run already ended (by another process's start) is not answered twice.
-    if (!store.isPending(lead.id)) return false
+    if (!(await store.isPending(lead.id))) return none
     if (work.takenOver) {
-      drop(conversationId, runs, 'a person took over', outcome, timing)
-      return false
+      await drop(conversationId, runs, 'a person took over', outcome, timing)
+      return none
     }
     const at = now()
     if (outcome.kind === 'answer') {
@@ -323,23 +343,28 @@ export function agentRunner(deps: AgentRunnerDeps) {
       const stored = lifecycle?.agentRunEnded(conversationId, stateName, { kind: 'answer', text: outcome.text, answerId }, () =>
         writeEnd(conversationId, runs, { status: 'done', outcome: 'answer', at, messageId: answerId, timing }, outcome),
       )
-      if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
-      // The visitor is waiting for this write: commit it now, not after the next round of I/O.
-      else batch.soon()
-      return Boolean(stored) && answerId === draft?.id
+      if (!stored) {
+        await drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
+        return none
+      }
+      return { written: true, draftIsAnswer: answerId === draft?.id }
     }
     const input = outcome.kind === 'exit' ? { kind: 'agent_exit' as const, exit: outcome.exit, values: outcome.values } : { kind: 'agent_failed' as const }
     const end = outcome.kind === 'exit' ? { outcome: 'exit', at, timing } : { outcome: 'failed', reason: outcome.reason, at, timing }
     const stored = lifecycle?.agentRunEnded(conversationId, stateName, input, () => writeEnd(conversationId, runs, { status: 'done', ...end }, outcome))
-    if (!stored) drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
+    if (!stored) await drop(conversationId, runs, 'the conversation moved on during the run', outcome, timing)
     else {
       const conversation = lifecycle?.get(conversationId)
-      // Told once the run's end is committed (a unit after it commits with it or later).
-      if (outcome.kind === 'failed' && conversation) batch.run(() => {}, () => events.emit('agent.failed', { conversation, failure: outcome.failure }))
-      batch.soon()
+      // Told once the run's end is committed (a unit after it commits with it or later; not at all if it is rolled back).
+      if (outcome.kind === 'failed' && conversation) {
+        units.unit(async () => {}).then(
+          () => events.emit('agent.failed', { conversation, failure: outcome.failure }),
+          () => {},
+        )
+      }
     }
     if (outcome.kind === 'failed') logger.warn('agent run failed', { conversation_id: conversationId, reason: outcome.reason })
-    return false
+    return { written: Boolean(stored), draftIsAnswer: false }
   }
 
   return {
@@ -348,7 +373,12 @@ export function agentRunner(deps: AgentRunnerDeps) {
     /** Begins, once the conversation service exists: what an earlier process left pending runs now. */
     start(conversations: ConversationService): void {
       lifecycle = conversations
-      for (const conversationId of store.pendingConversations()) kick(conversationId)
+      store.pendingConversations().then(
+        (conversationIds) => {
+          for (const conversationId of conversationIds) kick(conversationId)
+        },
+        (error: unknown) => logger.error('pending agent runs not read', { error: String(error) }),
+      )
     },
 
     /** Runs under way or waiting for a slot (tests and the bench). */

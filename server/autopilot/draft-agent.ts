@@ -10,7 +10,7 @@ import type { ChatbotOfRun } from './run-store.ts'
 
 export interface DraftAgentDeps {
   /** The chatbot's workspace and model settings, as the live runs read them. */
-  chatbot(chatbotId: string): ChatbotOfRun | null
+  chatbot(chatbotId: string): Promise<ChatbotOfRun | undefined>
   ports: Pick<RunPortsOptions, 'mcp' | 'integrationName' | 'outbound' | 'ca'>
   logger: Logger
   tuning?: { modelTimeoutMs?: number; sleep?: (ms: number) => Promise<void> }
@@ -29,7 +29,7 @@ export function draftAgent(deps: DraftAgentDeps): DraftAgent {
   return {
     async answer(request: DraftAgentRequest): Promise<DraftAgentResult> {
       const { agent, workspaceId, chatbotId } = request
-      const chatbot = deps.chatbot(chatbotId)
+      const chatbot = await deps.chatbot(chatbotId)
       const settings = chatbot && chatbot.workspace_id === workspaceId ? readLlmSettings(chatbot.llm) : null
       if (!settings) {
         const reason = 'the chatbot has no model set (its LLM settings)'

@@ -8,18 +8,19 @@ import type { RunStore } from './run-store.ts'
 interface Deps {
   chatbots: Pick<ChatbotService, 'get'>
   conversations: Pick<ConversationStore, 'getInChatbot'>
-  store: RunStore
+  stores: { agentRuns: RunStore }
 }
 
 export type RunInsight = ReturnType<typeof runInsight>
 
 /** What the team sees of the agent runs: a conversation's trace, and token usage. Scoped to the workspace. */
-export function runInsight({ chatbots, conversations, store }: Deps) {
+export function runInsight({ chatbots, conversations, stores }: Deps) {
+  const store = stores.agentRuns
   return {
-    trace(workspaceId: string, chatbotId: string, conversationId: string, page: Page): TraceList {
+    async trace(workspaceId: string, chatbotId: string, conversationId: string, page: Page): Promise<TraceList> {
       chatbots.get(workspaceId, chatbotId)
       if (!conversations.getInChatbot(chatbotId, conversationId)) throw notFound('conversation')
-      const { items, total } = store.trace(conversationId, page)
+      const [{ items, total }, usage] = await Promise.all([store.trace(conversationId, page), store.totalsOfConversation(chatbotId, conversationId)])
       const entries = items.map(
         (row): TraceEntry => ({
           id: row.id,
@@ -30,12 +31,13 @@ export function runInsight({ chatbots, conversations, store }: Deps) {
           created_at: row.created_at,
         }),
       )
-      return { items: entries, total, usage: store.totalsOfConversation(chatbotId, conversationId) }
+      return { items: entries, total, usage }
     },
 
-    usage(workspaceId: string, chatbotId: string, page: Page): ChatbotUsage {
+    async usage(workspaceId: string, chatbotId: string, page: Page): Promise<ChatbotUsage> {
       chatbots.get(workspaceId, chatbotId)
-      return { chatbot_id: chatbotId, ...store.chatbotTotals(chatbotId), conversations: store.conversationTotals(chatbotId, page) }
+      const [totals, conversations] = await Promise.all([store.chatbotTotals(chatbotId), store.conversationTotals(chatbotId, page)])
+      return { chatbot_id: chatbotId, ...totals, conversations }
     },
   }
 }

@@ -10,7 +10,7 @@ import { nextLlmSettings, readLlmSettings, showLlmSettings } from './model-setti
 import type { ChatbotStore, StoredChatbot } from './store.ts'
 
 /** What kind of flow an id names within a chatbot, if any; answered by the flows domain. */
-export type FlowKindLookup = (chatbotId: string, flowId: string) => 'conversation' | 'meta' | undefined
+export type FlowKindLookup = (chatbotId: string, flowId: string) => Promise<'conversation' | 'meta' | undefined>
 
 export interface ChatbotServiceDeps {
   store: ChatbotStore
@@ -51,10 +51,11 @@ export function chatbotService({ store, now, events, flowKind, outbound }: Chatb
       return view(bot)
     },
 
-    update(workspaceId: string, id: string, input: UpdateChatbot): Chatbot {
+    async update(workspaceId: string, id: string, input: UpdateChatbot): Promise<Chatbot> {
+      const kind = input.entry_flow_id ? await flowKind(id, input.entry_flow_id) : undefined
+      // Read after the await (the row as it is now), and before the kind is judged: an unknown chatbot is a 404.
       const current = stored(workspaceId, id)
       if (input.entry_flow_id) {
-        const kind = flowKind(id, input.entry_flow_id)
         if (!kind) throw invalidField('/entry_flow_id', 'names no flow of this chatbot')
         if (kind !== 'conversation') throw invalidField('/entry_flow_id', 'must name a conversation flow')
       }

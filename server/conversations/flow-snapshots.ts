@@ -1,12 +1,12 @@
+import { answeredNow } from '../db/answered-now.ts'
 import { RowCache } from '../db/row-cache.ts'
-import type { FlowSnapshot as StoredFlowSnapshot } from '../flows/snapshots.ts'
+import { toSnapshot } from '../flows/snapshots.ts'
+import type { FlowStore } from '../flows/store.ts'
 import type { EventBus } from '../support/events.ts'
 import type { FlowSnapshot, FlowSnapshots } from './service.ts'
 
-interface FlowVersions {
-  entryVersion(chatbotId: string): { flowId: string; version: number } | null
-  versionSnapshot(flowId: string, version: number): StoredFlowSnapshot | null
-}
+/** The flows store's reads a turn needs (behind the store seam). */
+type FlowVersions = Pick<FlowStore, 'entryVersion' | 'versionSnapshot'>
 
 const CACHE_LIMIT = 500
 /** How long a chatbot's entry version is used without asking the database again. */
@@ -16,6 +16,10 @@ const ENTRY_KEPT_MS = 1000
  * Published versions never change, so running conversations read them from memory instead of
  * parsing them from the database on every message; a deleted flow's versions are forgotten
  * at once, which is what silences its conversations.
+ *
+ * The turn is still synchronous (until wave 2 of docs/postgres-plan.md), so it reads this
+ * cache in its own tick, and a miss is filled from the flows store with `answeredNow`: the
+ * SQLite store has answered by then; on PostgreSQL the turn must await the fill first.
  */
 export function flowSnapshots(flows: FlowVersions, events: EventBus): FlowSnapshots {
   const cache = new Map<string, FlowSnapshot>()
@@ -40,7 +44,8 @@ export function flowSnapshots(flows: FlowVersions, events: EventBus): FlowSnapsh
     const nowMs = performance.now()
     const kept = entries.get(chatbotId)
     if (kept && nowMs - kept.readAtMs < ENTRY_KEPT_MS) return kept.at
-    const at = flows.entryVersion(chatbotId)
+    const row = answeredNow(flows.entryVersion(chatbotId))
+    const at = row ? { flowId: row.flow_id, version: row.version } : null
     entries.set(chatbotId, { at, readAtMs: nowMs })
     return at
   }
@@ -54,7 +59,8 @@ export function flowSnapshots(flows: FlowVersions, events: EventBus): FlowSnapsh
       const key = `${flowId}:${version}`
       const cached = cache.get(key)
       if (cached) return cached
-      const stored = flows.versionSnapshot(flowId, version)
+      const row = answeredNow(flows.versionSnapshot(flowId, version))
+      const stored = row ? toSnapshot(row) : null
       if (!stored || stored.type !== 'conversation') return null
       const snapshot = { flowId, version, definition: stored.definition }
       if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string)

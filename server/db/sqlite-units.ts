@@ -59,6 +59,8 @@ export function sqliteUnits<Tx>(batch: WriteBatcher, tx: Tx): Units<Tx> {
   }
 
   return {
+    soon: () => batch.soon(),
+
     unit(run) {
       const { worked, stamp } = work(run)
       return worked.then((result) => committed(result, stamp))

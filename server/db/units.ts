@@ -17,6 +17,12 @@ export interface Units<Tx> {
    * row (SELECT ... FOR UPDATE), so that turns stay ordered across nodes too.
    */
   conversationUnit<T>(conversationId: string, work: (tx: Tx) => Promise<T>): Promise<T>
+  /**
+   * Someone is waiting for what was just written (an LLM agent's answer): commit it as soon as
+   * the current task's code is done, not after the next round of I/O. SQLite's group commit
+   * only; on PostgreSQL a unit commits as it ends.
+   */
+  soon?(): void
 }
 
 /** A unit that did its work but was not stored: another unit of its SQLite batch failed, or the commit did. */

@@ -17,8 +17,8 @@ export type InsightsService = ReturnType<typeof insightsService>
  */
 export function insightsService(flows: Pick<FlowService, 'get' | 'version'>, store: StepStore, now: Clock) {
   return {
-    of(workspaceId: string, chatbotId: string, flowId: string, query: InsightsQuery): FlowInsights {
-      const flow = flows.get(workspaceId, chatbotId, flowId)
+    async of(workspaceId: string, chatbotId: string, flowId: string, query: InsightsQuery): Promise<FlowInsights> {
+      const flow = await flows.get(workspaceId, chatbotId, flowId)
       if (flow.type !== 'conversation') throw unprocessable('not_a_conversation_flow', 'only conversation flows have states to count')
       const until = query.until ? new Date(query.until).toISOString() : now()
       const since = query.since ? new Date(query.since).toISOString() : new Date(Date.parse(until) - DEFAULT_PERIOD_DAYS * DAY_MS).toISOString()
@@ -26,7 +26,7 @@ export function insightsService(flows: Pick<FlowService, 'get' | 'version'>, sto
       const version = query.version ?? flow.published_version
       if (version === null) return { version: null, since, until, started: 0, states: [], ways: [] }
       // Another version than the live one must exist (404 otherwise), as GET .../versions/{n} says.
-      if (query.version !== undefined) flows.version(workspaceId, chatbotId, flowId, version)
+      if (query.version !== undefined) await flows.version(workspaceId, chatbotId, flowId, version)
       const counted = summed(store.counts(flowId, version, since, until))
       const reached = new Map(store.conversationsPerState(flowId, version, since, until).map((row) => [row.state, row.conversations]))
       for (const counts of counted.states) counts.conversations = reached.get(counts.state) ?? 0

@@ -47,7 +47,7 @@ export type DraftRunner = ReturnType<typeof draftRunner>
 export function draftRunner(flows: Pick<FlowService, 'checkDraft'>, agents: DraftAgent, now: Clock) {
   return {
     async run(workspaceId: string, chatbotId: string, flowId: string, request: DraftRun): Promise<DraftRunResult> {
-      const { type, definition, report } = flows.checkDraft(workspaceId, chatbotId, flowId, request.flow)
+      const { type, definition, report } = await flows.checkDraft(workspaceId, chatbotId, flowId, request.flow)
       if (type !== 'conversation') {
         throw unprocessable('not_a_conversation_flow', 'only conversation flows run; a meta flow is a WhatsApp Flow JSON document, sent by a conversation flow')
       }

@@ -16,7 +16,7 @@ export function flowRoutes(auth: Authenticate, flows: FlowService) {
       response: { 200: FlowList, ...errorResponses(404, 422) },
       detail: { tags, summary: 'List flows', description: 'Newest first; items carry no definition (GET one flow for it).' },
     })
-    .post('/', ({ workspaceId, params, body, status }) => status(201, flows.create(workspaceId, params.chatbot_id, body)), {
+    .post('/', async ({ workspaceId, params, body, status }) => status(201, await flows.create(workspaceId, params.chatbot_id, body)), {
       params: ChatbotParams,
       body: CreateFlow,
       response: { 201: Flow, ...errorResponses(400, 404, 413, 415, 422) },
@@ -65,8 +65,8 @@ export function flowRoutes(auth: Authenticate, flows: FlowService) {
     })
     .delete(
       '/:flow_id',
-      ({ workspaceId, params, status }) => {
-        flows.remove(workspaceId, params.chatbot_id, params.flow_id)
+      async ({ workspaceId, params, status }) => {
+        await flows.remove(workspaceId, params.chatbot_id, params.flow_id)
         return status(204, undefined)
       },
       {

@@ -1,4 +1,3 @@
-import type { Database } from 'bun:sqlite'
 import type { Page, PageOf } from '../http/common-model.ts'
 import type { FlowListItem, FlowStatus, FlowType } from './model.ts'
 
@@ -31,108 +30,44 @@ export interface StoredSnapshot {
   definition: string
 }
 
-const LIST_COLUMNS = 'f.id, f.chatbot_id, f.name, f.type, f.status, f.created_at'
-// The working copy is compared with the live version in SQL, so a 10 MB document is never
-// loaded twice into JavaScript to answer one boolean.
-const FULL_COLUMNS = `f.id, f.chatbot_id, f.name, f.type, f.status, f.created_at, f.updated_at, f.published_at,
-  f.published_version, f.definition,
-  (f.published_version IS NOT NULL AND f.definition IS NOT v.definition) AS has_unpublished_changes`
-const LIVE_VERSION = 'LEFT JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version'
-const SNAPSHOT_COLUMNS = 'f.id AS flow_id, f.chatbot_id, f.type, v.version, v.published_at, v.definition'
+export interface FlowSummary {
+  id: string
+  type: FlowType
+  published: boolean
+}
 
-export type FlowStore = ReturnType<typeof flowStore>
-
-/** The only code that reads and writes flows and their published versions. */
-export function flowStore(db: Database) {
-  const chatbotInWorkspace = db.query<{ id: string }, [string, string]>('SELECT id FROM chatbots WHERE id = ? AND workspace_id = ?')
-  const insert = db.query(
-    `INSERT INTO flows (id, chatbot_id, name, type, status, created_at, updated_at, published_at, published_version, definition)
-     VALUES ($id, $chatbot_id, $name, $type, $status, $created_at, $updated_at, $published_at, $published_version, $definition)`,
-  )
-  const selectOne = db.query<FlowRow, [string, string]>(
-    `SELECT ${FULL_COLUMNS} FROM flows f ${LIVE_VERSION} WHERE f.id = ? AND f.chatbot_id = ?`,
-  )
-  const selectPage = db.query<FlowListItem, [string, number, number]>(
-    `SELECT ${LIST_COLUMNS} FROM flows f WHERE f.chatbot_id = ? ORDER BY f.created_at DESC, f.id DESC LIMIT ? OFFSET ?`,
-  )
-  const count = db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM flows WHERE chatbot_id = ?')
-  const update = db.query<null, [string, string, string, string, string]>(
-    'UPDATE flows SET name = ?, definition = ?, updated_at = ? WHERE id = ? AND chatbot_id = ?',
-  )
-  const nextVersion = db.query<{ version: number }, [string]>(
-    'SELECT coalesce(max(version), 0) + 1 AS version FROM flow_versions WHERE flow_id = ?',
-  )
-  const insertVersion = db.query<null, [string, number, string, string]>(
-    'INSERT INTO flow_versions (flow_id, version, published_at, definition) VALUES (?, ?, ?, ?)',
-  )
-  const markPublished = db.query<null, [string, number, string]>(
-    "UPDATE flows SET status = 'published', published_at = ?3, published_version = ?2 WHERE id = ?1",
-  )
-  const remove = db.query<{ id: string }, [string, string]>('DELETE FROM flows WHERE id = ? AND chatbot_id = ? RETURNING id')
-  const clearEntryFlow = db.query<null, [string, string, string]>(
-    'UPDATE chatbots SET entry_flow_id = NULL, updated_at = ? WHERE id = ? AND entry_flow_id = ?',
-  )
-  const kind = db.query<{ type: FlowType }, [string, string]>('SELECT type FROM flows WHERE id = ? AND chatbot_id = ?')
-  const summaries = db.query<{ id: string; type: FlowType; published: 0 | 1 }, [string]>(
-    'SELECT id, type, published_version IS NOT NULL AS published FROM flows WHERE chatbot_id = ?',
-  )
-  const liveSnapshot = db.query<StoredSnapshot, [string]>(
-    `SELECT ${SNAPSHOT_COLUMNS} FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version WHERE f.id = ?`,
-  )
-  const versionSnapshot = db.query<StoredSnapshot, [string, number]>(
-    `SELECT ${SNAPSHOT_COLUMNS} FROM flows f JOIN flow_versions v ON v.flow_id = f.id WHERE f.id = ? AND v.version = ?`,
-  )
-  // Where a new conversation starts: the entry flow's live version, else (below) the live
-  // conversation version published last. Without the definition: a running server has it in memory.
-  const entryFlowVersion = db.query<{ flow_id: string; version: number }, [string]>(
-    `SELECT f.id AS flow_id, v.version FROM chatbots c
-     JOIN flows f ON f.id = c.entry_flow_id AND f.chatbot_id = c.id AND f.type = 'conversation'
-     JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
-     WHERE c.id = ?`,
-  )
-  // A new row's rowid is one more than the largest in the table, so the live version with the
-  // largest rowid is the one published last, whatever the clock said.
-  const latestConversationVersion = db.query<{ flow_id: string; version: number }, [string]>(
-    `SELECT f.id AS flow_id, v.version FROM flows f
-     JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.published_version
-     WHERE f.chatbot_id = ? AND f.type = 'conversation'
-     ORDER BY v.rowid DESC LIMIT 1`,
-  )
-
-  const versionList = db.query<{ version: number; published_at: string }, [string]>(
-    'SELECT version, published_at FROM flow_versions WHERE flow_id = ? ORDER BY version DESC',
-  )
-
-  return {
-    chatbotExists: (workspaceId: string, chatbotId: string) => chatbotInWorkspace.get(chatbotId, workspaceId) !== null,
-    /** Every published version of a flow, newest first, without definitions. */
-    versions: (id: string) => versionList.all(id),
-    insert: (record: FlowRecord) => void insert.run({ ...record }),
-    get: (chatbotId: string, id: string) => selectOne.get(id, chatbotId),
-    list(chatbotId: string, page: Page): PageOf<FlowListItem> {
-      return { items: selectPage.all(chatbotId, page.limit, page.offset), total: count.get(chatbotId)?.n ?? 0 }
-    },
-    update: (chatbotId: string, id: string, change: { name: string; definition: string; updated_at: string }) =>
-      void update.run(change.name, change.definition, change.updated_at, id, chatbotId),
-    /** Stores a definition as the flow's next version and makes it live, in one transaction; returns its number. */
-    publish: db.transaction((id: string, definition: string, publishedAt: string): number => {
-      const version = nextVersion.get(id)?.version ?? 1
-      insertVersion.run(id, version, publishedAt, definition)
-      markPublished.run(id, version, publishedAt)
-      return version
-    }),
-    /** Deletes the flow (its versions go with it) and unsets it as its chatbot's entry flow. */
-    remove: db.transaction((chatbotId: string, id: string, now: string): boolean => {
-      if (!remove.get(id, chatbotId)) return false
-      clearEntryFlow.run(now, chatbotId, id)
-      return true
-    }),
-    kind: (chatbotId: string, id: string) => kind.get(id, chatbotId)?.type,
-    /** Every flow of a chatbot with its type and whether it has a live version. */
-    summaries: (chatbotId: string) =>
-      summaries.all(chatbotId).map((row) => ({ id: row.id, type: row.type, published: row.published === 1 })),
-    liveSnapshot: (id: string) => liveSnapshot.get(id),
-    versionSnapshot: (id: string, version: number) => versionSnapshot.get(id, version),
-    entryVersion: (chatbotId: string) => entryFlowVersion.get(chatbotId) ?? latestConversationVersion.get(chatbotId),
-  }
+/**
+ * The only code that reads and writes flows and their published versions (docs/architecture.md,
+ * "The store seam"). The working copy is compared with the live version in SQL, so a 10 MB
+ * document is never loaded twice into JavaScript to answer one boolean.
+ */
+export interface FlowStore {
+  chatbotExists(workspaceId: string, chatbotId: string): Promise<boolean>
+  /** Every published version of a flow, newest first, without definitions. */
+  versions(id: string): Promise<{ version: number; published_at: string }[]>
+  insert(record: FlowRecord): Promise<void>
+  get(chatbotId: string, id: string): Promise<FlowRow | undefined>
+  /** Newest first, the larger id (in byte order) first on a tie. */
+  list(chatbotId: string, page: Page): Promise<PageOf<FlowListItem>>
+  update(chatbotId: string, id: string, change: { name: string; definition: string; updated_at: string }): Promise<void>
+  /**
+   * Stores a definition as the flow's next version and makes it live; returns its number, or
+   * null when the flow is gone (nothing written). Numbering is safe with concurrent writers: on
+   * PostgreSQL the flow's row is locked first (SELECT … FOR UPDATE), on SQLite there is one writer.
+   * Run it in a unit.
+   */
+  publish(id: string, definition: string, publishedAt: string): Promise<number | null>
+  /** Deletes the flow (its versions go with it) and unsets it as its chatbot's entry flow; false when it had none by that id. Run it in a unit. */
+  remove(chatbotId: string, id: string, now: string): Promise<boolean>
+  kind(chatbotId: string, id: string): Promise<FlowType | undefined>
+  /** Every flow of a chatbot with its type and whether it has a live version. */
+  summaries(chatbotId: string): Promise<FlowSummary[]>
+  liveSnapshot(id: string): Promise<StoredSnapshot | undefined>
+  versionSnapshot(id: string, version: number): Promise<StoredSnapshot | undefined>
+  /**
+   * Where a new conversation starts: the entry flow's live version, else the live conversation
+   * version published last (by insertion order, whatever the clock said). Without the
+   * definition: a running server has it in memory.
+   */
+  entryVersion(chatbotId: string): Promise<{ flow_id: string; version: number } | undefined>
 }

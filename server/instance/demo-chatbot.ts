@@ -68,8 +68,8 @@ export function demoChatbot({ chatbots, flows, integrations, instance, units }: 
   return {
     async create(workspaceId: string): Promise<{ chatbotId: string; widgetKey: string }> {
       const bot = chatbots.create(workspaceId, { name: 'Demo bot' })
-      const flow = flows.create(workspaceId, bot.id, { name: 'Demo tour', type: 'conversation', flow: DEMO_FLOW })
-      flows.publish(workspaceId, bot.id, flow.id)
+      const flow = await flows.create(workspaceId, bot.id, { name: 'Demo tour', type: 'conversation', flow: DEMO_FLOW })
+      await flows.publish(workspaceId, bot.id, flow.id)
       const web = integrations.web.create(workspaceId, bot.id, {
         name: 'Demo page',
         greeting_message: 'Hi! I am the demo bot of this Parley server.',

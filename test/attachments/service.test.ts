@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { attachmentService } from '../../server/attachments/service.ts'
-import { attachmentStore } from '../../server/attachments/store.ts'
+import { sqliteUnits } from '../../server/db/sqlite-units.ts'
 import { writeBatcher } from '../../server/db/write-batcher.ts'
 import type { ApiError } from '../../server/http/api-error.ts'
+import { sqliteStores } from '../../server/stores.ts'
 import { testApp, type TestApp } from '../support/test-app.ts'
 import { committed, conversationWithFiles } from './conversation-with-files.ts'
 import { SAMPLE } from './sample-files.ts'
@@ -38,6 +39,16 @@ function refusal(run: () => unknown): Pick<ApiError, 'status' | 'code' | 'detail
   throw new Error('expected a refusal')
 }
 
+async function refusedWith(answer: Promise<unknown>): Promise<Pick<ApiError, 'status' | 'code' | 'detail'>> {
+  try {
+    await answer
+  } catch (error) {
+    const { status, code, detail } = error as ApiError
+    return { status, code, detail }
+  }
+  throw new Error('expected a refusal')
+}
+
 describe('attachments.save', () => {
   test('stores the file and answers the media content whose address serves it', async () => {
     const saved = app.services.attachments.save(input(SAMPLE.png, 'cat.png'))
@@ -50,7 +61,7 @@ describe('attachments.save', () => {
     expect(media.url).toMatch(new RegExp(`^http://parley\\.test/attachments/${saved.attachment.id}/[0-9A-Za-z]{32}/cat\\.png$`))
     await committed()
     const key = media.url.split('/')[5] as string
-    expect(app.services.attachments.open(saved.attachment.id, key).bytes).toEqual(SAMPLE.png)
+    expect((await app.services.attachments.open(saved.attachment.id, key)).bytes).toEqual(SAMPLE.png)
   })
 
   test('a PDF is a file; its address keeps an odd name readable', () => {
@@ -96,13 +107,15 @@ describe('attachments.save', () => {
     const batch = writeBatcher(app.db, (error) => {
       throw error
     })
-    const service = attachmentService({ store: attachmentStore(app.db), batch, now: () => 'now', publicUrl: 'http://x', maxBytes: 1 << 20, conversationLimits: { files: 2, bytes: 1 << 20 } })
+    const stores = sqliteStores(app.db)
+    const units = sqliteUnits(batch, stores)
+    const service = attachmentService({ stores, units, now: () => 'now', publicUrl: 'http://x', maxBytes: 1 << 20, conversationLimits: { files: 2, bytes: 1 << 20 } })
     service.save(input(SAMPLE.png))
     service.save(input(SAMPLE.png))
     expect(refusal(() => service.save(input(SAMPLE.png)))).toEqual({ status: 413, code: 'attachment_limit_reached', detail: 'this conversation already holds 2 files, the most it may' })
 
     await committed()
-    const byBytes = attachmentService({ store: attachmentStore(app.db), batch, now: () => 'now', publicUrl: 'http://x', maxBytes: 1 << 20, conversationLimits: { files: 100, bytes: 2 * SAMPLE.png.byteLength + 10 } })
+    const byBytes = attachmentService({ stores, units, now: () => 'now', publicUrl: 'http://x', maxBytes: 1 << 20, conversationLimits: { files: 100, bytes: 2 * SAMPLE.png.byteLength + 10 } })
     expect(refusal(() => byBytes.save(input(SAMPLE.png))).code).toBe('attachment_limit_reached')
     // Another conversation has its own allowance.
     const other = await conversationWithFiles(app)
@@ -115,7 +128,7 @@ describe('attachments.save', () => {
     expect(app.db.query('SELECT count(*) AS n FROM attachments WHERE conversation_id = ?').get(place.conversationId)).toEqual({ n: 0 })
     prepared.write(place.conversationId)
     await committed()
-    expect(app.services.attachments.get(place.workspaceId, prepared.attachment.id).conversation_id).toBe(place.conversationId)
+    expect((await app.services.attachments.get(place.workspaceId, prepared.attachment.id)).conversation_id).toBe(place.conversationId)
   })
 })
 
@@ -125,12 +138,12 @@ describe('attachments.open, get and bytes', () => {
     await committed()
     const key = saved.content.media.url.split('/')[5] as string
     const wrongKey = `${key.slice(0, -1)}${key.endsWith('a') ? 'b' : 'a'}`
-    expect(refusal(() => app.services.attachments.open(saved.attachment.id, wrongKey))).toMatchObject({ status: 404, code: 'not_found' })
-    expect(refusal(() => app.services.attachments.open(saved.attachment.id, ''))).toMatchObject({ status: 404 })
-    expect(refusal(() => app.services.attachments.open('01JUNKNOWN0000000000000000', key))).toMatchObject({ status: 404 })
-    expect(app.services.attachments.get(place.workspaceId, saved.attachment.id).id).toBe(saved.attachment.id)
-    expect(app.services.attachments.bytes(place.workspaceId, saved.attachment.id)).toEqual(SAMPLE.png)
-    expect(refusal(() => app.services.attachments.get('another-workspace', saved.attachment.id))).toMatchObject({ status: 404 })
-    expect(refusal(() => app.services.attachments.bytes('another-workspace', saved.attachment.id))).toMatchObject({ status: 404 })
+    expect(await refusedWith(app.services.attachments.open(saved.attachment.id, wrongKey))).toMatchObject({ status: 404, code: 'not_found' })
+    expect(await refusedWith(app.services.attachments.open(saved.attachment.id, ''))).toMatchObject({ status: 404 })
+    expect(await refusedWith(app.services.attachments.open('01JUNKNOWN0000000000000000', key))).toMatchObject({ status: 404 })
+    expect((await app.services.attachments.get(place.workspaceId, saved.attachment.id)).id).toBe(saved.attachment.id)
+    expect(await app.services.attachments.bytes(place.workspaceId, saved.attachment.id)).toEqual(SAMPLE.png)
+    expect(await refusedWith(app.services.attachments.get('another-workspace', saved.attachment.id))).toMatchObject({ status: 404 })
+    expect(await refusedWith(app.services.attachments.bytes('another-workspace', saved.attachment.id))).toMatchObject({ status: 404 })
   })
 })

@@ -462,9 +462,9 @@ describe('restarts', () => {
       const services = first.app.services
       const workspaceId = (await services.workspaces.authenticate((await services.workspaces.createKey({ name: 'restart', newWorkspace: true })).key)) as string
       const bot = services.chatbots.create(workspaceId, { name: 'Restart' })
-      services.chatbots.update(workspaceId, bot.id, { llm: { base_url: model.baseUrl, model: 'fake-1' } })
-      const flow = services.flows.create(workspaceId, bot.id, { name: 'Main', type: 'conversation', flow: billingFlow(null) } as never)
-      services.flows.publish(workspaceId, bot.id, flow.id)
+      await services.chatbots.update(workspaceId, bot.id, { llm: { base_url: model.baseUrl, model: 'fake-1' } })
+      const flow = await services.flows.create(workspaceId, bot.id, { name: 'Main', type: 'conversation', flow: billingFlow(null) } as never)
+      await services.flows.publish(workspaceId, bot.id, flow.id)
       const contact = services.visitors.ensureContact(bot.id, { externalId: 'ada@example.com', tokenHash: 'ada' })
       const ctx = { chatbotId: bot.id, channel: 'web' as const, integrationId: null }
       const conversationId = services.conversations.openWith(ctx, contact.id, null, { content: { kind: 'text', text: 'Hello?' } }).conversation.id

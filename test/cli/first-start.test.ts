@@ -34,7 +34,7 @@ test('an empty database gets a workspace, one printed key and a demo chatbot wit
   const widgetKey = (await app.services.demo.widgetKey()) as string
   expect(widgetKey).toMatch(/^wk_/)
   expect(lines.join('\n')).toContain(widgetKey)
-  expect(app.services.flows.entryVersion(bots.items[0]!.id)?.version).toBe(1)
+  expect((await app.services.flows.entryVersion(bots.items[0]!.id))?.version).toBe(1)
 
   const visitor = await WidgetClient.connect(`ws://127.0.0.1:${server.port}/widget/v1/socket?key=${widgetKey}`)
   await visitor.hello()

@@ -40,7 +40,7 @@ describe('meta flows through the API', () => {
     expect((await app.call('POST', `${flowPath(botId, id)}/validate`)).body).toEqual({ valid: true, errors: [], warnings: [] })
     const published = await publish(app, botId, id)
     expect(published.status).toBe(200)
-    expect(app.services.flows.publishedSnapshot(id)).toMatchObject({ type: 'meta', version: 1, definition: chipsSelector })
+    expect((await app.services.flows.publishedSnapshot(id))).toMatchObject({ type: 'meta', version: 1, definition: chipsSelector })
   })
 
   test('an invalid one is reported with the provider\'s codes and cannot be published', async () => {

@@ -13,17 +13,17 @@ afterEach(() => app.close())
 
 const setEntry = (flowId: string | null) => app.call('PATCH', `${chatbotsPath}/${botId}`, { body: { entry_flow_id: flowId } })
 /** The version a new conversation starts on, read whole. */
-const entrySnapshot = () => {
-  const at = app.services.flows.entryVersion(botId)
-  const snapshot = at ? app.services.flows.versionSnapshot(at.flowId, at.version) : null
+const entrySnapshot = async () => {
+  const at = await app.services.flows.entryVersion(botId)
+  const snapshot = at ? await app.services.flows.versionSnapshot(at.flowId, at.version) : null
   return snapshot?.type === 'conversation' ? snapshot : null
 }
-const entryGreeting = () => (entrySnapshot()?.definition.states.hello?.say?.[0] as { text?: string } | undefined)?.text
+const entryGreeting = async () => ((await entrySnapshot())?.definition.states.hello?.say?.[0] as { text?: string } | undefined)?.text
 
 describe('where a new conversation starts', () => {
   test('nowhere while the chatbot has no published conversation flow', async () => {
     await createFlow(app, botId, { name: 'Draft', type: 'conversation', flow: helloFlow('draft') })
-    expect(entrySnapshot()).toBeNull()
+    expect(await entrySnapshot()).toBeNull()
   })
 
   test('in the most recently published conversation flow, by default', async () => {
@@ -31,10 +31,10 @@ describe('where a new conversation starts', () => {
     const second = await createFlow(app, botId, { name: 'Second', type: 'conversation', flow: helloFlow('second') })
     await publish(app, botId, second)
     await publish(app, botId, first)
-    expect(entrySnapshot()).toMatchObject({ flowId: first, chatbotId: botId, type: 'conversation', version: 1 })
+    expect(await entrySnapshot()).toMatchObject({ flowId: first, chatbotId: botId, type: 'conversation', version: 1 })
     await app.call('PATCH', flowPath(botId, second), { body: { flow: helloFlow('second, v2') } })
     await publish(app, botId, second)
-    expect(entryGreeting()).toBe('second, v2')
+    expect(await entryGreeting()).toBe('second, v2')
   })
 
   test('in the entry flow when it is set and published, else in the latest published one', async () => {
@@ -42,12 +42,12 @@ describe('where a new conversation starts', () => {
     const latest = await createFlow(app, botId, { name: 'Latest', type: 'conversation', flow: helloFlow('latest') })
     expect((await setEntry(entry)).status).toBe(200)
     await publish(app, botId, latest)
-    expect(entryGreeting()).toBe('latest')
+    expect(await entryGreeting()).toBe('latest')
     await publish(app, botId, entry)
     await app.call('PATCH', flowPath(botId, latest), { body: { flow: helloFlow('latest, v2') } })
     await publish(app, botId, latest)
-    expect(entrySnapshot()).toMatchObject({ flowId: entry, version: 1 })
-    expect(entryGreeting()).toBe('entry')
+    expect(await entrySnapshot()).toMatchObject({ flowId: entry, version: 1 })
+    expect(await entryGreeting()).toBe('entry')
   })
 
   test('never in a meta flow, and a chatbot\'s entry flow cannot be a meta flow', async () => {
@@ -55,7 +55,7 @@ describe('where a new conversation starts', () => {
     const refused = await setEntry(meta)
     expect(refused.status).toBe(422)
     expect(refused.body.errors).toEqual([{ path: '/entry_flow_id', message: 'must name a conversation flow' }])
-    expect(entrySnapshot()).toBeNull()
+    expect(await entrySnapshot()).toBeNull()
   })
 
   test('the entry flow must be one of this chatbot\'s flows', async () => {
@@ -64,8 +64,8 @@ describe('where a new conversation starts', () => {
     expect((await setEntry(theirs)).status).toBe(422)
   })
 
-  test('a published snapshot of an unknown flow is null', () => {
-    expect(app.services.flows.publishedSnapshot('01ARZ3NDEKTSV4RRFFQ69G5FAV')).toBeNull()
+  test('a published snapshot of an unknown flow is null', async () => {
+    expect((await app.services.flows.publishedSnapshot('01ARZ3NDEKTSV4RRFFQ69G5FAV'))).toBeNull()
   })
 })
 
@@ -95,7 +95,7 @@ describe('deleting a flow', () => {
     await app.call('DELETE', flowPath(botId, entry))
     const bot = (await app.call('GET', `${chatbotsPath}/${botId}`)).body
     expect(bot).toMatchObject({ entry_flow_id: null, updated_at: expect.any(String) })
-    expect(entryGreeting()).toBe('other')
+    expect(await entryGreeting()).toBe('other')
   })
 
   test('leaves the entry_flow_id alone when another flow is deleted', async () => {
@@ -112,7 +112,7 @@ describe('deleting a flow', () => {
     expect((await app.call('DELETE', `${chatbotsPath}/${botId}`)).status).toBe(204)
     expect(app.db.query('SELECT count(*) AS n FROM flows').get()).toEqual({ n: 0 })
     expect(app.db.query('SELECT count(*) AS n FROM flow_versions').get()).toEqual({ n: 0 })
-    expect(app.services.flows.publishedSnapshot(flowId)).toBeNull()
+    expect((await app.services.flows.publishedSnapshot(flowId))).toBeNull()
   })
 })
 

@@ -20,14 +20,14 @@ describe('published versions', () => {
 
   test('a draft has no live version and nothing to publish yet', async () => {
     expect(await get()).toMatchObject({ status: 'draft', published_version: null, has_unpublished_changes: false })
-    expect(app.services.flows.publishedSnapshot(flowId)).toBeNull()
+    expect((await app.services.flows.publishedSnapshot(flowId))).toBeNull()
   })
 
   test('publishing snapshots the definition as version 1', async () => {
     const published = await publish(app, botId, flowId)
     expect(published.status).toBe(200)
     expect(await get()).toMatchObject({ status: 'published', published_version: 1, published_at: published.body.published_at, has_unpublished_changes: false })
-    expect(app.services.flows.publishedSnapshot(flowId)).toEqual({
+    expect((await app.services.flows.publishedSnapshot(flowId))).toEqual({
       flowId,
       chatbotId: botId,
       type: 'conversation',
@@ -49,7 +49,7 @@ describe('published versions', () => {
     const edited = await patch({ flow: helloFlow('Hello v2') })
     expect(edited.status).toBe(200)
     expect(edited.body).toMatchObject({ status: 'published', published_version: 1, has_unpublished_changes: true, flow: helloFlow('Hello v2') })
-    expect(app.services.flows.publishedSnapshot(flowId)?.definition).toEqual(helloFlow('Hello v1'))
+    expect((await app.services.flows.publishedSnapshot(flowId))?.definition).toEqual(helloFlow('Hello v1'))
   })
 
   test('a rename alone is not an unpublished change of the definition', async () => {
@@ -67,7 +67,7 @@ describe('published versions', () => {
     expect(refused.status).toBe(422)
     expect(refused.body.code).toBe('flow_invalid')
     expect(await get()).toMatchObject({ status: 'published', published_version: 1, has_unpublished_changes: true })
-    expect(app.services.flows.publishedSnapshot(flowId)?.definition).toEqual(helloFlow('Hello v1'))
+    expect((await app.services.flows.publishedSnapshot(flowId))?.definition).toEqual(helloFlow('Hello v1'))
   })
 
   test('putting back the live definition clears has_unpublished_changes', async () => {
@@ -83,20 +83,20 @@ describe('published versions', () => {
     expect(published.body.published_at >= before.published_at).toBe(true)
     expect(await get()).toMatchObject({ status: 'published', published_version: 2, published_at: published.body.published_at, has_unpublished_changes: false })
     expect(versionCount()).toBe(2)
-    expect(app.services.flows.publishedSnapshot(flowId)).toMatchObject({ version: 2, definition: helloFlow('Hello v2') })
-    expect(app.services.flows.versionSnapshot(flowId, 1)).toMatchObject({ version: 1, definition: helloFlow('Hello v1') })
-    expect(app.services.flows.versionSnapshot(flowId, 3)).toBeNull()
+    expect((await app.services.flows.publishedSnapshot(flowId))).toMatchObject({ version: 2, definition: helloFlow('Hello v2') })
+    expect((await app.services.flows.versionSnapshot(flowId, 1))).toMatchObject({ version: 1, definition: helloFlow('Hello v1') })
+    expect((await app.services.flows.versionSnapshot(flowId, 3))).toBeNull()
   })
 
-  test('a published version cannot be altered, even from SQL', () => {
+  test('a published version cannot be altered, even from SQL', async () => {
     expect(() => app.db.exec(`UPDATE flow_versions SET definition = '{}' WHERE flow_id = '${flowId}'`)).toThrow('flow versions are immutable')
-    expect(app.services.flows.versionSnapshot(flowId, 1)?.definition).toEqual(helloFlow('Hello v1'))
+    expect((await app.services.flows.versionSnapshot(flowId, 1))?.definition).toEqual(helloFlow('Hello v1'))
   })
 
   test('deleting a published flow removes its versions', async () => {
     expect((await app.call('DELETE', flowPath(botId, flowId))).status).toBe(204)
     expect(versionCount()).toBe(0)
-    expect(app.services.flows.publishedSnapshot(flowId)).toBeNull()
-    expect(app.services.flows.versionSnapshot(flowId, 1)).toBeNull()
+    expect((await app.services.flows.publishedSnapshot(flowId))).toBeNull()
+    expect((await app.services.flows.versionSnapshot(flowId, 1))).toBeNull()
   })
 })

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { runStore } from '../../../server/autopilot/run-store.ts'
+import { sqliteRunStore } from '../../../server/autopilot/sqlite-run-store.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { deskStore } from '../../../server/desk/store.ts'
 import { removeSeededDatabases, seededDatabase } from '../../support/seeded-database.ts'
@@ -44,16 +44,16 @@ describe('migration 26: failed runs on the timeline, and tools not marked safe',
     }
   })
 
-  test("a run that ends failed puts its classified reason on the desk's timeline; a run that ends otherwise does not", () => {
+  test("a run that ends failed puts its classified reason on the desk's timeline; a run that ends otherwise does not", async () => {
     const db = databaseBefore26()
     migrate(db)
-    const runs = runStore(db)
+    const runs = sqliteRunStore(db)
     const failure = { kind: 'unauthorized' as const, message: "the provider refused Parley's credentials (HTTP 401): check the API key", http_status: 401 }
     const totals = { runs: 1, model_calls: 1, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
-    runs.finish({ id: 'R1', status: 'done', outcome: 'answer', finished_at: '2026-01-01T00:01:00.000Z', ...totals })
-    runs.finish({ id: 'R2', status: 'done', outcome: 'failed', finished_at: '2026-01-01T00:02:00.000Z', ...totals, failure })
+    await runs.recordEnd([{ id: 'R1', status: 'done', outcome: 'answer', finished_at: '2026-01-01T00:01:00.000Z', ...totals }], [])
+    await runs.recordEnd([{ id: 'R2', status: 'done', outcome: 'failed', finished_at: '2026-01-01T00:02:00.000Z', ...totals, failure }], [])
     // Finishing again changes nothing (the run is no longer pending), and writes no second event.
-    runs.finish({ id: 'R2', status: 'done', outcome: 'failed', finished_at: '2026-01-01T00:03:00.000Z', ...totals, failure })
+    await runs.recordEnd([{ id: 'R2', status: 'done', outcome: 'failed', finished_at: '2026-01-01T00:03:00.000Z', ...totals, failure }], [])
     const events = deskStore(db).events('C')
     expect(events.map((event) => [event.kind, event.at, JSON.parse(event.data)])).toEqual([['agent_failed', '2026-01-01T00:02:00.000Z', { state: 'help', run_id: 'R2', failure }]])
     expect(() => db.run("UPDATE agent_runs SET failure = 'not json' WHERE id = 'R1'")).toThrow()
