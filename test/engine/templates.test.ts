@@ -37,7 +37,7 @@ describe('renderTemplate', () => {
     const texts = Array.from({ length: 5000 }, (_, i) => `#${i} {{name}} {{contact.plan|free}}`)
     for (const [round, name] of ['Ada', 'Grace'].entries()) {
       for (const [i, template] of texts.entries()) {
-        const contact = i % 2 === 0 ? { plan: `p${round}` } : {}
+        const contact: Record<string, string> = i % 2 === 0 ? { plan: `p${round}` } : {}
         expect(renderTemplate(template, { variables: { name }, contact })).toBe(`#${i} ${name} ${i % 2 === 0 ? `p${round}` : 'free'}`)
       }
     }
