@@ -21,7 +21,7 @@ import { backupSchedule } from './backups/schedule.ts'
 import { attachmentService } from './attachments/service.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
-import { type AgentRunnerDeps, agentRunner, type AutopilotTuning, DEFAULT_MODEL_TIMEOUT_MS } from './autopilot/agent-runner.ts'
+import { type AutopilotRunnerDeps, autopilotRunner, type AutopilotTuning, DEFAULT_MODEL_TIMEOUT_MS } from './autopilot/autopilot-runner.ts'
 import { autopilotRoutes } from './autopilot/routes.ts'
 import { runInsight } from './autopilot/run-insight.ts'
 import { chatbotRoutes } from './chatbots/routes.ts'
@@ -58,7 +58,7 @@ import { demoChatbot } from './instance/demo-chatbot.ts'
 import type { OutboxTuning } from './outbox/outbox-worker.ts'
 import { outboxStore } from './outbox/outbox-store.ts'
 import { draftRunner } from './flows/draft-run.ts'
-import { draftAgent } from './autopilot/draft-agent.ts'
+import { draftAutopilot } from './autopilot/draft-autopilot.ts'
 import { flowEditorRoutes } from './flows/editor-routes.ts'
 import { insightsRoutes } from './flow-insights/insights-routes.ts'
 import { insightsService } from './flow-insights/insights-service.ts'
@@ -227,7 +227,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const snapshots = flowSnapshots(stores.flows, events)
   const flowSteps = stepStore(db)
-  const runPortsDeps: AgentRunnerDeps['ports'] = {
+  const runPortsDeps: AutopilotRunnerDeps['ports'] = {
     mcp,
     integrationName(workspaceId, chatbotId, integrationId) {
       try {
@@ -239,7 +239,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     outbound,
     ca: mcpTuning?.ca,
   }
-  const autopilot = agentRunner({
+  const autopilot = autopilotRunner({
     stores,
     units,
     messages,
@@ -251,7 +251,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     logger,
     tuning: { runsPerWorkspace: config.agentRunsPerWorkspace, ...autopilotTuning },
   })
-  const draftAgents = draftAgent({ chatbot: (id) => stores.agentRuns.chatbot(id), ports: runPortsDeps, logger, tuning: autopilotTuning })
+  const draftAgents = draftAutopilot({ chatbot: (id) => stores.agentRuns.chatbot(id), ports: runPortsDeps, logger, tuning: autopilotTuning })
   const deskRows = deskStore(db)
   const feed = deskFeed({ store: feedStore(db), batch })
   // Numbers handed out in a rolled-back batch were never stored: read them again.

@@ -6,7 +6,7 @@ import { classifyModelFailure, watchedFetch } from '../llm/classify-failure.ts'
 import type { McpService } from '../mcp/mcp-service.ts'
 import { pinnedFetch } from '../mcp/pinned-fetch.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
-import type { AgentRunRequest, AutopilotPorts, OfferedTool } from './run-agent.ts'
+import type { AutopilotRunRequest, AutopilotPorts, OfferedTool } from './run-autopilot.ts'
 
 export interface RunPortsOptions {
   settings: StoredLlmSettings
@@ -28,7 +28,7 @@ export interface RunPortsOptions {
   ca?: string
 }
 
-export type RunPorts = AutopilotPorts & { toolSources(): Promise<AgentRunRequest['tools']> }
+export type RunPorts = AutopilotPorts & { toolSources(): Promise<AutopilotRunRequest['tools']> }
 
 /**
  * The world as one run sees it: the chatbot's model over the outbound-address policy's pinned

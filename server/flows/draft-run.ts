@@ -1,5 +1,5 @@
 import type { Static } from 'elysia'
-import type { AgentRunOutcome } from '../autopilot/run-agent.ts'
+import type { AutopilotRunOutcome } from '../autopilot/run-autopilot.ts'
 import type { ConversationState, EngineInput, EngineResult, Scalar } from '../engine/model.ts'
 import { runEngine } from '../engine/run-engine.ts'
 import { unprocessable } from '../http/api-error.ts'
@@ -25,12 +25,12 @@ export interface DraftAgentRequest {
 }
 
 export interface DraftAgentResult {
-  outcome: AgentRunOutcome
+  outcome: AutopilotRunOutcome
   /** The model asked, or null when the chatbot has none. */
   model: string | null
 }
 
-/** Runs an agent state of a draft against the chatbot's model (server/autopilot/draft-agent.ts). */
+/** Runs an agent state of a draft against the chatbot's model (server/autopilot/draft-autopilot.ts). */
 export interface DraftAgent {
   answer(request: DraftAgentRequest): Promise<DraftAgentResult>
 }

@@ -5,10 +5,10 @@ import { AGENT_DEFAULTS } from '../flows/conversation-flow-schema.ts'
 import type { ChatMessage } from '../llm/wire-format.ts'
 import type { Logger } from '../support/logger.ts'
 import { type RunPortsOptions, runPorts } from './run-ports.ts'
-import { runAgent } from './run-agent.ts'
+import { runAutopilot } from './run-autopilot.ts'
 import type { ChatbotOfRun } from './run-store.ts'
 
-export interface DraftAgentDeps {
+export interface DraftAutopilotDeps {
   /** The chatbot's workspace and model settings, as the live runs read them. */
   chatbot(chatbotId: string): Promise<ChatbotOfRun | undefined>
   ports: Pick<RunPortsOptions, 'mcp' | 'integrationName' | 'outbound' | 'ca'>
@@ -25,7 +25,7 @@ const DRAFT_RUN_LIMIT_MS = 120_000
  * history the test chat sends instead of stored messages. Nothing is stored, no socket is told,
  * and the result is marked as a test; the model is really called, so it costs its tokens.
  */
-export function draftAgent(deps: DraftAgentDeps): DraftAgent {
+export function draftAutopilot(deps: DraftAutopilotDeps): DraftAgent {
   return {
     async answer(request: DraftAgentRequest): Promise<DraftAgentResult> {
       const { agent, workspaceId, chatbotId } = request
@@ -52,7 +52,7 @@ export function draftAgent(deps: DraftAgentDeps): DraftAgent {
       const history: ChatMessage[] = request.history
         .slice(Math.max(0, request.history.length - keep))
         .map((line) => (line.role === 'visitor' ? { role: 'user', content: line.text } : { role: 'assistant', content: line.text }))
-      const outcome = await runAgent(
+      const outcome = await runAutopilot(
         {
           model,
           temperature: agent.temperature ?? settings.temperature,

@@ -13,7 +13,7 @@ import type { Logger } from '../support/logger.ts'
 import { newId } from '../support/new-id.ts'
 import { modelHistory } from './model-history.ts'
 import { type RunPorts, type RunPortsOptions, runPorts } from './run-ports.ts'
-import { type AgentRunOutcome, runAgent } from './run-agent.ts'
+import { type AutopilotRunOutcome, runAutopilot } from './run-autopilot.ts'
 import type { FinishedRun, PendingRun, RunStore, TraceRow } from './run-store.ts'
 import { workspaceSlots } from './workspace-slots.ts'
 import { flowContact } from '../conversations/contact-details.ts'
@@ -29,7 +29,7 @@ export interface AutopilotTuning {
 
 type RunStores = { agentRuns: RunStore }
 
-export interface AgentRunnerDeps {
+export interface AutopilotRunnerDeps {
   /** Reads outside a unit; a dropped run's end through one (docs/architecture.md, "The store seam"). */
   stores: RunStores
   units: Units<RunStores>
@@ -60,7 +60,7 @@ interface Working {
   again: boolean
 }
 
-export type AgentRunner = ReturnType<typeof agentRunner>
+export type AutopilotRunner = ReturnType<typeof autopilotRunner>
 
 /** How long a model call may wait for its answer to start, and between two streamed chunks. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 60_000
@@ -85,7 +85,7 @@ const abortable = (ms: number, signal: AbortSignal) =>
  * person took over), only while its pending row exists, and committed at once. Pending runs
  * are run again at start, so a crash costs a repeated run, never a lost or doubled answer.
  */
-export function agentRunner(deps: AgentRunnerDeps) {
+export function autopilotRunner(deps: AutopilotRunnerDeps) {
   const { stores, units, messages, contacts, snapshots, events, now, logger, tuning = {} } = deps
   const store = stores.agentRuns
   const slots = workspaceSlots(tuning.runsPerWorkspace ?? 4)
@@ -152,7 +152,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
   }
 
   /** Drops the runs without an answer, keeping what they cost and did. */
-  async function drop(conversationId: string, runs: PendingRun[], reason: string, outcome?: AgentRunOutcome, timing?: RunTiming): Promise<void> {
+  async function drop(conversationId: string, runs: PendingRun[], reason: string, outcome?: AutopilotRunOutcome, timing?: RunTiming): Promise<void> {
     // A conversation deleted meanwhile (its chatbot or flow removed) took its runs with it; a
     // trace row for it would fail its foreign key and roll back the whole batch.
     if (!lifecycle?.get(conversationId)) return
@@ -165,7 +165,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
     conversationId: string,
     runs: PendingRun[],
     end: { status: 'done' | 'dropped'; outcome: string; at: string; messageId?: string; reason?: string; timing?: RunTiming },
-    outcome?: AgentRunOutcome,
+    outcome?: AutopilotRunOutcome,
   ): { runs: FinishedRun[]; trace: TraceRow[] } {
     const lead = runs.at(-1) as PendingRun
     const usage = { model_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
@@ -255,7 +255,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
           events.emit('conversation.draft', { conversation, message_id: draft.id, phase: 'delta', text: fragment })
         },
       }
-      let outcome: AgentRunOutcome
+      let outcome: AutopilotRunOutcome
       if (!settings) {
         const reason = 'the chatbot has no model set: set one on the Integrations screen (LLM) or with PATCH /chatbots/{id}'
         outcome = { kind: 'failed', reason, failure: { kind: 'no_model', message: reason, http_status: null }, trace: [] }
@@ -279,7 +279,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
         const history = modelHistory(messages.latest(conversationId, keep + 50).messages, keep, (runs[0] as PendingRun).created_at)
         const contact = contacts.get(conversation.contact_id)
         const details = flowContact(contact?.details ?? {}, contact?.locale ?? null)
-        outcome = await runAgent(
+        outcome = await runAutopilot(
           {
             model: agent.model ?? settings.model,
             temperature: agent.temperature ?? settings.temperature,
@@ -321,7 +321,7 @@ export function agentRunner(deps: AgentRunnerDeps) {
     conversationId: string,
     stateName: string,
     runs: PendingRun[],
-    outcome: AgentRunOutcome,
+    outcome: AutopilotRunOutcome,
     work: Working,
     draft: { id: string } | null,
     timing: RunTiming,
@@ -404,7 +404,7 @@ function exitOffers(agent: AgentSettings, flow: ConversationFlow | undefined) {
 }
 
 /** The tokens the model reported over a run's calls. */
-function tokensOf(outcome: AgentRunOutcome): { promptTokens: number; completionTokens: number } {
+function tokensOf(outcome: AutopilotRunOutcome): { promptTokens: number; completionTokens: number } {
   let promptTokens = 0
   let completionTokens = 0
   for (const entry of outcome.trace) {

@@ -25,14 +25,14 @@ export interface AutopilotPorts {
   sleep(ms: number): Promise<void>
 }
 
-export interface AgentExitOffer {
+export interface AutopilotExitOffer {
   when: string
   to: string
   /** The variables the model fills when it takes this exit, with their declared types. */
   capture: { name: string; type: 'string' | 'number' | 'boolean' }[]
 }
 
-export interface AgentRunRequest {
+export interface AutopilotRunRequest {
   model: string
   temperature: number | null
   /** The state's instructions, templates filled. */
@@ -42,7 +42,7 @@ export interface AgentRunRequest {
   /** The conversation so far, oldest first, already cut to the state's `history`. */
   history: ChatMessage[]
   tools: { integrationId: string; integrationName: string; allow?: string[] }[]
-  exits: AgentExitOffer[]
+  exits: AutopilotExitOffer[]
   maxSteps: number
   /** Sent as `max_tokens`; what is read of each answer follows from it (llm/answer-limits.ts). */
   maxTokens?: number
@@ -70,7 +70,7 @@ export type TraceEntry =
   | { kind: 'tool'; name: string; arguments: string; result: string; is_error: boolean; latency_ms: number }
   | { kind: 'exit'; exit: number; to: string; values: Record<string, Scalar> }
 
-export type AgentRunOutcome =
+export type AutopilotRunOutcome =
   | { kind: 'answer'; text: string; trace: TraceEntry[] }
   | { kind: 'exit'; exit: number; values: Record<string, Scalar>; trace: TraceEntry[] }
   | { kind: 'failed'; reason: string; failure: ModelFailure; trace: TraceEntry[] }
@@ -87,7 +87,7 @@ const DEFAULT_TOOL_OUTPUT = 20_000
  * back to the model as data, cut to a size; the run ends when the model answers in text, calls
  * an exit, fails, or spends `maxSteps` rounds.
  */
-export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, onText?: (fragment: string) => void): Promise<AgentRunOutcome> {
+export async function runAutopilot(request: AutopilotRunRequest, ports: AutopilotPorts, onText?: (fragment: string) => void): Promise<AutopilotRunOutcome> {
   const trace: TraceEntry[] = []
   const names = toolNames()
   const functions: ToolDefinition[] = []
@@ -155,8 +155,8 @@ export async function runAgent(request: AgentRunRequest, ports: AutopilotPorts, 
     const exitCall = answer.toolCalls.find((call) => exitByName.has(call.function.name))
     if (exitCall) {
       const index = exitByName.get(exitCall.function.name) as number
-      const values = exitValues(exitCall.function.arguments, request.exits[index] as AgentExitOffer)
-      trace.push({ kind: 'exit', exit: index, to: (request.exits[index] as AgentExitOffer).to, values })
+      const values = exitValues(exitCall.function.arguments, request.exits[index] as AutopilotExitOffer)
+      trace.push({ kind: 'exit', exit: index, to: (request.exits[index] as AutopilotExitOffer).to, values })
       return { kind: 'exit', exit: index, values, trace }
     }
     if (answer.toolCalls.length === 0) {
@@ -266,7 +266,7 @@ function stopFailure(signal: AbortSignal | undefined): ModelFailure {
 }
 
 /** The exit's captured values that have the declared type; anything else is left out. */
-function exitValues(rawArguments: string, exit: AgentExitOffer): Record<string, Scalar> {
+function exitValues(rawArguments: string, exit: AutopilotExitOffer): Record<string, Scalar> {
   let parsed: unknown
   try {
     parsed = JSON.parse(rawArguments || '{}')

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { runAgent, type AgentRunRequest, type AutopilotPorts } from '../../server/autopilot/run-agent.ts'
+import { runAutopilot, type AutopilotRunRequest, type AutopilotPorts } from '../../server/autopilot/run-autopilot.ts'
 import { callModel } from '../../server/llm/call-model.ts'
 import { fakeChatCompletions, type ScriptedReply } from '../llm/support/fake-chat-completions.ts'
 import { type McpApp, mcpApp } from '../mcp/support/mcp-app.ts'
@@ -44,7 +44,7 @@ function ports(): AutopilotPorts {
   }
 }
 
-const request = (extra: Partial<AgentRunRequest> = {}): AgentRunRequest => ({
+const request = (extra: Partial<AutopilotRunRequest> = {}): AutopilotRunRequest => ({
   model: 'fake-1',
   temperature: 0.2,
   instructions: 'Answer billing questions for Ada.',
@@ -58,9 +58,9 @@ const request = (extra: Partial<AgentRunRequest> = {}): AgentRunRequest => ({
   ...extra,
 })
 
-const run = (replies: ScriptedReply[], extra: Partial<AgentRunRequest> = {}, onText?: (text: string) => void) => {
+const run = (replies: ScriptedReply[], extra: Partial<AutopilotRunRequest> = {}, onText?: (text: string) => void) => {
   model = fakeChatCompletions(replies)
-  return runAgent(request(extra), ports(), onText)
+  return runAutopilot(request(extra), ports(), onText)
 }
 
 describe('an agent run: the model, its MCP tools and its exits', () => {
@@ -218,7 +218,7 @@ describe('an agent run: the model, its MCP tools and its exits', () => {
     const loop = { toolCalls: [{ name: 'billing__echo', arguments: '{"text":"again"}' }] }
     model = fakeChatCompletions([loop, loop, loop])
     const { callTool } = ports()
-    const outcome = await runAgent(request({ signal: stop.signal }), {
+    const outcome = await runAutopilot(request({ signal: stop.signal }), {
       ...ports(),
       async callTool(integrationId, tool, args) {
         stop.abort(new Error('the run passed its deadline of 50 ms'))
