@@ -33,7 +33,7 @@ export function draftAutopilot(deps: DraftAutopilotDeps): DraftAgent {
       const settings = chatbot && chatbot.workspace_id === workspaceId ? readLlmSettings(chatbot.llm) : null
       if (!settings) {
         const reason = 'the chatbot has no model set (its LLM settings)'
-        return { outcome: { kind: 'failed', reason, failure: { kind: 'no_model', message: reason, http_status: null }, trace: [] }, model: null }
+        return { outcome: { kind: 'failed', reason, trace: [] }, model: null }
       }
       const signal = AbortSignal.timeout(DRAFT_RUN_LIMIT_MS)
       const sleep = deps.tuning?.sleep ?? ((ms: number) => Bun.sleep(Math.min(ms, 5_000)))

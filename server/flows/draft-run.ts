@@ -1,5 +1,4 @@
 import type { Static } from 'elysia'
-import type { AutopilotRunOutcome } from '../autopilot/run-autopilot.ts'
 import type { ConversationState, EngineInput, EngineResult, Scalar } from '../engine/model.ts'
 import { runEngine } from '../engine/run-engine.ts'
 import { unprocessable } from '../http/api-error.ts'
@@ -24,8 +23,17 @@ export interface DraftAgentRequest {
   contact: Record<string, Scalar>
 }
 
+/** A step of a draft agent's run, as much of it as the test chat reports: the tokens of each model call, the tools called. */
+export type DraftTraceStep = { kind: 'model'; usage: { total_tokens: number } | null } | { kind: 'tool'; name: string } | { kind: 'exit' }
+
+/** How a draft agent's run ended (the autopilot's run outcome, declared here so that flows/ does not import autopilot/). */
+export type DraftAgentOutcome =
+  | { kind: 'answer'; text: string; trace: DraftTraceStep[] }
+  | { kind: 'exit'; exit: number; values: Record<string, Scalar>; trace: DraftTraceStep[] }
+  | { kind: 'failed'; reason: string; trace: DraftTraceStep[] }
+
 export interface DraftAgentResult {
-  outcome: AutopilotRunOutcome
+  outcome: DraftAgentOutcome
   /** The model asked, or null when the chatbot has none. */
   model: string | null
 }
