@@ -93,7 +93,8 @@ import { refuseRepeatedQueryParameters } from './http/repeated-query.ts'
 import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
 import { integrationService } from './integrations/service.ts'
-import { integrationStore } from './integrations/store.ts'
+import { sqliteIntegrationReadsNow } from './integrations/sqlite-store.ts'
+import { chatappChannelOf, restApiChannelOf } from './integrations/channel-lookups.ts'
 import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
 import { modelTest } from './llm/model-test.ts'
 import { modelTestRoutes } from './llm/model-test-routes.ts'
@@ -144,15 +145,25 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, autopilot: autopilotTuning, deskSearch: deskSearchTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
+  const batch = writeBatcher(db, (error) => {
+    events.emit('database.rolled_back', {})
+    logger.error('batch commit failed', { error: String(error) })
+  })
+  // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
+  const stores = sqliteStores(db)
+  const units = sqliteUnits(batch, stores)
   const chatbotRows = chatbotStore(db)
   const oauthRows = oauthStore(db)
   const mcpOAuthState = oauthStateOf(oauthRows)
+  // Until the turn is a unit and the flows service awaits (postgres-plan.md): their integration reads answer at once.
+  const integrationsNow = sqliteIntegrationReadsNow(db)
   const integrations = integrationService({
-    store: integrationStore(db),
+    stores,
+    units,
     mcpOAuthState,
     now,
     events,
-    ownsChatbot: (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
+    ownsChatbot: async (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
     publicUrl: config.publicUrl,
     outbound,
   })
@@ -161,7 +172,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     store: flowStore(db),
     now,
     events,
-    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
+    mcpIntegrationIds: (chatbotId) => new Set(integrationsNow.mcpIds(chatbotId)),
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   usePasswordHashing(config.passwordHashing)
@@ -176,13 +187,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   }
   events.on('chatbot.removed', forgetCachedRows)
   events.on('database.rolled_back', forgetCachedRows)
-  const batch = writeBatcher(db, (error) => {
-    events.emit('database.rolled_back', {})
-    logger.error('batch commit failed', { error: String(error) })
-  })
-  // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
-  const stores = sqliteStores(db)
-  const units = sqliteUnits(batch, stores)
   const mcp = mcpService({
     integrations: integrations.mcp,
     stores,
@@ -206,6 +210,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     store: outboxStore(db),
     claims: { stores, units },
     integrations,
+    integrationNow: (id) => restApiChannelOf(integrationsNow.getById(id)),
     contactOf: (id) => contacts.get(id),
     events,
     outbound,
@@ -227,6 +232,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     store: chatappRows,
     claims: { stores, units },
     integrations,
+    integrationNow: (id) => chatappChannelOf(integrationsNow.getById(id)),
     contactOf: (id) => contacts.get(id),
     metaFlow,
     events,
@@ -240,13 +246,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const flowSteps = stepStore(db)
   const runPortsDeps: AgentRunnerDeps['ports'] = {
     mcp,
-    integrationName(workspaceId, chatbotId, integrationId) {
-      try {
-        return integrations.mcp.row(workspaceId, chatbotId, integrationId).name
-      } catch {
-        return null
-      }
-    },
+    integrationName: (workspaceId, chatbotId, integrationId) =>
+      integrations.mcp.row(workspaceId, chatbotId, integrationId).then((row) => row.name, () => null),
     outbound,
     ca: mcpTuning?.ca,
   }
@@ -372,7 +373,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
         (request, path) => {
           // A visitor's file is read only for a live socket's token, from an allowed page.
           if (path === UPLOAD_PATH && request.method === 'POST') {
-            return sessionCookies.preload(request).then(() => void web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage)))
+            return sessionCookies.preload(request).then(() => web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage))).then(() => {})
           }
           if (path.startsWith('/api/dev/v1/')) return sessionCookies.admitsWithoutKey(request, path).then((admitted) => (admitted ? undefined : checkKey(request).then(() => {})))
         },

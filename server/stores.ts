@@ -22,6 +22,9 @@ import type { PeopleStore } from './people/store.ts'
 import { postgresWorkspaceStore } from './workspaces/postgres-store.ts'
 import { sqliteWorkspaceStore } from './workspaces/sqlite-store.ts'
 import type { WorkspaceStore } from './workspaces/store.ts'
+import { postgresIntegrationStore } from './integrations/postgres-store.ts'
+import { sqliteIntegrationStore } from './integrations/sqlite-store.ts'
+import type { IntegrationStore } from './integrations/store.ts'
 
 /**
  * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
@@ -37,6 +40,7 @@ export interface Stores {
   people: PeopleStore
   chatbotActivity: ActivityStore
   mcpCatalogues: CatalogueStore
+  integrations: IntegrationStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -48,6 +52,7 @@ export function sqliteStores(db: Database): Stores {
     people: sqlitePeopleStore(db),
     chatbotActivity: sqliteActivityStore(db),
     mcpCatalogues: sqliteCatalogueStore(db),
+    integrations: sqliteIntegrationStore(db),
   }
 }
 
@@ -61,5 +66,6 @@ export function postgresStores(sql: SQL): Stores {
     people: postgresPeopleStore(sql),
     chatbotActivity: postgresActivityStore(sql),
     mcpCatalogues: postgresCatalogueStore(sql),
+    integrations: postgresIntegrationStore(sql),
   }
 }

@@ -162,7 +162,7 @@ export function mcpService({ integrations, stores, units, policy, events, now, l
     manager,
 
     async test(workspaceId: string, chatbotId: string, id: string): Promise<McpTestResult> {
-      const row = integrations.row(workspaceId, chatbotId, id)
+      const row = await integrations.row(workspaceId, chatbotId, id)
       const started = performance.now()
       let connection: McpConnection | undefined
       try {
@@ -190,13 +190,13 @@ export function mcpService({ integrations, stores, units, policy, events, now, l
     },
 
     async tools(workspaceId: string, chatbotId: string, id: string): Promise<McpToolList> {
-      const row = integrations.row(workspaceId, chatbotId, id)
+      const row = await integrations.row(workspaceId, chatbotId, id)
       const catalogue = await currentCatalogue(row)
       return { tools: view(mcpConfigOf(row), catalogue), listed_at: catalogue.listed_at }
     },
 
     async call(workspaceId: string, chatbotId: string, id: string, name: string, args: Record<string, unknown>): Promise<McpToolResult> {
-      const row = integrations.row(workspaceId, chatbotId, id)
+      const row = await integrations.row(workspaceId, chatbotId, id)
       const config = mcpConfigOf(row)
       if (!row.is_active) throw new ApiError(409, 'integration_inactive', 'this mcp integration is switched off (is_active: false)')
       // Refused before anything else, whatever the server lists and whatever the arguments.

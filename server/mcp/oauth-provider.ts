@@ -24,7 +24,7 @@ export interface OAuthSettings {
 export interface OAuthProviderDeps {
   store: OAuthStore
   /** The binding of the integration as stored now, or null when it is gone: what is learnt under old settings is not kept. */
-  currentBinding: (integrationId: string) => string | null
+  currentBinding: (integrationId: string) => Promise<string | null>
   now: Clock
   nowMs: () => number
   /** The pinned, policy-checked fetch every OAuth request goes through. */
@@ -53,9 +53,9 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
   const { store, now, nowMs } = deps
   const interactive = settings.grant === 'authorization_code'
   const read = (): OAuthGrant => store.grant(settings.integrationId, settings.binding)
-  function save(change: Partial<OAuthGrant>): void {
+  async function save(change: Partial<OAuthGrant>): Promise<void> {
     // Settings changed (or the integration went) while the SDK worked: what it learnt is for the old ones.
-    if (deps.currentBinding(settings.integrationId) !== settings.binding) return
+    if ((await deps.currentBinding(settings.integrationId)) !== settings.binding) return
     store.update(settings.integrationId, settings.binding, change, now())
   }
 
@@ -91,7 +91,7 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
         if (previous) stored.refresh_token = previous
       }
       // A person's new authorization asked for the wider scope, if one was wanted.
-      save({ tokens: stored, needsAuthorization: false, ...(mode.kind === 'finish' ? { wantedScope: null } : {}) })
+      return save({ tokens: stored, needsAuthorization: false, ...(mode.kind === 'finish' ? { wantedScope: null } : {}) })
     },
     redirectToAuthorization(url: URL) {
       if (mode.kind === 'start') {
@@ -102,7 +102,7 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
       // while a refresh token is still held: the SDK also gets here when the authorization server
       // failed (5xx, unreachable), and that refresh token may work next time. A refused one
       // (invalid_grant) has been dropped by then (invalidateCredentials).
-      if (!read().tokens?.refresh_token) save({ tokens: null, needsAuthorization: true })
+      if (!read().tokens?.refresh_token) return save({ tokens: null, needsAuthorization: true })
     },
     saveCodeVerifier(verifier: string) {
       if (mode.kind === 'start') mode.capture.codeVerifier = verifier
@@ -116,7 +116,7 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
       if (scope === 'all' || scope === 'tokens') change.tokens = null
       if ((scope === 'all' || scope === 'client') && settings.clientId === null) change.client = null
       if (scope === 'all' || scope === 'discovery') change.discovery = null
-      if (Object.keys(change).length > 0) save(change)
+      if (Object.keys(change).length > 0) return save(change)
     },
     saveDiscoveryState: (discovery: OAuthDiscoveryState) => save({ discovery }),
     discoveryState: () => read().discovery ?? undefined,
@@ -159,7 +159,8 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
     noteAnswer(response: Response) {
       if (response.status !== 403) return
       const { error, scope } = extractWWWAuthenticateParams(response)
-      if (error === 'insufficient_scope' && scope) save({ wantedScope: scope })
+      // Noted while the answer is handled: nothing waits for it, and a failure to note it is no failure of the call.
+      if (error === 'insufficient_scope' && scope) save({ wantedScope: scope }).catch(() => {})
     },
   }
 }

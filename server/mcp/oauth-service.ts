@@ -69,8 +69,8 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
   }
 
   const fetchFn = () => pinnedFetch({ policy, ca, note: {} })
-  const currentBinding = (id: string) => {
-    const row = integrations.rowById(id)
+  const currentBinding = async (id: string) => {
+    const row = await integrations.rowById(id)
     return row ? oauthBinding(row) : null
   }
   const deps = () => ({ store, now, nowMs, fetch: fetchFn(), currentBinding })
@@ -120,7 +120,7 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
 
     /** Discovers, registers if needed, and answers the URL a person opens to authorize Parley. */
     async start(workspaceId: string, chatbotId: string, id: string): Promise<{ authorization_url: string; expires_at: string }> {
-      const row = integrations.row(workspaceId, chatbotId, id)
+      const row = await integrations.row(workspaceId, chatbotId, id)
       const settings = settingsOf(row)
       if (!settings) throw conflict('not_oauth', 'this mcp integration does not use OAuth (auth.type is not oauth)')
       if (settings.grant !== 'authorization_code') {
@@ -158,7 +158,7 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
       // Looked up by its digest: the state itself is never stored, nor compared character by character.
       const pending = store.takePending(digest(query.state), nowMs())
       if (!pending) throw badRequest('invalid_state', 'this authorization is unknown, already used or expired: start it again')
-      const row = integrations.rowById(pending.integrationId)
+      const row = await integrations.rowById(pending.integrationId)
       const settings = row && settingsOf(row)
       if (!row || !settings || settings.binding !== pending.binding) {
         throw badRequest('invalid_state', "the integration was deleted or its url or auth changed since this authorization started: start it again")

@@ -31,8 +31,8 @@ export type RestApiInbound = ReturnType<typeof restApiInbound>
  */
 export function restApiInbound({ integrations, visitors, conversations, attachments, store }: Deps) {
   return {
-    receive(workspaceId: string, chatbotId: string, input: InboundMessage): Received {
-      const integration = integrations.restApi.get(workspaceId, chatbotId)
+    async receive(workspaceId: string, chatbotId: string, input: InboundMessage): Promise<Received> {
+      const integration = await integrations.restApi.get(workspaceId, chatbotId)
       if (!integration.is_active) {
         throw conflict('integration_inactive', 'the rest-api integration is switched off; PATCH it with "is_active": true to take messages again')
       }
