@@ -101,7 +101,6 @@ import { modelTestRoutes } from './llm/model-test-routes.ts'
 import { mcpOAuth } from './mcp/oauth-service.ts'
 import { mcpOAuthCallbackRoutes, mcpOAuthRoutes } from './mcp/oauth-routes.ts'
 import { oauthStateOf } from './mcp/oauth-state.ts'
-import { oauthStore } from './mcp/oauth-store.ts'
 import { mcpServerRoutes } from './mcp/routes.ts'
 import { appMetrics } from './metrics/app-metrics.ts'
 import { httpMetrics } from './metrics/http-metrics.ts'
@@ -153,8 +152,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const stores = sqliteStores(db)
   const units = sqliteUnits(batch, stores)
   const chatbotRows = chatbotStore(db)
-  const oauthRows = oauthStore(db)
-  const mcpOAuthState = oauthStateOf(oauthRows)
+  const mcpOAuthState = oauthStateOf(stores.mcpOAuth)
   // Until the turn is a unit and the flows service awaits (postgres-plan.md): their integration reads answer at once.
   const integrationsNow = sqliteIntegrationReadsNow(db)
   const integrations = integrationService({
@@ -167,7 +165,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     publicUrl: config.publicUrl,
     outbound,
   })
-  const mcpAuth = mcpOAuth({ integrations: integrations.mcp, store: oauthRows, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
+  const mcpAuth = mcpOAuth({ integrations: integrations.mcp, stores, units, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
   const flows = flowService({
     store: flowStore(db),
     now,

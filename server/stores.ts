@@ -25,6 +25,9 @@ import type { WorkspaceStore } from './workspaces/store.ts'
 import { postgresIntegrationStore } from './integrations/postgres-store.ts'
 import { sqliteIntegrationStore } from './integrations/sqlite-store.ts'
 import type { IntegrationStore } from './integrations/store.ts'
+import type { OAuthStore } from './mcp/oauth-store.ts'
+import { postgresOAuthStore } from './mcp/postgres-oauth-store.ts'
+import { sqliteOAuthStore } from './mcp/sqlite-oauth-store.ts'
 
 /**
  * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
@@ -41,6 +44,7 @@ export interface Stores {
   chatbotActivity: ActivityStore
   mcpCatalogues: CatalogueStore
   integrations: IntegrationStore
+  mcpOAuth: OAuthStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -53,6 +57,7 @@ export function sqliteStores(db: Database): Stores {
     chatbotActivity: sqliteActivityStore(db),
     mcpCatalogues: sqliteCatalogueStore(db),
     integrations: sqliteIntegrationStore(db),
+    mcpOAuth: sqliteOAuthStore(db),
   }
 }
 
@@ -67,5 +72,6 @@ export function postgresStores(sql: SQL): Stores {
     chatbotActivity: postgresActivityStore(sql),
     mcpCatalogues: postgresCatalogueStore(sql),
     integrations: postgresIntegrationStore(sql),
+    mcpOAuth: postgresOAuthStore(sql),
   }
 }

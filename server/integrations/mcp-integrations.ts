@@ -98,7 +98,7 @@ export function mcpIntegrations({ stores, units, now, events, kind, requireChatb
     async list(workspaceId: string, chatbotId: string, page: Page): Promise<PageOf<McpIntegration>> {
       await requireChatbot(workspaceId, chatbotId)
       const { items, total } = await store.listOfType(workspaceId, chatbotId, 'mcp', page)
-      return { items: items.map(kind.render), total }
+      return { items: await Promise.all(items.map(kind.render)), total }
     },
 
     get: async (workspaceId: string, chatbotId: string, id: string): Promise<McpIntegration> => kind.render(await row(workspaceId, chatbotId, id)),

@@ -33,7 +33,7 @@ export interface IntegrationServiceDeps {
   /** Only tests lower it, to show that a removed integration's refusal does not crowd out a live one's. */
   maxRememberedRefusals?: number
   /** What an oauth mcp integration's record says about its tokens (answered by server/mcp). */
-  mcpOAuthState?: (row: IntegrationRow) => McpOAuthState
+  mcpOAuthState?: (row: IntegrationRow) => Promise<McpOAuthState>
 }
 
 export type IntegrationService = ReturnType<typeof integrationService>
