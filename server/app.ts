@@ -1,7 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { statSync } from 'node:fs'
 import { Elysia } from 'elysia'
-import { inboundStore } from './channels/rest-api/inbound-store.ts'
 import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
 import { restApiChannelRoutes, restApiMessageBodies } from './channels/rest-api/routes.ts'
@@ -279,7 +278,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
   const attachments = attachmentService({ store: attachmentStore(db), batch, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
-  const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, store: inboundStore(db) })
+  const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, stores })
   // A user's picture or document is fetched from the provider while its webhook waits (it retries past about 20 s);
   // a shutdown cuts the download short and answers 503, so the provider sends it again.
   const downloadMedia = chatappMediaDownloader({ policy: outbound, time: systemOutboxTime, apiUrl: config.chatappApiUrl, maxBytes: config.attachmentMaxBytes, timeoutMs: 8_000 })

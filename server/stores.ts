@@ -28,6 +28,9 @@ import type { IntegrationStore } from './integrations/store.ts'
 import type { OAuthStore } from './mcp/oauth-store.ts'
 import { postgresOAuthStore } from './mcp/postgres-oauth-store.ts'
 import { sqliteOAuthStore } from './mcp/sqlite-oauth-store.ts'
+import type { InboundStore } from './channels/rest-api/inbound-store.ts'
+import { postgresInboundStore } from './channels/rest-api/postgres-inbound-store.ts'
+import { sqliteInboundStore } from './channels/rest-api/sqlite-inbound-store.ts'
 
 /**
  * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
@@ -45,6 +48,7 @@ export interface Stores {
   mcpCatalogues: CatalogueStore
   integrations: IntegrationStore
   mcpOAuth: OAuthStore
+  restApiInbound: InboundStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -58,6 +62,7 @@ export function sqliteStores(db: Database): Stores {
     mcpCatalogues: sqliteCatalogueStore(db),
     integrations: sqliteIntegrationStore(db),
     mcpOAuth: sqliteOAuthStore(db),
+    restApiInbound: sqliteInboundStore(db),
   }
 }
 
@@ -73,5 +78,6 @@ export function postgresStores(sql: SQL): Stores {
     mcpCatalogues: postgresCatalogueStore(sql),
     integrations: postgresIntegrationStore(sql),
     mcpOAuth: postgresOAuthStore(sql),
+    restApiInbound: postgresInboundStore(sql),
   }
 }
