@@ -26,6 +26,8 @@ export interface OAuthProviderDeps {
   store: OAuthStore
   /** The grant is changed in a unit of its own. */
   units: Units<{ mcpOAuth: OAuthStore }>
+  /** Notes taken while a server's answer is handled (a wider scope asked for), until stored: reads of the grant wait for them. */
+  notes?: Map<string, Promise<void>>
   /** The binding of the integration as stored now, or null when it is gone: what is learnt under old settings is not kept. */
   currentBinding: (integrationId: string) => Promise<string | null>
   now: Clock
@@ -162,8 +164,12 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
     noteAnswer(response: Response) {
       if (response.status !== 403) return
       const { error, scope } = extractWWWAuthenticateParams(response)
-      // Noted while the answer is handled: nothing waits for it, and a failure to note it is no failure of the call.
-      if (error === 'insufficient_scope' && scope) save({ wantedScope: scope }).catch(() => {})
+      // Noted while the answer is handled: the call does not wait for it (a failure to note it is no failure of the call), a read of the grant does.
+      if (error === 'insufficient_scope' && scope) {
+        const noted = save({ wantedScope: scope }).catch(() => {})
+        deps.notes?.set(settings.integrationId, noted)
+        void noted.then(() => deps.notes?.get(settings.integrationId) === noted && deps.notes.delete(settings.integrationId))
+      }
     },
   }
 }

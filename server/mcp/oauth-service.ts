@@ -77,7 +77,9 @@ export function mcpOAuth({ integrations, stores, units, policy, now, nowMs = Dat
     return row ? oauthBinding(row) : null
   }
   const store = stores.mcpOAuth
-  const deps = () => ({ store, units, now, nowMs, fetch: fetchFn(), currentBinding })
+  /** A wider scope a server asked for, being stored: wantedScopeOf waits for it. */
+  const notes = new Map<string, Promise<void>>()
+  const deps = () => ({ store, units, notes, now, nowMs, fetch: fetchFn(), currentBinding })
 
   /** The SDK could not run a step: why, for a person (never a token: the SDK's messages carry none). */
   function failed(error: unknown, doing: string): ApiError {
@@ -119,6 +121,7 @@ export function mcpOAuth({ integrations, stores, units, policy, now, nowMs = Dat
     /** The scope the server last asked for beyond the granted one, if any. */
     async wantedScopeOf(row: IntegrationRow): Promise<string | null> {
       const settings = settingsOf(row)
+      await notes.get(row.id)
       return settings ? (await store.grant(row.id, settings.binding)).wantedScope : null
     },
 
