@@ -59,7 +59,7 @@ try {
   const bot = app.services.chatbots.create(workspaceId, { name: 'Northwind' })
   const flow = await app.services.flows.create(workspaceId, bot.id, { name: 'Shop help', type: 'conversation', flow: SHOP_FLOW })
   await app.services.flows.publish(workspaceId, bot.id, flow.id)
-  const web = app.services.integrations.web.create(workspaceId, bot.id, { name: 'Shop', greeting_message: 'Hi! I am the Northwind assistant.' })
+  const web = await app.services.integrations.web.create(workspaceId, bot.id, { name: 'Shop', greeting_message: 'Hi! I am the Northwind assistant.' })
   const site = shopSite(SHOP_PAGE(serverUrl, web.config.widget_key))
   for (const visitor of VISITORS) await chat(browser, `http://shop.test:${site.port}/checkout`, visitor)
 

@@ -103,7 +103,7 @@ try {
     const bot = app.services.chatbots.create(workspaceId, { name: 'Northwind' })
     const flow = await app.services.flows.create(workspaceId, bot.id, { name: 'Shop help', type: 'conversation', flow: SHOP_FLOW })
     await app.services.flows.publish(workspaceId, bot.id, flow.id)
-    const web = app.services.integrations.web.create(workspaceId, bot.id, {
+    const web = await app.services.integrations.web.create(workspaceId, bot.id, {
       name: 'Shop',
       greeting_message: 'Hi! I am the Northwind assistant.',
       widget_config: { bot_display_name: 'Northwind help', primary_color: '#1f6f5c', secondary_color: '#eef4f1', bot_avatar_icon: 'store', bubble_text: 'Questions?' },

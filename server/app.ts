@@ -1,7 +1,6 @@
 import type { Database } from 'bun:sqlite'
 import { statSync } from 'node:fs'
 import { Elysia } from 'elysia'
-import { inboundStore } from './channels/rest-api/inbound-store.ts'
 import { restApiInbound } from './channels/rest-api/inbound-service.ts'
 import { restApiDeliveries } from './channels/rest-api/rest-api-deliveries.ts'
 import { restApiChannelRoutes, restApiMessageBodies } from './channels/rest-api/routes.ts'
@@ -90,14 +89,14 @@ import { refuseRepeatedQueryParameters } from './http/repeated-query.ts'
 import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
 import { integrationService } from './integrations/service.ts'
-import { integrationStore } from './integrations/store.ts'
+import { sqliteIntegrationReadsNow } from './integrations/sqlite-store.ts'
+import { chatappChannelOf, restApiChannelOf } from './integrations/channel-lookups.ts'
 import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
 import { modelTest } from './llm/model-test.ts'
 import { modelTestRoutes } from './llm/model-test-routes.ts'
 import { mcpOAuth } from './mcp/oauth-service.ts'
 import { mcpOAuthCallbackRoutes, mcpOAuthRoutes } from './mcp/oauth-routes.ts'
 import { oauthStateOf } from './mcp/oauth-state.ts'
-import { oauthStore } from './mcp/oauth-store.ts'
 import { mcpServerRoutes } from './mcp/routes.ts'
 import { appMetrics } from './metrics/app-metrics.ts'
 import { httpMetrics } from './metrics/http-metrics.ts'
@@ -141,19 +140,36 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const { outbox: outboxTuning, dnsLookup, mcp: mcpTuning, autopilot: autopilotTuning, deskSearch: deskSearchTuning, ...webTuning } = tuning
   const events = eventBus()
   const outbound = outboundUrlPolicy(config.outboundAllow, dnsLookup)
+  const batch = writeBatcher(db, (error) => {
+    events.emit('database.rolled_back', {})
+    logger.error('batch commit failed', { error: String(error) })
+  })
+  // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
+  const stores = sqliteStores(db)
+  const units = sqliteUnits(batch, stores)
   const chatbotRows = chatbotStore(db)
-  const oauthRows = oauthStore(db)
-  const mcpOAuthState = oauthStateOf(oauthRows)
+  const mcpOAuthState = oauthStateOf(stores.mcpOAuth)
+  // Until the turn is a unit and the flows service awaits (postgres-plan.md): their integration reads answer at once.
+  const integrationsNow = sqliteIntegrationReadsNow(db)
   const integrations = integrationService({
-    store: integrationStore(db),
+    stores,
+    units,
     mcpOAuthState,
     now,
     events,
-    ownsChatbot: (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
+    ownsChatbot: async (workspaceId, chatbotId) => chatbotRows.get(workspaceId, chatbotId) !== null,
     publicUrl: config.publicUrl,
     outbound,
   })
-  const mcpAuth = mcpOAuth({ integrations: integrations.mcp, store: oauthRows, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
+  const mcpAuth = mcpOAuth({ integrations: integrations.mcp, stores, units, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
+  const flows = flowService({
+    stores,
+    units,
+    now,
+    events,
+    mcpIntegrationIds: async (chatbotId) => new Set(await integrations.listMcpIntegrationIds(chatbotId)),
+  })
+  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   usePasswordHashing(config.passwordHashing)
   const passwords = passwordPool({ concurrency: config.passwordChecks })
   const contacts = contactStore(db)
@@ -166,21 +182,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   }
   events.on('chatbot.removed', forgetCachedRows)
   events.on('database.rolled_back', forgetCachedRows)
-  const batch = writeBatcher(db, (error) => {
-    events.emit('database.rolled_back', {})
-    logger.error('batch commit failed', { error: String(error) })
-  })
-  // The stores behind the seam (stores.ts), and their unit of work on the group commit: domains move there one by one.
-  const stores = sqliteStores(db)
-  const units = sqliteUnits(batch, stores)
-  const flows = flowService({
-    stores,
-    units,
-    now,
-    events,
-    mcpIntegrationIds: (chatbotId) => new Set(integrations.listMcpIntegrationIds(chatbotId)),
-  })
-  const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
   const mcp = mcpService({
     integrations: integrations.mcp,
     stores,
@@ -204,6 +205,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     store: outboxStore(db),
     claims: { stores, units },
     integrations,
+    integrationNow: (id) => restApiChannelOf(integrationsNow.getById(id)),
     contactOf: (id) => contacts.get(id),
     events,
     outbound,
@@ -217,6 +219,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     store: chatappRows,
     claims: { stores, units },
     integrations,
+    integrationNow: (id) => chatappChannelOf(integrationsNow.getById(id)),
     contactOf: (id) => contacts.get(id),
     metaFlow,
     events,
@@ -229,13 +232,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const flowSteps = stepStore(db)
   const runPortsDeps: AutopilotRunnerDeps['ports'] = {
     mcp,
-    integrationName(workspaceId, chatbotId, integrationId) {
-      try {
-        return integrations.mcp.row(workspaceId, chatbotId, integrationId).name
-      } catch {
-        return null
-      }
-    },
+    integrationName: (workspaceId, chatbotId, integrationId) =>
+      integrations.mcp.row(workspaceId, chatbotId, integrationId).then((row) => row.name, () => null),
     outbound,
     ca: mcpTuning?.ca,
   }
@@ -269,7 +267,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
   const attachments = attachmentService({ stores, units, now, publicUrl: config.publicUrl, maxBytes: config.attachmentMaxBytes })
-  const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, store: inboundStore(db) })
+  const restApiIn = restApiInbound({ integrations, visitors, conversations, attachments, stores })
   // A user's picture or document is fetched from the provider while its webhook waits (it retries past about 20 s);
   // a shutdown cuts the download short and answers 503, so the provider sends it again.
   const downloadMedia = chatappMediaDownloader({ policy: outbound, time: systemOutboxTime, apiUrl: config.chatappApiUrl, maxBytes: config.attachmentMaxBytes, timeoutMs: 8_000 })
@@ -361,7 +359,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
         (request, path) => {
           // A visitor's file is read only for a live socket's token, from an allowed page.
           if (path === UPLOAD_PATH && request.method === 'POST') {
-            return sessionCookies.preload(request).then(() => void web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage)))
+            return sessionCookies.preload(request).then(() => web.uploads.check(uploadCredentials(request, sessionCookies.isTeamPage))).then(() => {})
           }
           if (path.startsWith('/api/dev/v1/')) return sessionCookies.admitsWithoutKey(request, path).then((admitted) => (admitted ? undefined : checkKey(request).then(() => {})))
         },

@@ -31,6 +31,15 @@ import type { PeopleStore } from './people/store.ts'
 import { postgresWorkspaceStore } from './workspaces/postgres-store.ts'
 import { sqliteWorkspaceStore } from './workspaces/sqlite-store.ts'
 import type { WorkspaceStore } from './workspaces/store.ts'
+import { postgresIntegrationStore } from './integrations/postgres-store.ts'
+import { sqliteIntegrationStore } from './integrations/sqlite-store.ts'
+import type { IntegrationStore } from './integrations/store.ts'
+import type { OAuthStore } from './mcp/oauth-store.ts'
+import { postgresOAuthStore } from './mcp/postgres-oauth-store.ts'
+import { sqliteOAuthStore } from './mcp/sqlite-oauth-store.ts'
+import type { InboundStore } from './channels/rest-api/inbound-store.ts'
+import { postgresInboundStore } from './channels/rest-api/postgres-inbound-store.ts'
+import { sqliteInboundStore } from './channels/rest-api/sqlite-inbound-store.ts'
 
 /**
  * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
@@ -49,6 +58,9 @@ export interface Stores {
   flows: FlowStore
   attachments: AttachmentStore
   agentRuns: RunStore
+  integrations: IntegrationStore
+  mcpOAuth: OAuthStore
+  restApiInbound: InboundStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -63,6 +75,9 @@ export function sqliteStores(db: Database): Stores {
     flows: sqliteFlowStore(db),
     attachments: sqliteAttachmentStore(db),
     agentRuns: sqliteRunStore(db),
+    integrations: sqliteIntegrationStore(db),
+    mcpOAuth: sqliteOAuthStore(db),
+    restApiInbound: sqliteInboundStore(db),
   }
 }
 
@@ -79,5 +94,8 @@ export function postgresStores(sql: SQL): Stores {
     flows: postgresFlowStore(sql),
     attachments: postgresAttachmentStore(sql),
     agentRuns: postgresRunStore(sql),
+    integrations: postgresIntegrationStore(sql),
+    mcpOAuth: postgresOAuthStore(sql),
+    restApiInbound: postgresInboundStore(sql),
   }
 }

@@ -39,7 +39,7 @@ migrate(seed)
 const seedApp = createApp({ db: seed, config: loadConfig({ PARLEY_DATA_DIR: dataDir, PARLEY_OUTBOUND_ALLOW: '127.0.0.1' }), logger: createLogger('silent') })
 const { key, workspaceId } = await seedApp.services.workspaces.createKey({ name: 'bench' })
 const bot = seedApp.services.chatbots.create(workspaceId, { name: 'Bench bot' })
-const integration = seedApp.services.integrations.mcp.create(workspaceId, bot.id, { name: 'bench', url: serverUrl })
+const integration = await seedApp.services.integrations.mcp.create(workspaceId, bot.id, { name: 'bench', url: serverUrl })
 await seedApp.close()
 closeDatabase(seed)
 

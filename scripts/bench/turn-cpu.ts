@@ -36,7 +36,7 @@ const sockets: unknown[] = []
 for (let i = 0; i < VISITORS; i++) {
   let data: unknown
   const server = { upgrade: (_request: Request, options: { data: unknown }) => ((data = options.data), true), requestIP: () => ({ address: '127.0.0.1' }) }
-  app.socket.upgrade(new Request(`http://parley.test/widget/v1/socket?key=${widgetKey}`, { headers: { origin: 'https://shop.test' } }), server as never)
+  await app.socket.upgrade(new Request(`http://parley.test/widget/v1/socket?key=${widgetKey}`, { headers: { origin: 'https://shop.test' } }), server as never)
   const socket = { data, send: () => ++frames, cork: (write: () => void) => write(), close: () => {}, getBufferedAmount: () => 0 }
   handlers.open!(socket as never)
   handlers.message!(socket as never, JSON.stringify({ type: 'hello', v: 1 }))

@@ -43,7 +43,7 @@ migrate(seed)
 const app = createApp({ db: seed, config: loadConfig({ PARLEY_DATA_DIR: dataDir }), logger: createLogger('silent') })
 const { workspaceId } = await app.services.workspaces.createKey({ name: 'bench' })
 const bot = app.services.chatbots.create(workspaceId, { name: 'Bench bot' })
-const widgetKey = app.services.integrations.web.create(workspaceId, bot.id, { name: 'Bench site' }).config.widget_key
+const widgetKey = (await app.services.integrations.web.create(workspaceId, bot.id, { name: 'Bench site' })).config.widget_key
 await app.close()
 closeDatabase(seed)
 

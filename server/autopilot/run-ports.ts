@@ -16,7 +16,7 @@ export interface RunPortsOptions {
   stateTools: { integration_id: string; allow?: string[] }[]
   mcp: Pick<McpService, 'tools' | 'call'>
   /** The integration's name (its tools' prefix), or null when it is gone. */
-  integrationName: (workspaceId: string, chatbotId: string, integrationId: string) => string | null
+  integrationName: (workspaceId: string, chatbotId: string, integrationId: string) => Promise<string | null>
   outbound: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
   timeoutMs: number
   /** Ends the run: a person took over, or its deadline passed. */
@@ -92,12 +92,14 @@ export function runPorts(options: RunPortsOptions): RunPorts {
     sleep: options.sleep,
 
     /** The state's integrations that still exist, named for the tools' prefixes. */
-    async toolSources() {
-      return stateTools.map((source) => ({
-        integrationId: source.integration_id,
-        integrationName: options.integrationName(workspaceId, chatbotId, source.integration_id) ?? 'gone',
-        ...(source.allow ? { allow: source.allow } : {}),
-      }))
+    toolSources() {
+      return Promise.all(
+        stateTools.map(async (source) => ({
+          integrationId: source.integration_id,
+          integrationName: (await options.integrationName(workspaceId, chatbotId, source.integration_id)) ?? 'gone',
+          ...(source.allow ? { allow: source.allow } : {}),
+        })),
+      )
     },
   }
 }

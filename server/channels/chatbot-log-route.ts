@@ -7,7 +7,7 @@ export interface ChatbotLogRoute<Query extends TSchema, List extends TSchema, Fi
   query: Query
   list: List
   /** The log's reader; it answers 404 (by throwing) for a chatbot without the integration. */
-  read: (workspaceId: string, chatbotId: string, filter: Filter, page: Page) => PageOf<Entry>
+  read: (workspaceId: string, chatbotId: string, filter: Filter, page: Page) => Promise<PageOf<Entry>>
   detail: { tags: string[]; summary: string; description: string }
 }
 

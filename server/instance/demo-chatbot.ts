@@ -70,7 +70,7 @@ export function demoChatbot({ chatbots, flows, integrations, instance, units }: 
       const bot = chatbots.create(workspaceId, { name: 'Demo bot' })
       const flow = await flows.create(workspaceId, bot.id, { name: 'Demo tour', type: 'conversation', flow: DEMO_FLOW })
       await flows.publish(workspaceId, bot.id, flow.id)
-      const web = integrations.web.create(workspaceId, bot.id, {
+      const web = await integrations.web.create(workspaceId, bot.id, {
         name: 'Demo page',
         greeting_message: 'Hi! I am the demo bot of this Parley server.',
         widget_config: { bot_display_name: 'Parley demo', bot_avatar_icon: 'sparkle' },

@@ -1,6 +1,7 @@
 import { RowCache } from '../db/row-cache.ts'
 import type { WidgetConfigValues } from '../protocol/widget-config-defaults.ts'
 import type { EventBus } from '../support/events.ts'
+import type { IntegrationRow } from './model.ts'
 import type { IntegrationStore } from './store.ts'
 import { completeWidgetConfig, type WebConfig } from './web-integration.ts'
 
@@ -48,82 +49,103 @@ export interface ChatappChannel {
 /** Web channels kept by widget key: one per site, so a few thousand at most in use at once. */
 const CACHED_WEB_CHANNELS = 4096
 
+/** A web channel: at once when it is kept, else once read. */
+export type WebChannelFound = WebChannel | null | Promise<WebChannel | null>
+
 /**
  * The lookups other parts of Parley (channels, the flow validator) make by key or id.
  * Every widget socket and config request starts with its widget key: the web channel found
  * for it is kept (the read and the widget config's defaults were about 4% of the serving
- * thread's time in bench:agent). It is forgotten whenever it could change: the events of every change to an
- * integration, and a chatbot's deletion (which takes its integrations with it), run
- * synchronously after the change is written. A key that finds nothing is not kept.
+ * thread's time in bench:agent), and a kept one is answered in the caller's tick, so that a
+ * socket's upgrade waits for nothing. It is forgotten whenever it could change: the events of
+ * every change to an integration, and a chatbot's deletion (which takes its integrations with
+ * it), emitted once the change is committed. A read under way when one of them comes is not
+ * kept (it may have read the row as it was). A key that finds nothing is not kept.
  */
 export function channelLookups(store: IntegrationStore, events: EventBus) {
   const webByKey = new RowCache<WebChannel>(CACHED_WEB_CHANNELS)
-  events.on('integration.changed', ({ type }) => type === 'web' && webByKey.clear())
-  events.on('integration.removed', ({ type }) => type === 'web' && webByKey.clear())
-  events.on('chatbot.removed', () => webByKey.clear())
-  events.on('database.rolled_back', () => webByKey.clear())
+  /** Counts the times the kept channels were forgotten: a read that began before the last one is not kept. */
+  let forgotten = 0
+  const forgetWeb = () => {
+    forgotten++
+    webByKey.clear()
+  }
+  events.on('integration.changed', ({ type }) => type === 'web' && forgetWeb())
+  events.on('integration.removed', ({ type }) => type === 'web' && forgetWeb())
+  events.on('chatbot.removed', forgetWeb)
+  events.on('database.rolled_back', forgetWeb)
 
-  function readWeb(widgetKey: string): WebChannel | undefined {
-    const row = store.getByPublicKey(widgetKey)
-    if (!row || row.type !== 'web') return undefined
-    const config = row.config as unknown as WebConfig
-    const secret = row.secrets.identity_secret
-    return {
-      integrationId: row.id,
-      chatbotId: row.chatbot_id,
-      workspaceId: row.workspace_id,
-      isActive: row.is_active,
-      name: row.name,
-      allowedDomains: config.allowed_domains,
-      widgetConfig: completeWidgetConfig(config.widget_config),
-      greetingMessage: config.greeting_message,
-      identitySecret: typeof secret === 'string' ? secret : null,
-      defaultCountry: config.default_country,
-    }
+  async function readWeb(widgetKey: string): Promise<WebChannel | null> {
+    const since = forgotten
+    const found = webChannelOf(await store.getByPublicKey(widgetKey))
+    if (found && since === forgotten) webByKey.set(widgetKey, found)
+    return found
   }
 
   return {
     /** Callers get the kept object itself: they must not change it. */
-    findWebByWidgetKey: (widgetKey: string): WebChannel | null => webByKey.through(widgetKey, () => readWeb(widgetKey)) ?? null,
+    findWebByWidgetKey: (widgetKey: string): WebChannelFound => webByKey.get(widgetKey) ?? readWeb(widgetKey),
 
     /** A rest-api integration by id, whatever its workspace (deliveries carry only the id). */
-    findRestApiById(integrationId: string): RestApiChannel | null {
-      const row = store.getById(integrationId)
-      if (!row || row.type !== 'rest-api') return null
-      return {
-        integrationId: row.id,
-        chatbotId: row.chatbot_id,
-        workspaceId: row.workspace_id,
-        isActive: row.is_active,
-        webhookUrl: String(row.config.webhook_url),
-        signingSecret: String(row.secrets.signing_secret),
-      }
-    },
+    findRestApiById: async (integrationId: string): Promise<RestApiChannel | null> => restApiChannelOf(await store.getById(integrationId)),
 
     /** A chatapp integration by id, whatever its workspace (webhooks and deliveries carry only the id). */
-    findChatappById(integrationId: string): ChatappChannel | null {
-      const row = store.getById(integrationId)
-      if (!row || row.type !== 'chatapp') return null
-      const { app_secret: appSecret, verify_token: verifyToken } = row.secrets
-      return {
-        integrationId: row.id,
-        chatbotId: row.chatbot_id,
-        workspaceId: row.workspace_id,
-        isActive: row.is_active,
-        phoneNumberId: String(row.config.phone_number_id),
-        accessToken: String(row.secrets.access_token),
-        appSecret: typeof appSecret === 'string' ? appSecret : null,
-        verifyToken: typeof verifyToken === 'string' ? verifyToken : null,
-      }
-    },
+    findChatappById: async (integrationId: string): Promise<ChatappChannel | null> => chatappChannelOf(await store.getById(integrationId)),
 
     /** The widget key of the chatbot's web integration while it is active. */
-    activeWidgetKeyOf(chatbotId: string): string | null {
-      const row = store.getOfChatbot(chatbotId, 'web')
+    async activeWidgetKeyOf(chatbotId: string): Promise<string | null> {
+      const row = await store.getOfChatbot(chatbotId, 'web')
       return row?.is_active ? row.public_key : null
     },
 
     /** The chatbot's mcp integrations, oldest first (ids a flow may reference). */
-    listMcpIntegrationIds: (chatbotId: string): string[] => store.idsOfType(chatbotId, 'mcp'),
+    listMcpIntegrationIds: (chatbotId: string): Promise<string[]> => store.idsOfType(chatbotId, 'mcp'),
+  }
+}
+
+function webChannelOf(row: IntegrationRow | null): WebChannel | null {
+  if (!row || row.type !== 'web') return null
+  const config = row.config as unknown as WebConfig
+  const secret = row.secrets.identity_secret
+  return {
+    integrationId: row.id,
+    chatbotId: row.chatbot_id,
+    workspaceId: row.workspace_id,
+    isActive: row.is_active,
+    name: row.name,
+    allowedDomains: config.allowed_domains,
+    widgetConfig: completeWidgetConfig(config.widget_config),
+    greetingMessage: config.greeting_message,
+    identitySecret: typeof secret === 'string' ? secret : null,
+    defaultCountry: config.default_country,
+  }
+}
+
+/** What the rest-api channel needs of a row; null for a row of another type. */
+export function restApiChannelOf(row: IntegrationRow | null): RestApiChannel | null {
+  if (!row || row.type !== 'rest-api') return null
+  return {
+    integrationId: row.id,
+    chatbotId: row.chatbot_id,
+    workspaceId: row.workspace_id,
+    isActive: row.is_active,
+    webhookUrl: String(row.config.webhook_url),
+    signingSecret: String(row.secrets.signing_secret),
+  }
+}
+
+/** What the chatapp channel needs of a row; null for a row of another type. */
+export function chatappChannelOf(row: IntegrationRow | null): ChatappChannel | null {
+  if (!row || row.type !== 'chatapp') return null
+  const { app_secret: appSecret, verify_token: verifyToken } = row.secrets
+  return {
+    integrationId: row.id,
+    chatbotId: row.chatbot_id,
+    workspaceId: row.workspace_id,
+    isActive: row.is_active,
+    phoneNumberId: String(row.config.phone_number_id),
+    accessToken: String(row.secrets.access_token),
+    appSecret: typeof appSecret === 'string' ? appSecret : null,
+    verifyToken: typeof verifyToken === 'string' ? verifyToken : null,
   }
 }

@@ -12,7 +12,7 @@ export function chatappRoutes(auth: Authenticate, integrations: IntegrationServi
     .use(auth)
     .post(
       '/',
-      ({ workspaceId, params, body, status }) => status(201, integrations.chatapp.create(workspaceId, params.chatbot_id, body)),
+      async ({ workspaceId, params, body, status }) => status(201, await integrations.chatapp.create(workspaceId, params.chatbot_id, body)),
       {
         params: ChatbotParams,
         body: CreateChatappIntegration,

@@ -57,7 +57,7 @@ export const mcpSecretsOf = (row: Pick<IntegrationRow, 'secrets'>) => row.secret
  * The mcp type: how its request becomes stored settings and how a row is shown. Pure, like
  * the typed kinds; the service does the store, the uniqueness of the name and the events.
  */
-export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>, oauthStateOf: (row: IntegrationRow) => McpOAuthState = noOAuthState) {
+export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>, oauthStateOf: (row: IntegrationRow) => Promise<McpOAuthState> = noOAuthState) {
   function checkUrl(value: string, errors: FieldError[]): void {
     if (/[\s\u0000-\u001f\u007f]/.test(value)) {
       errors.push({ path: '/url', message: 'must not contain spaces or control characters' })
@@ -159,7 +159,8 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>, o
       return { ...current, config: config as unknown as JsonObject, secrets: secrets as JsonObject }
     },
 
-    render(row: IntegrationRow): McpIntegration {
+    /** The record; an oauth integration's reads what its grant says (the only read). */
+    async render(row: IntegrationRow): Promise<McpIntegration> {
       const config = mcpConfigOf(row)
       const secrets = mcpSecretsOf(row)
       return {
@@ -171,7 +172,7 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>, o
         config: {
           url: config.url,
           transport: config.transport,
-          auth: renderAuth(config.auth, secrets, () => oauthStateOf(row)),
+          auth: renderAuth(config.auth, secrets, config.auth.type === 'oauth' ? await oauthStateOf(row) : null),
           tools: { allow: config.tools.allow, deny: config.tools.deny },
           timeout_ms: config.timeout_ms,
         },
@@ -184,13 +185,13 @@ export function mcpKind(outbound: Pick<OutboundUrlPolicy, 'checkOutboundUrl'>, o
 
 export type McpKind = ReturnType<typeof mcpKind>
 
-const noOAuthState = (): McpOAuthState => ({ status: 'needs_authorization', token_expires_at: null })
+const noOAuthState = async (): Promise<McpOAuthState> => ({ status: 'needs_authorization', token_expires_at: null })
 
 function holdsCredentials(secrets: McpSecrets): boolean {
   return Boolean(secrets.token || secrets.client_secret || Object.keys(secrets.headers ?? {}).length > 0)
 }
 
-function renderAuth(auth: McpConfig['auth'], secrets: McpSecrets, oauthState: () => McpOAuthState): McpIntegration['config']['auth'] {
+function renderAuth(auth: McpConfig['auth'], secrets: McpSecrets, oauthState: McpOAuthState | null): McpIntegration['config']['auth'] {
   switch (auth.type) {
     case 'none':
       return { type: 'none' }
@@ -208,7 +209,7 @@ function renderAuth(auth: McpConfig['auth'], secrets: McpSecrets, oauthState: ()
         client_id: auth.client_id ?? null,
         client_secret: maskOptional(secrets.client_secret),
         scopes: auth.scopes ?? [],
-        ...oauthState(),
+        ...(oauthState ?? { status: 'needs_authorization', token_expires_at: null }),
       }
   }
 }

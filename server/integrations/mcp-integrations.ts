@@ -1,4 +1,5 @@
 import { RowCache } from '../db/row-cache.ts'
+import type { Units } from '../db/units.ts'
 import { ApiError, notFound } from '../http/api-error.ts'
 import type { Page, PageOf } from '../http/common-model.ts'
 import type { Clock } from '../support/clock.ts'
@@ -9,12 +10,15 @@ import type { CreateMcpIntegration, McpIntegration, UpdateMcpIntegration } from 
 import type { IntegrationRow } from './model.ts'
 import type { IntegrationStore } from './store.ts'
 
+type IntegrationStores = { integrations: IntegrationStore }
+
 export interface McpIntegrationsDeps {
-  store: IntegrationStore
+  stores: IntegrationStores
+  units: Units<IntegrationStores>
   now: Clock
   events: EventBus
   kind: McpKind
-  requireChatbot: (workspaceId: string, chatbotId: string) => void
+  requireChatbot: (workspaceId: string, chatbotId: string) => Promise<void>
 }
 
 export type McpIntegrations = ReturnType<typeof mcpIntegrations>
@@ -28,28 +32,37 @@ const nameTaken = (name: string) =>
 const CACHED_ROWS = 1000
 
 /** The mcp integrations of a chatbot: many per chatbot, each addressed by its id. */
-export function mcpIntegrations({ store, now, events, kind, requireChatbot }: McpIntegrationsDeps) {
+export function mcpIntegrations({ stores, units, now, events, kind, requireChatbot }: McpIntegrationsDeps) {
+  const store = stores.integrations
   /**
    * Rows read by id; a hit counts only under the workspace and chatbot it belongs to (neither
    * ever changes). Every tool call reads its integration, and the scoped read (a join to check
    * the workspace, then the chatbot) was a tenth of Parley's time per call. A row leaves the
    * cache whenever it could change: an update or delete here, and the events of the generic
-   * routes; a chatbot's deletion (rare) empties it. The events run synchronously, after the
-   * change is committed.
+   * routes; a chatbot's deletion (rare) empties it. The events run once the change is
+   * committed; a read under way when one comes is not kept (it may have read the row as it was).
    */
   const cached = new RowCache<IntegrationRow>(CACHED_ROWS)
-  events.on('integration.changed', ({ integrationId }) => cached.delete(integrationId))
-  events.on('integration.removed', ({ integrationId }) => cached.delete(integrationId))
-  events.on('chatbot.removed', () => cached.clear())
+  /** Counts the times kept rows were forgotten: a read that began before the last one is not kept. */
+  let forgotten = 0
+  const forget = (integrationId: string | null) => {
+    forgotten++
+    if (integrationId === null) cached.clear()
+    else cached.delete(integrationId)
+  }
+  events.on('integration.changed', ({ integrationId }) => forget(integrationId))
+  events.on('integration.removed', ({ integrationId }) => forget(integrationId))
+  events.on('chatbot.removed', () => forget(null))
 
   /** The row, scoped to the workspace and chatbot, or 404 (also for an integration of another type). */
-  function row(workspaceId: string, chatbotId: string, id: string): IntegrationRow {
+  async function row(workspaceId: string, chatbotId: string, id: string): Promise<IntegrationRow> {
     const hit = cached.get(id)
     if (hit && hit.workspace_id === workspaceId && hit.chatbot_id === chatbotId) return hit
-    requireChatbot(workspaceId, chatbotId)
-    const found = store.get(workspaceId, chatbotId, id)
+    const since = forgotten
+    await requireChatbot(workspaceId, chatbotId)
+    const found = await store.get(workspaceId, chatbotId, id)
     if (!found || found.type !== 'mcp') throw notFound('mcp integration')
-    cached.set(id, found)
+    if (since === forgotten) cached.set(id, found)
     return found
   }
 
@@ -57,15 +70,15 @@ export function mcpIntegrations({ store, now, events, kind, requireChatbot }: Mc
     row,
 
     /** The mcp row with this id, in any workspace: only for the OAuth callback, which the state scopes. */
-    rowById(id: string): IntegrationRow | null {
-      const found = store.getById(id)
+    async rowById(id: string): Promise<IntegrationRow | null> {
+      const found = await store.getById(id)
       return found?.type === 'mcp' ? found : null
     },
 
-    create(workspaceId: string, chatbotId: string, input: CreateMcpIntegration): McpIntegration {
-      requireChatbot(workspaceId, chatbotId)
+    async create(workspaceId: string, chatbotId: string, input: CreateMcpIntegration): Promise<McpIntegration> {
+      await requireChatbot(workspaceId, chatbotId)
       // Decided before the value rules, as integration_exists is for the typed kinds.
-      if (store.mcpNamed(chatbotId, input.name)) throw nameTaken(input.name)
+      if (await store.mcpNamed(chatbotId, input.name)) throw nameTaken(input.name)
       const settings = kind.create(input)
       const created: IntegrationRow = {
         id: newId(),
@@ -76,24 +89,24 @@ export function mcpIntegrations({ store, now, events, kind, requireChatbot }: Mc
         created_at: now(),
         updated_at: null,
       }
-      const result = store.insert(created)
+      const result = await units.unit((tx) => tx.integrations.insert(created))
       if (result === 'name_taken') throw nameTaken(input.name)
       if (result !== 'inserted') throw new Error(`mcp insert refused: ${result}`)
       return kind.render(created)
     },
 
-    list(workspaceId: string, chatbotId: string, page: Page): PageOf<McpIntegration> {
-      requireChatbot(workspaceId, chatbotId)
-      const { items, total } = store.listOfType(workspaceId, chatbotId, 'mcp', page)
-      return { items: items.map(kind.render), total }
+    async list(workspaceId: string, chatbotId: string, page: Page): Promise<PageOf<McpIntegration>> {
+      await requireChatbot(workspaceId, chatbotId)
+      const { items, total } = await store.listOfType(workspaceId, chatbotId, 'mcp', page)
+      return { items: await Promise.all(items.map(kind.render)), total }
     },
 
-    get: (workspaceId: string, chatbotId: string, id: string): McpIntegration => kind.render(row(workspaceId, chatbotId, id)),
+    get: async (workspaceId: string, chatbotId: string, id: string): Promise<McpIntegration> => kind.render(await row(workspaceId, chatbotId, id)),
 
-    update(workspaceId: string, chatbotId: string, id: string, input: UpdateMcpIntegration): McpIntegration {
-      const current = row(workspaceId, chatbotId, id)
+    async update(workspaceId: string, chatbotId: string, id: string, input: UpdateMcpIntegration): Promise<McpIntegration> {
+      const current = await row(workspaceId, chatbotId, id)
       if (input.name !== undefined) {
-        const holder = store.mcpNamed(chatbotId, input.name)
+        const holder = await store.mcpNamed(chatbotId, input.name)
         if (holder && holder !== id) throw nameTaken(input.name)
       }
       const settings = kind.update(
@@ -105,16 +118,16 @@ export function mcpIntegrations({ store, now, events, kind, requireChatbot }: Mc
         return kind.render(current)
       }
       next.updated_at = now()
-      cached.delete(id)
-      if (store.update(next) === 'name_taken') throw nameTaken(next.name)
+      forget(id)
+      if ((await units.unit((tx) => tx.integrations.update(next))) === 'name_taken') throw nameTaken(next.name)
       events.emit('integration.changed', { workspaceId, chatbotId, integrationId: id, type: 'mcp', isActive: next.is_active })
       return kind.render(next)
     },
 
-    remove(workspaceId: string, chatbotId: string, id: string): void {
-      row(workspaceId, chatbotId, id)
-      cached.delete(id)
-      if (!store.remove(workspaceId, chatbotId, id)) throw notFound('mcp integration')
+    async remove(workspaceId: string, chatbotId: string, id: string): Promise<void> {
+      await row(workspaceId, chatbotId, id)
+      forget(id)
+      if (!(await units.unit((tx) => tx.integrations.remove(workspaceId, chatbotId, id)))) throw notFound('mcp integration')
       events.emit('integration.removed', { workspaceId, chatbotId, integrationId: id, type: 'mcp' })
     },
 

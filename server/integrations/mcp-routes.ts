@@ -12,7 +12,7 @@ export function mcpRoutes(auth: Authenticate, integrations: IntegrationService) 
   const mcp = integrations.mcp
   return new Elysia({ prefix: '/chatbots/:chatbot_id/integrations/mcp' })
     .use(auth)
-    .post('/', ({ workspaceId, params, body, status }) => status(201, mcp.create(workspaceId, params.chatbot_id, body)), {
+    .post('/', async ({ workspaceId, params, body, status }) => status(201, await mcp.create(workspaceId, params.chatbot_id, body)), {
       params: ChatbotParams,
       body: CreateMcpIntegration,
       response: { 201: McpIntegration, ...errorResponses(400, 404, 409, 413, 415, 422) },
@@ -49,8 +49,8 @@ export function mcpRoutes(auth: Authenticate, integrations: IntegrationService) 
     )
     .delete(
       '/:integration_id',
-      ({ workspaceId, params, status }) => {
-        mcp.remove(workspaceId, params.chatbot_id, params.integration_id)
+      async ({ workspaceId, params, status }) => {
+        await mcp.remove(workspaceId, params.chatbot_id, params.integration_id)
         return status(204, undefined)
       },
       {

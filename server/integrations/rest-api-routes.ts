@@ -18,7 +18,7 @@ export function restApiRoutes(auth: Authenticate, integrations: IntegrationServi
     .use(auth)
     .post(
       '/',
-      ({ workspaceId, params, body, status }) => status(201, integrations.restApi.create(workspaceId, params.chatbot_id, body)),
+      async ({ workspaceId, params, body, status }) => status(201, await integrations.restApi.create(workspaceId, params.chatbot_id, body)),
       {
         params: ChatbotParams,
         body: CreateRestApiIntegration,

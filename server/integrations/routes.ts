@@ -33,8 +33,8 @@ export function integrationRoutes(auth: Authenticate, integrations: IntegrationS
     )
     .delete(
       '/:integration_id',
-      ({ workspaceId, params, status }) => {
-        integrations.remove(workspaceId, params.chatbot_id, params.integration_id)
+      async ({ workspaceId, params, status }) => {
+        await integrations.remove(workspaceId, params.chatbot_id, params.integration_id)
         return status(204, undefined)
       },
       {

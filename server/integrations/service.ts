@@ -1,5 +1,6 @@
 import { conflict, notFound } from '../http/api-error.ts'
 import type { Page, PageOf } from '../http/common-model.ts'
+import type { Units } from '../db/units.ts'
 import type { Clock } from '../support/clock.ts'
 import type { EventBus } from '../support/events.ts'
 import { newId } from '../support/new-id.ts'
@@ -16,12 +17,15 @@ import { restApiKind } from './rest-api-integration.ts'
 import type { IntegrationStore } from './store.ts'
 import { webKind } from './web-integration.ts'
 
+export type IntegrationStores = { integrations: IntegrationStore }
+
 export interface IntegrationServiceDeps {
-  store: IntegrationStore
+  stores: IntegrationStores
+  units: Units<IntegrationStores>
   now: Clock
   events: EventBus
   /** Whether the chatbot exists in the workspace; answered by the chatbots domain. */
-  ownsChatbot: (workspaceId: string, chatbotId: string) => boolean
+  ownsChatbot: (workspaceId: string, chatbotId: string) => Promise<boolean>
   publicUrl: string
   outbound: OutboundUrlPolicy
   /** Only tests replace it, to show that a key collision is retried. */
@@ -29,14 +33,14 @@ export interface IntegrationServiceDeps {
   /** Only tests lower it, to show that a removed integration's refusal does not crowd out a live one's. */
   maxRememberedRefusals?: number
   /** What an oauth mcp integration's record says about its tokens (answered by server/mcp). */
-  mcpOAuthState?: (row: IntegrationRow) => McpOAuthState
+  mcpOAuthState?: (row: IntegrationRow) => Promise<McpOAuthState>
 }
 
 export type IntegrationService = ReturnType<typeof integrationService>
 
 type AnyKind = IntegrationKind<any, any, any, any>
-type Created<K extends AnyKind> = ReturnType<K['render']> & ReturnType<K['create']>['revealed']
-type Updated<K extends AnyKind> = ReturnType<K['render']> & ReturnType<K['update']>['revealed']
+type Created<K extends AnyKind> = Awaited<ReturnType<K['render']>> & ReturnType<K['create']>['revealed']
+type Updated<K extends AnyKind> = Awaited<ReturnType<K['render']>> & ReturnType<K['update']>['revealed']
 /** `name` and `is_active` are common to every typed PATCH; the kind handles the rest. */
 type CommonPatch = { name?: string; is_active?: boolean }
 
@@ -45,7 +49,7 @@ const KEY_ATTEMPTS = 3
 /** Refused handshakes remembered at most (one per chatapp integration). */
 const MAX_REMEMBERED_REFUSALS = 10_000
 
-export function integrationService({ store, now, events, ownsChatbot, publicUrl, outbound, newWidgetKey, mcpOAuthState, maxRememberedRefusals = MAX_REMEMBERED_REFUSALS }: IntegrationServiceDeps) {
+export function integrationService({ stores, units, now, events, ownsChatbot, publicUrl, outbound, newWidgetKey, mcpOAuthState, maxRememberedRefusals = MAX_REMEMBERED_REFUSALS }: IntegrationServiceDeps) {
   const web = webKind(newWidgetKey)
   const restApi = restApiKind(outbound)
   const chatapp = chatappKind(publicUrl)
@@ -59,20 +63,22 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
     for (const [integrationId, refusal] of handshakeRefusals) if (refusal.chatbotId === chatbotId) handshakeRefusals.delete(integrationId)
   })
 
-  function requireChatbot(workspaceId: string, chatbotId: string): void {
-    if (!ownsChatbot(workspaceId, chatbotId)) throw notFound('chatbot')
+  const store = stores.integrations
+
+  async function requireChatbot(workspaceId: string, chatbotId: string): Promise<void> {
+    if (!(await ownsChatbot(workspaceId, chatbotId))) throw notFound('chatbot')
   }
 
-  function render(row: IntegrationRow): Integration {
+  async function render(row: IntegrationRow): Promise<Integration> {
     return kinds[row.type].render(row)
   }
 
   const exists = (type: string) =>
     conflict('integration_exists', `this chatbot already has a ${type} integration; PATCH or DELETE it instead`)
 
-  function create<K extends AnyKind>(kind: K, workspaceId: string, chatbotId: string, input: Parameters<K['create']>[0]): Created<K> {
-    requireChatbot(workspaceId, chatbotId)
-    if (store.hasType(chatbotId, kind.type)) throw exists(kind.type)
+  async function create<K extends AnyKind>(kind: K, workspaceId: string, chatbotId: string, input: Parameters<K['create']>[0]): Promise<Created<K>> {
+    await requireChatbot(workspaceId, chatbotId)
+    if (await store.hasType(chatbotId, kind.type)) throw exists(kind.type)
     for (let attempt = 1; ; attempt++) {
       const { settings, revealed } = kind.create(input)
       const row: IntegrationRow = {
@@ -84,23 +90,23 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
         created_at: now(),
         updated_at: null,
       }
-      const result = store.insert(row)
-      if (result === 'inserted') return { ...kind.render(row), ...revealed }
+      const result = await units.unit((tx) => tx.integrations.insert(row))
+      if (result === 'inserted') return { ...(await kind.render(row)), ...revealed }
       // The unique index is the guarantee when two creates race past the check above.
       if (result === 'type_exists') throw exists(kind.type)
       if (attempt >= KEY_ATTEMPTS) throw new Error(`no unique public key after ${KEY_ATTEMPTS} attempts`)
     }
   }
 
-  function getTyped<K extends AnyKind>(kind: K, workspaceId: string, chatbotId: string): IntegrationRow {
-    requireChatbot(workspaceId, chatbotId)
-    const row = store.getTyped(workspaceId, chatbotId, kind.type)
+  async function getTyped<K extends AnyKind>(kind: K, workspaceId: string, chatbotId: string): Promise<IntegrationRow> {
+    await requireChatbot(workspaceId, chatbotId)
+    const row = await store.getTyped(workspaceId, chatbotId, kind.type)
     if (!row) throw notFound(`${kind.type} integration`)
     return row
   }
 
-  function update<K extends AnyKind>(kind: K, workspaceId: string, chatbotId: string, input: Parameters<K['update']>[1] & CommonPatch): Updated<K> {
-    const row = getTyped(kind, workspaceId, chatbotId)
+  async function update<K extends AnyKind>(kind: K, workspaceId: string, chatbotId: string, input: Parameters<K['update']>[1] & CommonPatch): Promise<Updated<K>> {
+    const row = await getTyped(kind, workspaceId, chatbotId)
     const current: IntegrationSettings = {
       name: input.name ?? row.name,
       is_active: input.is_active ?? row.is_active,
@@ -112,7 +118,7 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
     const next: IntegrationRow = { ...row, ...settings }
     if (!sameSettings(row, next)) {
       next.updated_at = now()
-      store.update(next)
+      await units.unit((tx) => tx.integrations.update(next))
       events.emit('integration.changed', {
         workspaceId,
         chatbotId,
@@ -121,13 +127,13 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
         isActive: next.is_active,
       })
     }
-    return { ...kind.render(next), ...revealed }
+    return { ...(await kind.render(next)), ...revealed }
   }
 
   function typed<K extends AnyKind>(kind: K) {
     return {
       create: (workspaceId: string, chatbotId: string, input: Parameters<K['create']>[0]) => create(kind, workspaceId, chatbotId, input),
-      get: (workspaceId: string, chatbotId: string): ReturnType<K['render']> => kind.render(getTyped(kind, workspaceId, chatbotId)),
+      get: async (workspaceId: string, chatbotId: string): Promise<Awaited<ReturnType<K['render']>>> => kind.render(await getTyped(kind, workspaceId, chatbotId)),
       update: (workspaceId: string, chatbotId: string, input: Parameters<K['update']>[1] & CommonPatch) =>
         update(kind, workspaceId, chatbotId, input),
     }
@@ -137,39 +143,39 @@ export function integrationService({ store, now, events, ownsChatbot, publicUrl,
     web: typed(web),
     restApi: typed(restApi),
     chatapp: typed(chatapp),
-    mcp: mcpIntegrations({ store, now, events, kind: mcp, requireChatbot }),
+    mcp: mcpIntegrations({ stores, units, now, events, kind: mcp, requireChatbot }),
 
-    list(workspaceId: string, chatbotId: string, filter: IntegrationListFilter): PageOf<IntegrationListItem> {
-      requireChatbot(workspaceId, chatbotId)
+    async list(workspaceId: string, chatbotId: string, filter: IntegrationListFilter): Promise<PageOf<IntegrationListItem>> {
+      await requireChatbot(workspaceId, chatbotId)
       return store.list(workspaceId, chatbotId, filter)
     },
 
-    get(workspaceId: string, chatbotId: string, id: string): Integration {
-      requireChatbot(workspaceId, chatbotId)
-      const row = store.get(workspaceId, chatbotId, id)
+    async get(workspaceId: string, chatbotId: string, id: string): Promise<Integration> {
+      await requireChatbot(workspaceId, chatbotId)
+      const row = await store.get(workspaceId, chatbotId, id)
       if (!row) throw notFound('integration')
       return render(row)
     },
 
-    remove(workspaceId: string, chatbotId: string, id: string): void {
-      requireChatbot(workspaceId, chatbotId)
-      const row = store.get(workspaceId, chatbotId, id)
-      if (!row || !store.remove(workspaceId, chatbotId, id)) throw notFound('integration')
+    async remove(workspaceId: string, chatbotId: string, id: string): Promise<void> {
+      await requireChatbot(workspaceId, chatbotId)
+      const row = await store.get(workspaceId, chatbotId, id)
+      if (!row || !(await units.unit((tx) => tx.integrations.remove(workspaceId, chatbotId, id)))) throw notFound('integration')
       events.emit('integration.removed', { workspaceId, chatbotId, integrationId: id, type: row.type })
     },
 
     /** What the provider's verify handshakes on the chatbot's chatapp callback_url came to. */
-    chatappHandshake(workspaceId: string, chatbotId: string): ChatappHandshake {
-      const row = getTyped(chatapp, workspaceId, chatbotId)
+    async chatappHandshake(workspaceId: string, chatbotId: string): Promise<ChatappHandshake> {
+      const row = await getTyped(chatapp, workspaceId, chatbotId)
       return handshakeRecord(row.config, handshakeRefusals.get(row.id))
     },
 
     /** Notes a verify handshake of the provider on a chatapp integration's callback_url (whatever its workspace: the provider has no key). */
-    recordChatappHandshake(integrationId: string, outcome: HandshakeOutcome): void {
-      const row = store.getById(integrationId)
+    async recordChatappHandshake(integrationId: string, outcome: HandshakeOutcome): Promise<void> {
+      const row = await store.getById(integrationId)
       if (!row || row.type !== 'chatapp') return
       // A success is stored; a refusal only remembered (a refused request stores nothing).
-      if (outcome.verified) store.setChatappHandshake(integrationId, { verified_at: now() })
+      if (outcome.verified) await units.unit((tx) => tx.integrations.setChatappHandshake(integrationId, { verified_at: now() }))
       else {
         handshakeRefusals.delete(integrationId)
         handshakeRefusals.set(integrationId, { refused_at: now(), refusal: outcome.refusal, chatbotId: row.chatbot_id })

@@ -10,7 +10,7 @@ const tags = ['Integrations']
 export function webRoutes(auth: Authenticate, integrations: IntegrationService) {
   return new Elysia({ prefix: '/chatbots/:chatbot_id/integrations/web' })
     .use(auth)
-    .post('/', ({ workspaceId, params, body, status }) => status(201, integrations.web.create(workspaceId, params.chatbot_id, body)), {
+    .post('/', async ({ workspaceId, params, body, status }) => status(201, await integrations.web.create(workspaceId, params.chatbot_id, body)), {
       params: ChatbotParams,
       body: CreateWebIntegration,
       response: { 201: WebIntegration, ...errorResponses(400, 404, 409, 413, 415, 422) },

@@ -42,7 +42,7 @@ export interface McpServiceDeps {
   now: Clock
   logger: Logger
   /** OAuth: the provider a connection of an oauth integration authenticates with, and what its record says. */
-  oauth?: { providerFor(row: IntegrationRow): ConnectionOAuth | undefined; stateOf(row: IntegrationRow): McpOAuthState; wantedScopeOf(row: IntegrationRow): string | null }
+  oauth?: { providerFor(row: IntegrationRow): ConnectionOAuth | undefined; stateOf(row: IntegrationRow): Promise<McpOAuthState>; wantedScopeOf(row: IntegrationRow): Promise<string | null> }
   tuning?: McpTuning
 }
 
@@ -86,8 +86,8 @@ export function mcpService({ integrations, stores, units, policy, events, now, l
   async function failureOf(error: unknown, note: McpConnection['note'] | undefined, row: IntegrationRow): Promise<McpFailure> {
     const failure = await classifyFailure(error, note ?? exchangeNoteOf(error), { url: mcpConfigOf(row).url, policy, ca, timeoutMs: connectTimeoutMs })
     if (oauth && mcpConfigOf(row).auth.type === 'oauth' && failure.kind === 'unauthorized') {
-      failure.needs_authorization = oauth.stateOf(row).status === 'needs_authorization'
-      const wanted = oauth.wantedScopeOf(row)
+      failure.needs_authorization = (await oauth.stateOf(row)).status === 'needs_authorization'
+      const wanted = await oauth.wantedScopeOf(row)
       if (failure.needs_authorization) {
         failure.message = 'Parley holds no usable OAuth tokens for this server (none yet, or a refresh failed): a person must authorize it with POST .../oauth/start'
       } else if (wanted) {
@@ -162,7 +162,7 @@ export function mcpService({ integrations, stores, units, policy, events, now, l
     manager,
 
     async test(workspaceId: string, chatbotId: string, id: string): Promise<McpTestResult> {
-      const row = integrations.row(workspaceId, chatbotId, id)
+      const row = await integrations.row(workspaceId, chatbotId, id)
       const started = performance.now()
       let connection: McpConnection | undefined
       try {
@@ -190,13 +190,13 @@ export function mcpService({ integrations, stores, units, policy, events, now, l
     },
 
     async tools(workspaceId: string, chatbotId: string, id: string): Promise<McpToolList> {
-      const row = integrations.row(workspaceId, chatbotId, id)
+      const row = await integrations.row(workspaceId, chatbotId, id)
       const catalogue = await currentCatalogue(row)
       return { tools: view(mcpConfigOf(row), catalogue), listed_at: catalogue.listed_at }
     },
 
     async call(workspaceId: string, chatbotId: string, id: string, name: string, args: Record<string, unknown>): Promise<McpToolResult> {
-      const row = integrations.row(workspaceId, chatbotId, id)
+      const row = await integrations.row(workspaceId, chatbotId, id)
       const config = mcpConfigOf(row)
       if (!row.is_active) throw new ApiError(409, 'integration_inactive', 'this mcp integration is switched off (is_active: false)')
       // Refused before anything else, whatever the server lists and whatever the arguments.

@@ -2,6 +2,7 @@ import { auth, extractWWWAuthenticateParams, type OAuthClientProvider, type OAut
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpOAuthGrant } from '../integrations/mcp-model.ts'
+import type { Units } from '../db/units.ts'
 import type { Clock } from '../support/clock.ts'
 import type { OAuthGrant, OAuthStore, StoredTokens } from './oauth-store.ts'
 
@@ -23,8 +24,12 @@ export interface OAuthSettings {
 
 export interface OAuthProviderDeps {
   store: OAuthStore
+  /** The grant is changed in a unit of its own. */
+  units: Units<{ mcpOAuth: OAuthStore }>
+  /** Notes taken while a server's answer is handled (a wider scope asked for), until stored: reads of the grant wait for them. */
+  notes?: Map<string, Promise<void>>
   /** The binding of the integration as stored now, or null when it is gone: what is learnt under old settings is not kept. */
-  currentBinding: (integrationId: string) => string | null
+  currentBinding: (integrationId: string) => Promise<string | null>
   now: Clock
   nowMs: () => number
   /** The pinned, policy-checked fetch every OAuth request goes through. */
@@ -50,13 +55,13 @@ export interface StartCapture {
  * - `finish`: the callback exchanges the code with the verifier kept from the start.
  */
 export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, mode: { kind: 'connect' } | { kind: 'start'; state: string; capture: StartCapture } | { kind: 'finish'; codeVerifier: string }): ConnectionOAuth {
-  const { store, now, nowMs } = deps
+  const { store, units, now, nowMs } = deps
   const interactive = settings.grant === 'authorization_code'
-  const read = (): OAuthGrant => store.grant(settings.integrationId, settings.binding)
-  function save(change: Partial<OAuthGrant>): void {
+  const read = (): Promise<OAuthGrant> => store.grant(settings.integrationId, settings.binding)
+  async function save(change: Partial<OAuthGrant>): Promise<void> {
     // Settings changed (or the integration went) while the SDK worked: what it learnt is for the old ones.
-    if (deps.currentBinding(settings.integrationId) !== settings.binding) return
-    store.update(settings.integrationId, settings.binding, change, now())
+    if ((await deps.currentBinding(settings.integrationId)) !== settings.binding) return
+    await units.unit((tx) => tx.mcpOAuth.update(settings.integrationId, settings.binding, change, now()))
   }
 
   const clientMetadata: OAuthClientMetadata = {
@@ -72,8 +77,8 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
     redirectUrl: interactive ? settings.redirectUrl : undefined,
     clientMetadata,
     state: () => (mode.kind === 'start' ? mode.state : ''),
-    clientInformation(): OAuthClientInformationMixed | undefined {
-      const stored = read().client
+    async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+      const stored = (await read()).client
       if (settings.clientId === null) return stored ?? undefined
       // A pre-registered client, once the SDK has bound it to its authorization server.
       if (stored?.client_id === settings.clientId) return stored
@@ -81,19 +86,19 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
     },
     saveClientInformation: (client) => save({ client }),
     // A person starting again means a new authorization, not a refresh of what is held.
-    tokens: () => (mode.kind === 'start' ? undefined : (read().tokens ?? undefined)),
-    saveTokens(tokens: OAuthTokens) {
+    tokens: async () => (mode.kind === 'start' ? undefined : ((await read()).tokens ?? undefined)),
+    async saveTokens(tokens: OAuthTokens) {
       const stored: StoredTokens = { ...tokens }
       if (typeof tokens.expires_in === 'number') stored.expires_at = nowMs() + tokens.expires_in * 1000
       // A refresh answer may omit the refresh token: the old one stays valid (RFC 6749 section 6).
       if (!stored.refresh_token) {
-        const previous = read().tokens?.refresh_token
+        const previous = (await read()).tokens?.refresh_token
         if (previous) stored.refresh_token = previous
       }
       // A person's new authorization asked for the wider scope, if one was wanted.
-      save({ tokens: stored, needsAuthorization: false, ...(mode.kind === 'finish' ? { wantedScope: null } : {}) })
+      return save({ tokens: stored, needsAuthorization: false, ...(mode.kind === 'finish' ? { wantedScope: null } : {}) })
     },
-    redirectToAuthorization(url: URL) {
+    async redirectToAuthorization(url: URL) {
       if (mode.kind === 'start') {
         mode.capture.authorizationUrl = url
         return
@@ -102,7 +107,7 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
       // while a refresh token is still held: the SDK also gets here when the authorization server
       // failed (5xx, unreachable), and that refresh token may work next time. A refused one
       // (invalid_grant) has been dropped by then (invalidateCredentials).
-      if (!read().tokens?.refresh_token) save({ tokens: null, needsAuthorization: true })
+      if (!(await read()).tokens?.refresh_token) return save({ tokens: null, needsAuthorization: true })
     },
     saveCodeVerifier(verifier: string) {
       if (mode.kind === 'start') mode.capture.codeVerifier = verifier
@@ -116,10 +121,10 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
       if (scope === 'all' || scope === 'tokens') change.tokens = null
       if ((scope === 'all' || scope === 'client') && settings.clientId === null) change.client = null
       if (scope === 'all' || scope === 'discovery') change.discovery = null
-      if (Object.keys(change).length > 0) save(change)
+      if (Object.keys(change).length > 0) return save(change)
     },
     saveDiscoveryState: (discovery: OAuthDiscoveryState) => save({ discovery }),
-    discoveryState: () => read().discovery ?? undefined,
+    discoveryState: async () => (await read()).discovery ?? undefined,
     ...(interactive
       ? {}
       : {
@@ -146,12 +151,12 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
   return {
     ...base,
     async tokens(): Promise<OAuthTokens | undefined> {
-      let grant = read()
+      let grant = await read()
       const stale = (tokens: StoredTokens | null) => !tokens || (tokens.expires_at !== undefined && tokens.expires_at - nowMs() < REFRESH_MARGIN_MS)
       if (interactive && (grant.needsAuthorization || !grant.tokens)) throw needsAuthorization()
       if (stale(grant.tokens) && (!interactive || grant.tokens?.refresh_token)) {
         await renew()
-        grant = read()
+        grant = await read()
         if (interactive && (grant.needsAuthorization || !grant.tokens)) throw needsAuthorization()
       }
       return grant.tokens ?? undefined
@@ -159,7 +164,12 @@ export function oauthProvider(settings: OAuthSettings, deps: OAuthProviderDeps, 
     noteAnswer(response: Response) {
       if (response.status !== 403) return
       const { error, scope } = extractWWWAuthenticateParams(response)
-      if (error === 'insufficient_scope' && scope) save({ wantedScope: scope })
+      // Noted while the answer is handled: the call does not wait for it (a failure to note it is no failure of the call), a read of the grant does.
+      if (error === 'insufficient_scope' && scope) {
+        const noted = save({ wantedScope: scope }).catch(() => {})
+        deps.notes?.set(settings.integrationId, noted)
+        void noted.then(() => deps.notes?.get(settings.integrationId) === noted && deps.notes.delete(settings.integrationId))
+      }
     },
   }
 }

@@ -12,6 +12,7 @@ import { randomToken } from '../support/random-token.ts'
 import { VERSION } from '../version.ts'
 import { oauthBinding } from './oauth-binding.ts'
 import { oauthProvider, type OAuthSettings, type StartCapture } from './oauth-provider.ts'
+import type { Units } from '../db/units.ts'
 import type { OAuthStore } from './oauth-store.ts'
 import { McpNetworkError, pinnedFetch } from './pinned-fetch.ts'
 
@@ -23,7 +24,9 @@ export const CALLBACK_PATH = '/oauth/mcp/callback'
 
 export interface McpOAuthDeps {
   integrations: McpIntegrations
-  store: OAuthStore
+  /** Grants are read here and changed in units; a started authorization is kept and taken in a unit. */
+  stores: { mcpOAuth: OAuthStore }
+  units: Units<{ mcpOAuth: OAuthStore }>
   policy: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
   now: Clock
   nowMs?: () => number
@@ -50,7 +53,7 @@ const digest = (state: string) => createHash('sha256').update(state).digest('bas
  * request it makes goes through the pinned fetch, so metadata, registration, token and
  * authorization server URLs all pass the outbound-address policy.
  */
-export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, publicUrl, logger, ca }: McpOAuthDeps) {
+export function mcpOAuth({ integrations, stores, units, policy, now, nowMs = Date.now, publicUrl, logger, ca }: McpOAuthDeps) {
   const redirectUrl = new URL(CALLBACK_PATH, publicUrl).href
 
   function settingsOf(row: IntegrationRow): OAuthSettings | null {
@@ -69,11 +72,14 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
   }
 
   const fetchFn = () => pinnedFetch({ policy, ca, note: {} })
-  const currentBinding = (id: string) => {
-    const row = integrations.rowById(id)
+  const currentBinding = async (id: string) => {
+    const row = await integrations.rowById(id)
     return row ? oauthBinding(row) : null
   }
-  const deps = () => ({ store, now, nowMs, fetch: fetchFn(), currentBinding })
+  const store = stores.mcpOAuth
+  /** A wider scope a server asked for, being stored: wantedScopeOf waits for it. */
+  const notes = new Map<string, Promise<void>>()
+  const deps = () => ({ store, units, notes, now, nowMs, fetch: fetchFn(), currentBinding })
 
   /** The SDK could not run a step: why, for a person (never a token: the SDK's messages carry none). */
   function failed(error: unknown, doing: string): ApiError {
@@ -113,14 +119,15 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
     },
 
     /** The scope the server last asked for beyond the granted one, if any. */
-    wantedScopeOf(row: IntegrationRow): string | null {
+    async wantedScopeOf(row: IntegrationRow): Promise<string | null> {
       const settings = settingsOf(row)
-      return settings ? store.grant(row.id, settings.binding).wantedScope : null
+      await notes.get(row.id)
+      return settings ? (await store.grant(row.id, settings.binding)).wantedScope : null
     },
 
     /** Discovers, registers if needed, and answers the URL a person opens to authorize Parley. */
     async start(workspaceId: string, chatbotId: string, id: string): Promise<{ authorization_url: string; expires_at: string }> {
-      const row = integrations.row(workspaceId, chatbotId, id)
+      const row = await integrations.row(workspaceId, chatbotId, id)
       const settings = settingsOf(row)
       if (!settings) throw conflict('not_oauth', 'this mcp integration does not use OAuth (auth.type is not oauth)')
       if (settings.grant !== 'authorization_code') {
@@ -132,7 +139,7 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
         const challenge = await challengeOf(settings.serverUrl)
         // What the server demanded beyond the grant, else what the integration names, else what the server asks now.
         const configured = settings.scopes.length > 0 ? settings.scopes.join(' ') : undefined
-        const scope = store.grant(row.id, settings.binding).wantedScope ?? configured ?? challenge.scope
+        const scope = (await store.grant(row.id, settings.binding)).wantedScope ?? configured ?? challenge.scope
         await auth(oauthProvider(settings, deps(), { kind: 'start', state, capture }), {
           serverUrl: settings.serverUrl,
           fetchFn: fetchFn(),
@@ -148,7 +155,8 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
       const checked = await policy.resolveAndCheck(capture.authorizationUrl.href)
       if (!checked.ok) throw new ApiError(502, 'oauth_failed', `the authorization endpoint is refused: ${checked.reason}`)
       const expiresAt = nowMs() + STATE_LIFETIME_MS
-      store.savePending(digest(state), { integrationId: row.id, binding: settings.binding, codeVerifier: capture.codeVerifier, expiresAt }, PENDING_PER_INTEGRATION)
+      const pending = { integrationId: row.id, binding: settings.binding, codeVerifier: capture.codeVerifier, expiresAt }
+      await units.unit((tx) => tx.mcpOAuth.savePending(digest(state), pending, PENDING_PER_INTEGRATION))
       return { authorization_url: capture.authorizationUrl.href, expires_at: new Date(expiresAt).toISOString() }
     },
 
@@ -156,9 +164,10 @@ export function mcpOAuth({ integrations, store, policy, now, nowMs = Date.now, p
     async finish(query: CallbackQuery): Promise<{ name: string }> {
       if (!query.state) throw badRequest('invalid_state', 'the callback has no state parameter')
       // Looked up by its digest: the state itself is never stored, nor compared character by character.
-      const pending = store.takePending(digest(query.state), nowMs())
+      const state = query.state
+      const pending = await units.unit((tx) => tx.mcpOAuth.takePending(digest(state), nowMs()))
       if (!pending) throw badRequest('invalid_state', 'this authorization is unknown, already used or expired: start it again')
-      const row = integrations.rowById(pending.integrationId)
+      const row = await integrations.rowById(pending.integrationId)
       const settings = row && settingsOf(row)
       if (!row || !settings || settings.binding !== pending.binding) {
         throw badRequest('invalid_state', "the integration was deleted or its url or auth changed since this authorization started: start it again")

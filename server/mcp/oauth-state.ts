@@ -4,9 +4,9 @@ import { oauthBinding } from './oauth-binding.ts'
 import type { OAuthStore } from './oauth-store.ts'
 
 /** What an oauth integration's record says about its tokens (never the tokens themselves). */
-export function oauthStateOf(store: OAuthStore) {
-  return (row: IntegrationRow): McpOAuthState => {
-    const grant = store.grant(row.id, oauthBinding(row))
+export function oauthStateOf(store: Pick<OAuthStore, 'grant'>) {
+  return async (row: IntegrationRow): Promise<McpOAuthState> => {
+    const grant = await store.grant(row.id, oauthBinding(row))
     const expires = grant.tokens?.expires_at
     const token_expires_at = typeof expires === 'number' ? new Date(expires).toISOString() : null
     if (grant.tokens && !grant.needsAuthorization) return { status: 'authorized', token_expires_at }

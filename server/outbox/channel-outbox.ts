@@ -23,7 +23,7 @@ export interface ChannelOutboxDeps<Integration extends { isActive: boolean }> {
   kind: DeliveryKind
   /** The conversation events after which it may have deliveries to send. */
   wakeOn: ReadonlyArray<'conversation.messages' | 'conversation.status'>
-  findIntegration: (integrationId: string) => Integration | null
+  findIntegration: (integrationId: string) => Promise<Integration | null>
   /** Where an active integration's deliveries go now (read at every attempt), or why they cannot. */
   address: (integration: Integration) => DeliveryTarget
   sender: (options: SenderOptions) => DeliverySender
@@ -45,8 +45,8 @@ export function channelOutbox<Integration extends { isActive: boolean }>(deps: C
   const { channel, kind, findIntegration, address, claims, events, outbound, logger, tuning = {} } = deps
   const time = tuning.time ?? systemOutboxTime
 
-  function target(integrationId: string): DeliveryTarget {
-    const integration = findIntegration(integrationId)
+  async function target(integrationId: string): Promise<DeliveryTarget> {
+    const integration = await findIntegration(integrationId)
     if (!integration) return { ok: false, reason: INTEGRATION_DELETED }
     if (!integration.isActive) return { ok: false, reason: INTEGRATION_SWITCHED_OFF }
     return address(integration)

@@ -49,7 +49,7 @@ export interface OutboxWorkerDeps extends OutboxTuning {
   /** The kind of delivery this worker sends (webhook unless told): it claims no other. */
   kind?: DeliveryKind
   send: DeliverySender
-  target: (integrationId: string) => DeliveryTarget
+  target: (integrationId: string) => DeliveryTarget | Promise<DeliveryTarget>
   logger: Logger
   /** Told of each recorded attempt (the metrics count them). */
   events?: EventBus
@@ -184,7 +184,7 @@ export function outboxWorker(deps: OutboxWorkerDeps) {
   /** Never rejects: whatever goes wrong leaves the delivery leased, to be tried again after the lease. */
   async function deliver(row: StoredDelivery): Promise<void> {
     try {
-      const where = target(row.integration_id)
+      const where = await target(row.integration_id)
       let outcome: AttemptOutcome
       if (!where.ok) outcome = { kind: 'gone', reason: where.reason }
       else if (shutdown.signal.aborted) outcome = { kind: 'interrupted' }

@@ -122,7 +122,7 @@ export function sessionAuth({ sessions, publicOrigin }: { sessions: SessionServi
  * has been looked up (`preload`); a request without the cookie (a visitor's widget) waits for
  * nothing. A failed lookup leaves the request no one's: the upgrade refuses it as such.
  */
-export function sessionFirst<S, R>(auth: Pick<SessionAuth, 'preload'>, upgrade: (request: Request, server: S) => R): (request: Request, server: S) => R | Promise<R> {
+export function sessionFirst<S, R>(auth: Pick<SessionAuth, 'preload'>, upgrade: (request: Request, server: S) => R | Promise<R>): (request: Request, server: S) => R | Promise<R> {
   return (request, server) => {
     if (readSessionCookie(request) === null) return upgrade(request, server)
     const go = () => upgrade(request, server)

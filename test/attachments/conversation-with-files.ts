@@ -4,7 +4,7 @@ import { setUpWebChat } from '../support/web-chat.ts'
 /** A web chatbot with one open conversation (an anonymous visitor's), committed, for attachments to go in. */
 export async function conversationWithFiles(app: TestApp, key?: string) {
   const chat = await setUpWebChat(app, { key })
-  const integration = app.services.integrations.findWebByWidgetKey(chat.widgetKey)!
+  const integration = (await app.services.integrations.findWebByWidgetKey(chat.widgetKey))!
   const contact = app.services.visitors.ensureContact(chat.chatbotId, { externalId: null, tokenHash: `token-${chat.chatbotId}` })
   const conversation = app.services.conversations.open({ chatbotId: chat.chatbotId, channel: 'web', integrationId: chat.integrationId }, contact.id, null)
   await committed()

@@ -32,7 +32,7 @@ afterAll(() => app.close())
 
 async function visitorSends(bytes: Uint8Array, filename: string) {
   const chat = await setUpWebChat(app, { flow: PHOTO_FLOW })
-  const workspaceId = app.services.integrations.findWebByWidgetKey(chat.widgetKey)!.workspaceId
+  const workspaceId = (await app.services.integrations.findWebByWidgetKey(chat.widgetKey))!.workspaceId
   const contact = app.services.visitors.ensureContact(chat.chatbotId, { externalId: null, tokenHash: `t-${chat.chatbotId}` })
   const ctx = { chatbotId: chat.chatbotId, channel: 'web' as const, integrationId: chat.integrationId }
   const conversation = app.services.conversations.open(ctx, contact.id, null)

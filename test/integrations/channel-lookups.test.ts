@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { integrationService } from '../../server/integrations/service.ts'
-import { integrationStore } from '../../server/integrations/store.ts'
+import { sqliteUnits } from '../../server/db/sqlite-units.ts'
+import { writeBatcher } from '../../server/db/write-batcher.ts'
+import { sqliteIntegrationStore } from '../../server/integrations/sqlite-store.ts'
+import { sqliteStores } from '../../server/stores.ts'
 import { systemClock } from '../../server/support/clock.ts'
 import { eventBus } from '../../server/support/events.ts'
 import { newId } from '../../server/support/new-id.ts'
@@ -23,9 +26,9 @@ describe('lookups for the channels and the flow validator', () => {
   })
   afterAll(() => app.close())
 
-  const insert = (chatbotId: string, type: 'mcp' | 'web', createdAt: string, publicKey: string | null = null, name?: string) => {
+  const insert = async (chatbotId: string, type: 'mcp' | 'web', createdAt: string, publicKey: string | null = null, name?: string) => {
     const id = newId()
-    const result = integrationStore(app.db).insert({
+    const result = await sqliteIntegrationStore(app.db).insert({
       id, chatbot_id: chatbotId, workspace_id: workspaceId, type, name: name ?? (type === 'mcp' ? `tools-${id}` : type), is_active: true,
       config: {}, secrets: {}, public_key: publicKey, created_at: createdAt, updated_at: null,
     })
@@ -43,7 +46,7 @@ describe('lookups for the channels and the flow validator', () => {
         default_country: 'de',
       },
     })
-    expect(app.services.integrations.findWebByWidgetKey(created.body.config.widget_key)).toEqual({
+    expect(await app.services.integrations.findWebByWidgetKey(created.body.config.widget_key)).toEqual({
       integrationId: created.body.id,
       chatbotId: botId,
       workspaceId,
@@ -63,42 +66,42 @@ describe('lookups for the channels and the flow validator', () => {
     const key = created.body.config.widget_key
     app.db.exec('BEGIN IMMEDIATE')
     app.db.run('UPDATE integrations SET is_active = 0 WHERE id = ?', [created.body.id])
-    expect(app.services.integrations.findWebByWidgetKey(key)?.isActive).toBe(false)
+    expect((await app.services.integrations.findWebByWidgetKey(key))?.isActive).toBe(false)
     app.db.exec('ROLLBACK')
     // What the write batcher announces when its commit fails.
     app.events.emit('database.rolled_back', {})
-    expect(app.services.integrations.findWebByWidgetKey(key)?.isActive).toBe(true)
+    expect((await app.services.integrations.findWebByWidgetKey(key))?.isActive).toBe(true)
   })
 
   test('findWebByWidgetKey follows PATCHes and answers null once the integration is deleted', async () => {
     const { widget_key } = (await app.call('GET', integrationsOf(botId, '/web'))).body.config
     await app.call('PATCH', integrationsOf(botId, '/web'), { body: { is_active: false, identity_secret: null, allowed_domains: [] } })
-    expect(app.services.integrations.findWebByWidgetKey(widget_key)).toMatchObject({ isActive: false, identitySecret: null, allowedDomains: [] })
+    expect(await app.services.integrations.findWebByWidgetKey(widget_key)).toMatchObject({ isActive: false, identitySecret: null, allowedDomains: [] })
     const id = (await app.call('GET', integrationsOf(botId, '/web'))).body.id
     await app.call('DELETE', integrationsOf(botId, `/${id}`))
-    expect(app.services.integrations.findWebByWidgetKey(widget_key)).toBeNull()
+    expect(await app.services.integrations.findWebByWidgetKey(widget_key)).toBeNull()
   })
 
   test('findWebByWidgetKey answers null once the chatbot is deleted, its integrations with it', async () => {
     const doomed = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'Doomed' } })).body.id
     const { widget_key } = (await app.call('POST', integrationsOf(doomed, '/web'), { body: { name: 'Doomed site' } })).body.config
-    expect(app.services.integrations.findWebByWidgetKey(widget_key)).toMatchObject({ chatbotId: doomed })
+    expect(await app.services.integrations.findWebByWidgetKey(widget_key)).toMatchObject({ chatbotId: doomed })
     expect((await app.call('DELETE', `/api/dev/v1/chatbots/${doomed}`)).status).toBe(204)
-    expect(app.services.integrations.findWebByWidgetKey(widget_key)).toBeNull()
+    expect(await app.services.integrations.findWebByWidgetKey(widget_key)).toBeNull()
   })
 
-  test('findWebByWidgetKey answers null for an unknown key', () => {
-    expect(app.services.integrations.findWebByWidgetKey('wk_000000000000000000000000')).toBeNull()
-    expect(app.services.integrations.findWebByWidgetKey('')).toBeNull()
+  test('findWebByWidgetKey answers null for an unknown key', async () => {
+    expect(await app.services.integrations.findWebByWidgetKey('wk_000000000000000000000000')).toBeNull()
+    expect(await app.services.integrations.findWebByWidgetKey('')).toBeNull()
   })
 
   test('a widget_config stored by an older version reads in today\'s shape, in lookups and in the API', async () => {
-    const { id } = insert(otherBotId, 'web', '2026-01-01T00:00:00.000Z', 'wk_storedlongagostoredlong')
+    const { id } = await insert(otherBotId, 'web', '2026-01-01T00:00:00.000Z', 'wk_storedlongagostoredlong')
     app.db.query('UPDATE integrations SET config = ? WHERE id = ?').run(
       JSON.stringify({ allowed_domains: [], greeting_message: null, widget_config: { width: 300, retired_key: 1 }, default_country: null }),
       id,
     )
-    const found = app.services.integrations.findWebByWidgetKey('wk_storedlongagostoredlong')
+    const found = await app.services.integrations.findWebByWidgetKey('wk_storedlongagostoredlong')
     expect(found?.widgetConfig).toMatchObject({ width: 300, height: 600, primary_color: '#0066ff', allowed_paths: null })
     expect(found?.widgetConfig).not.toHaveProperty('retired_key')
     const read = await app.call('GET', integrationsOf(otherBotId, '/web'))
@@ -107,41 +110,23 @@ describe('lookups for the channels and the flow validator', () => {
   })
 
   test('listMcpIntegrationIds lists the chatbot\'s mcp integrations only, oldest first', async () => {
-    const later = insert(botId, 'mcp', '2026-03-01T00:00:00.000Z').id
-    const earlier = insert(botId, 'mcp', '2026-02-01T00:00:00.000Z').id
-    insert(otherBotId, 'mcp', '2026-02-15T00:00:00.000Z')
+    const later = (await insert(botId, 'mcp', '2026-03-01T00:00:00.000Z')).id
+    const earlier = (await insert(botId, 'mcp', '2026-02-01T00:00:00.000Z')).id
+    await insert(otherBotId, 'mcp', '2026-02-15T00:00:00.000Z')
     await app.call('POST', integrationsOf(botId, '/rest-api'), { body: { webhook_url: 'https://example.com/' } })
-    expect(app.services.integrations.listMcpIntegrationIds(botId)).toEqual([earlier, later])
-    expect(app.services.integrations.listMcpIntegrationIds('01ARZ3NDEKTSV4RRFFQ69G5FAV')).toEqual([])
-  })
-
-  test('the database allows many mcp integrations but one of each typed integration per chatbot', async () => {
-    expect(insert(otherBotId, 'mcp', '2026-04-01T00:00:00.000Z').result).toBe('inserted')
-    expect(insert(otherBotId, 'mcp', '2026-04-02T00:00:00.000Z').result).toBe('inserted')
-    // An mcp name namespaces its tools: unique per chatbot whatever its case, free on another chatbot.
-    expect(insert(otherBotId, 'mcp', '2026-04-02T00:00:00.000Z', null, 'Orders').result).toBe('inserted')
-    expect(insert(otherBotId, 'mcp', '2026-04-02T00:00:00.000Z', null, 'oRDERS').result).toBe('name_taken')
-    expect(insert(botId, 'mcp', '2026-04-02T00:00:00.000Z', null, 'orders').result).toBe('inserted')
-    // otherBotId already has a web row (stored long ago, above).
-    expect(insert(otherBotId, 'web', '2026-04-03T00:00:00.000Z', 'wk_anotherkeyanotherkey12').result).toBe('type_exists')
-  })
-
-  test('the database refuses a widget key that is already taken', () => {
-    const fresh = (app.db.query('INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES (?, ?, ?, ?) RETURNING id').get(
-      newId(), workspaceId, 'fresh', '2026-01-01T00:00:00.000Z',
-    ) as { id: string }).id
-    expect(insert(fresh, 'web', '2026-04-04T00:00:00.000Z', 'wk_storedlongagostoredlong').result).toBe('public_key_taken')
-  })
-
-  test('the database refuses an unknown type and a chatbot that does not exist', () => {
-    expect(() => insert(botId, 'sms' as 'mcp', '2026-01-01T00:00:00.000Z')).toThrow(/CHECK constraint failed/)
-    expect(() => insert('01ARZ3NDEKTSV4RRFFQ69G5FAV', 'mcp', '2026-01-01T00:00:00.000Z')).toThrow(/FOREIGN KEY constraint failed/)
+    expect(await app.services.integrations.listMcpIntegrationIds(botId)).toEqual([earlier, later])
+    expect(await app.services.integrations.listMcpIntegrationIds('01ARZ3NDEKTSV4RRFFQ69G5FAV')).toEqual([])
   })
 })
 
 describe('a widget key collision', () => {
   const app = testApp()
   afterAll(() => app.close())
+  /** The app's database behind the seam, written through a batcher of its own. */
+  const seam = () => {
+    const stores = sqliteStores(app.db)
+    return { stores, units: sqliteUnits(writeBatcher(app.db, () => {}), stores) }
+  }
 
   test('is retried with a fresh key rather than failing the create', async () => {
     const botA = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'A' } })).body.id
@@ -149,30 +134,30 @@ describe('a widget key collision', () => {
     const workspaceId = app.db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?').get(botA)!.workspace_id
     const keys = ['wk_samesamesamesamesamesame', 'wk_samesamesamesamesamesame', 'wk_differentdifferentdiff']
     const service = integrationService({
-      store: integrationStore(app.db),
+      ...seam(),
       now: systemClock,
       events: eventBus(),
-      ownsChatbot: () => true,
+      ownsChatbot: async () => true,
       publicUrl: 'http://parley.test',
       outbound: outboundUrlPolicy([]),
       newWidgetKey: () => keys.shift() ?? 'wk_exhaustedexhaustedexha',
     })
-    expect(service.web.create(workspaceId, botA, { name: 'A' }).config.widget_key).toBe('wk_samesamesamesamesamesame')
-    expect(service.web.create(workspaceId, botB, { name: 'B' }).config.widget_key).toBe('wk_differentdifferentdiff')
+    expect((await service.web.create(workspaceId, botA, { name: 'A' })).config.widget_key).toBe('wk_samesamesamesamesamesame')
+    expect((await service.web.create(workspaceId, botB, { name: 'B' })).config.widget_key).toBe('wk_differentdifferentdiff')
   })
 
   test('gives up with an error after three collisions instead of looping', async () => {
     const bot = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'C' } })).body.id
     const workspaceId = app.db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?').get(bot)!.workspace_id
     const service = integrationService({
-      store: integrationStore(app.db),
+      ...seam(),
       now: systemClock,
       events: eventBus(),
-      ownsChatbot: () => true,
+      ownsChatbot: async () => true,
       publicUrl: 'http://parley.test',
       outbound: outboundUrlPolicy([]),
       newWidgetKey: () => 'wk_samesamesamesamesamesame',
     })
-    expect(() => service.web.create(workspaceId, bot, { name: 'C' })).toThrow('no unique public key after 3 attempts')
+    await expect(service.web.create(workspaceId, bot, { name: 'C' })).rejects.toThrow('no unique public key after 3 attempts')
   })
 })

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { integrationService } from '../../server/integrations/service.ts'
-import { integrationStore } from '../../server/integrations/store.ts'
+import { sqliteUnits } from '../../server/db/sqlite-units.ts'
+import { writeBatcher } from '../../server/db/write-batcher.ts'
+import { sqliteStores } from '../../server/stores.ts'
 import { systemClock } from '../../server/support/clock.ts'
 import { outboundUrlPolicy } from '../../server/support/outbound-url.ts'
 import { testApp } from '../support/test-app.ts'
@@ -75,11 +77,13 @@ describe('refused handshakes are forgotten with what they were about', () => {
   afterAll(() => app.close())
   // The same database and events as the app, remembering 2 refusals at most: one kept for a
   // removed integration would push out a live integration's refusal.
+  const stores = sqliteStores(app.db)
   const service = integrationService({
-    store: integrationStore(app.db),
+    stores,
+    units: sqliteUnits(writeBatcher(app.db, () => {}), stores),
     now: systemClock,
     events: app.events,
-    ownsChatbot: () => true,
+    ownsChatbot: async () => true,
     publicUrl: 'http://parley.test',
     outbound: outboundUrlPolicy([]),
     maxRememberedRefusals: 2,
@@ -88,7 +92,7 @@ describe('refused handshakes are forgotten with what they were about', () => {
     const botId = (await app.call('POST', '/api/dev/v1/chatbots', { body: { name: 'Chat' } })).body.id as string
     const { id } = (await app.call('POST', integrationsOf(botId, '/chatapp'), { body: { phone_number_id: '1065', access_token: 'EAAG-access-0123456789', verify_token: VERIFY_TOKEN } })).body
     const workspaceId = app.db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?').get(botId)!.workspace_id
-    return { botId, id: id as string, refusal: () => service.chatappHandshake(workspaceId, botId).refusal }
+    return { botId, id: id as string, refusal: async () => (await service.chatappHandshake(workspaceId, botId)).refusal }
   }
   const refuse = (id: string) => service.recordChatappHandshake(id, { verified: false, refusal: `refused ${id}` })
 
@@ -99,11 +103,11 @@ describe('refused handshakes are forgotten with what they were about', () => {
     const live = await chatappOn()
     const gone = await chatappOn()
     const third = await chatappOn()
-    refuse(live.id)
-    refuse(gone.id)
+    await refuse(live.id)
+    await refuse(gone.id)
     expect((await remove(gone)).status).toBe(204)
-    refuse(third.id)
-    expect(live.refusal()).toBe(`refused ${live.id}`)
-    expect(third.refusal()).toBe(`refused ${third.id}`)
+    await refuse(third.id)
+    expect(await live.refusal()).toBe(`refused ${live.id}`)
+    expect(await third.refusal()).toBe(`refused ${third.id}`)
   })
 })

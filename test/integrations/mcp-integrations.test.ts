@@ -13,20 +13,20 @@ test('the row a tool call reads is never stale: a PATCH, a delete through the ge
   const workspace = (await app.services.workspaces.authenticate(app.key)) as string
 
   const patched = await create('patched')
-  expect(rows.row(workspace, bot, patched).is_active).toBe(true)
+  expect((await rows.row(workspace, bot, patched)).is_active).toBe(true)
   await app.call('PATCH', `/api/dev/v1/chatbots/${bot}/integrations/mcp/${patched}`, { body: { is_active: false } })
-  expect(rows.row(workspace, bot, patched).is_active).toBe(false)
+  expect((await rows.row(workspace, bot, patched)).is_active).toBe(false)
 
   const generic = await create('generic')
-  rows.row(workspace, bot, generic)
+  await rows.row(workspace, bot, generic)
   expect((await app.call('DELETE', `/api/dev/v1/chatbots/${bot}/integrations/${generic}`)).status).toBe(204)
-  expect(() => rows.row(workspace, bot, generic)).toThrow('not found')
+  await expect(rows.row(workspace, bot, generic)).rejects.toThrow('not found')
 
   const survivor = await create('survivor')
-  rows.row(workspace, bot, survivor)
+  await rows.row(workspace, bot, survivor)
   // Another workspace never gets the row, cached or not.
   const other = (await app.services.workspaces.authenticate(app.otherWorkspaceKey())) as string
-  expect(() => rows.row(other, bot, survivor)).toThrow('not found')
+  await expect(rows.row(other, bot, survivor)).rejects.toThrow('not found')
   expect((await app.call('DELETE', `/api/dev/v1/chatbots/${bot}`)).status).toBe(204)
-  expect(() => rows.row(workspace, bot, survivor)).toThrow('not found')
+  await expect(rows.row(workspace, bot, survivor)).rejects.toThrow('not found')
 })

@@ -1,5 +1,5 @@
 import { expect } from 'bun:test'
-import { integrationStore } from '../../server/integrations/store.ts'
+import { sqliteIntegrationStore } from '../../server/integrations/sqlite-store.ts'
 import { newId } from '../../server/support/new-id.ts'
 import { announcedInProcess, type Scenario, scenarios } from '../support/scenarios.ts'
 import type { TestApp } from '../support/test-app.ts'
@@ -12,9 +12,9 @@ const MCP_HEADER = 'Basic dXNlcjpwYXNzd29yZA-9z8y'
 const VERIFY_TOKEN = 'verify-token-for-routes'
 
 /** An mcp row as its create endpoint stores it, with a chosen creation time to order the list. */
-function insertMcp(app: TestApp, chatbotId: string, workspaceId: string, name: string, createdAt: string) {
+async function insertMcp(app: TestApp, chatbotId: string, workspaceId: string, name: string, createdAt: string) {
   const id = newId()
-  const result = integrationStore(app.db).insert({
+  const result = await sqliteIntegrationStore(app.db).insert({
     id,
     chatbot_id: chatbotId,
     workspace_id: workspaceId,
@@ -77,11 +77,11 @@ scenarios<Ctx>(
     const workspaceId = app.db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?').get(base.botId)!.workspace_id
     const create = async (type: (typeof typed)[number]) =>
       (await app.call('POST', integrationsOf(base.botId, `/${type}`), { body: bodies[type] })).body.id as string
-    const mcpOld = insertMcp(app, base.botId, workspaceId, 'old-tools', '2020-01-01T00:00:00.000Z')
+    const mcpOld = await insertMcp(app, base.botId, workspaceId, 'old-tools', '2020-01-01T00:00:00.000Z')
     const web = await create('web')
     const restApi = await create('rest-api')
     const chatapp = await create('chatapp')
-    const mcpNew = insertMcp(app, base.botId, workspaceId, 'new-tools', '2999-01-01T00:00:00.000Z')
+    const mcpNew = await insertMcp(app, base.botId, workspaceId, 'new-tools', '2999-01-01T00:00:00.000Z')
     const theirs = (
       await app.call('POST', integrationsOf(base.otherBotId, '/web'), { body: { name: 'Their site' }, key: base.otherKey })
     ).body.id as string

@@ -23,6 +23,8 @@ export interface ChatappDeliveriesDeps {
   /** The worker's claims behind the store seam. */
   claims: OutboxSeam
   integrations: Pick<IntegrationService, 'findChatappById' | 'chatapp'>
+  /** The integration by id, answered at once: a turn's writes are made in its tick (until the turn is a unit). */
+  integrationNow: (integrationId: string) => ChatappChannel | null
   contactOf: (contactId: string) => StoredContact | undefined
   metaFlow: (workspaceId: string, chatbotId: string, flowId: string) => MetaFlowView | null
   events: EventBus
@@ -41,7 +43,6 @@ export type ChatappDeliveries = ReturnType<typeof chatappDeliveries>
  */
 export function chatappDeliveries(deps: ChatappDeliveriesDeps) {
   const { outbox, store, integrations, apiUrl } = deps
-  const findIntegration = (id: string): ChatappChannel | null => integrations.findChatappById(id)
   const messagesUrl = (phoneNumberId: string) => `${apiUrl}/${encodeURIComponent(phoneNumberId)}/messages`
 
   const { worker, time, close } = channelOutbox({
@@ -53,7 +54,7 @@ export function chatappDeliveries(deps: ChatappDeliveriesDeps) {
     channel: 'chatapp',
     kind: 'chatapp',
     wakeOn: ['conversation.messages'],
-    findIntegration,
+    findIntegration: integrations.findChatappById,
     // Read at every attempt: a new access token or phone number id applies to what is queued.
     address: (integration) =>
       // "." and ".." would leave the path rather than name a number.
@@ -70,14 +71,15 @@ export function chatappDeliveries(deps: ChatappDeliveriesDeps) {
   })
 
   return {
-    turnWriter: chatappTurnWriter({ findIntegration, contactOf: deps.contactOf, metaFlow: deps.metaFlow, messagesUrl, outbox, sends: store, time }),
+    turnWriter: chatappTurnWriter({ findIntegration: deps.integrationNow, contactOf: deps.contactOf, metaFlow: deps.metaFlow, messagesUrl, outbox, sends: store, time }),
     worker,
 
     /** The chatbot's provider messages, newest first, with the provider's status reports; 404 as for the integration itself. */
-    list(workspaceId: string, chatbotId: string, filter: { status?: SendStatus; conversation_id?: string }, page: Page): PageOf<ChatappDelivery> {
+    async list(workspaceId: string, chatbotId: string, filter: { status?: SendStatus; conversation_id?: string }, page: Page): Promise<PageOf<ChatappDelivery>> {
+      const { id } = await integrations.chatapp.get(workspaceId, chatbotId)
       const stored: DeliveryLogFilter = { conversation_id: filter.conversation_id }
       if (filter.status) stored.status = filter.status === 'accepted' ? 'delivered' : filter.status
-      return log(integrations.chatapp.get(workspaceId, chatbotId).id, stored, page)
+      return log(id, stored, page)
     },
 
     close,

@@ -259,8 +259,8 @@ export function chatappInbound({ integrations, visitors, conversations, store, b
     },
 
     /** What the provider delivered to the chatbot's chatapp integration, newest first; 404 as for the integration. */
-    list(workspaceId: string, chatbotId: string, filter: { conversation_id?: string }, page: Page): PageOf<ChatappInbound> {
-      const integration = integrations.chatapp.get(workspaceId, chatbotId)
+    async list(workspaceId: string, chatbotId: string, filter: { conversation_id?: string }, page: Page): Promise<PageOf<ChatappInbound>> {
+      const integration = await integrations.chatapp.get(workspaceId, chatbotId)
       const found = store.inbound(integration.id, filter, page)
       return {
         total: found.total,

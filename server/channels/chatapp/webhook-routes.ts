@@ -44,9 +44,9 @@ export function chatappWebhookRoutes(integrations: Pick<IntegrationService, 'fin
   return new Elysia({ prefix: '/hooks/chatapp' })
     .get(
       '/:integration_id',
-      ({ params, query, request }) => {
+      async ({ params, query, request }) => {
         spend(request)
-        const integration = integrations.findChatappById(params.integration_id)
+        const integration = await integrations.findChatappById(params.integration_id)
         let challenge: string
         try {
           challenge = answerWebhookHandshake(integration, {
@@ -56,10 +56,10 @@ export function chatappWebhookRoutes(integrations: Pick<IntegrationService, 'fin
           })
         } catch (refusal) {
           // Recorded for the console ("did the provider's handshake work, and if not why?").
-          if (integration && refusal instanceof ApiError) integrations.recordChatappHandshake(integration.integrationId, { verified: false, refusal: refusal.detail })
+          if (integration && refusal instanceof ApiError) await integrations.recordChatappHandshake(integration.integrationId, { verified: false, refusal: refusal.detail })
           throw refusal
         }
-        integrations.recordChatappHandshake(params.integration_id, { verified: true })
+        await integrations.recordChatappHandshake(params.integration_id, { verified: true })
         return new Response(challenge, {
           headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
         })
@@ -79,8 +79,8 @@ export function chatappWebhookRoutes(integrations: Pick<IntegrationService, 'fin
     )
     .post(
       '/:integration_id',
-      ({ params, request, body }) => {
-        const integration = integrations.findChatappById(params.integration_id)
+      async ({ params, request, body }) => {
+        const integration = await integrations.findChatappById(params.integration_id)
         if (!integration) {
           spend(request)
           throw notFound('chatapp integration')

@@ -2,6 +2,7 @@ import type { AttachmentService, PreparedAttachment } from '../../attachments/se
 import { normalizeContactDetails } from '../../conversations/contact-details.ts'
 import type { ChannelContext, ConversationService, VisitorInput } from '../../conversations/service.ts'
 import type { VisitorService } from '../../conversations/visitor-service.ts'
+import { keyedLock } from '../../db/keyed-lock.ts'
 import { ApiError, conflict, unprocessable } from '../../http/api-error.ts'
 import type { IntegrationService } from '../../integrations/service.ts'
 import type { InboundStore } from './inbound-store.ts'
@@ -13,7 +14,7 @@ interface Deps {
   visitors: VisitorService
   conversations: ConversationService
   attachments: AttachmentService
-  store: InboundStore
+  stores: { restApiInbound: InboundStore }
 }
 
 export interface Received {
@@ -29,43 +30,58 @@ export type RestApiInbound = ReturnType<typeof restApiInbound>
  * the conversation it continues (or a new one, in the entry flow), stored once per client_id,
  * and answered by the bot, whose messages leave by webhook.
  */
-export function restApiInbound({ integrations, visitors, conversations, attachments, store }: Deps) {
+export function restApiInbound({ integrations, visitors, conversations, attachments, stores }: Deps) {
+  const store = stores.restApiInbound
+  // One user's messages are taken one at a time in this process: what a message resumes and
+  // whether its client_id was stored are read (awaited) and then written in one go, and a
+  // second message of the user must read what the first wrote. Across nodes: the turn's
+  // conversationUnit, once the turn is a unit (postgres-plan.md, wave 2).
+  const perUser = keyedLock()
   return {
-    receive(workspaceId: string, chatbotId: string, input: InboundMessage): Received {
-      const integration = integrations.restApi.get(workspaceId, chatbotId)
+    async receive(workspaceId: string, chatbotId: string, input: InboundMessage): Promise<Received> {
+      const integration = await integrations.restApi.get(workspaceId, chatbotId)
       if (!integration.is_active) {
         throw conflict('integration_inactive', 'the rest-api integration is switched off; PATCH it with "is_active": true to take messages again')
       }
       const given = contentOf(input)
       const externalId = contactExternalId(input.user_id)
-      const visitor = { externalId, tokenHash: '' }
-      const known = visitors.findContact(chatbotId, visitor)
-
-      if (known && input.client_id) {
-        const earlier = store.findUserMessage(known.id, input.client_id)
-        if (earlier) return { accepted: { conversation_id: earlier.conversation_id, contact: { id: known.id, external_id: externalId }, message: earlier }, replayed: true }
-      }
-      const running = known ? store.latestOpenConversation(known.id, integration.id) : undefined
-      // A refused file stores nothing: not the details that came with it, not a new user's contact.
-      const file: PreparedAttachment | null =
-        given.kind === 'file'
-          ? attachments.prepare({ workspaceId, chatbotId, conversationId: running?.id ?? null, role: 'visitor', filename: given.filename, bytes: given.bytes })
-          : null
-      const contact = known ?? visitors.ensureContact(chatbotId, visitor)
-      const shown = { id: contact.id, external_id: externalId }
-      const content = file ? file.content : (given as VisitorInput['content'])
-      // Before the bot runs, so that its first answer can already use them.
-      if (input.contact_details) visitors.mergeDetails(contact.id, normalizeContactDetails(input.contact_details).details)
-      const ctx: ChannelContext = { chatbotId, channel: 'rest-api', integrationId: integration.id }
-      const said = { clientId: input.client_id, content }
-      // A first message opens the conversation; it answers only what the first state listens for, as on every channel.
-      const { conversation, message, duplicate } = running
-        ? { conversation: running, ...conversations.visitorSays(running, said, ctx) }
-        : { ...conversations.openWith(ctx, contact.id, null, said), duplicate: false }
-      // In the same write as the message that shows it.
-      if (file && !duplicate) file.write(conversation.id)
-      return { accepted: { conversation_id: conversation.id, contact: shown, message }, replayed: duplicate }
+      return perUser.run(`${chatbotId} ${externalId}`, () => take({ workspaceId, chatbotId, integrationId: integration.id }, input, given, externalId))
     },
+  }
+
+  /** The rest of a message, its user's earlier ones taken: the reads awaited, then every write in one go. */
+  async function take(
+    { workspaceId, chatbotId, integrationId }: { workspaceId: string; chatbotId: string; integrationId: string },
+    input: InboundMessage,
+    given: Given,
+    externalId: string,
+  ): Promise<Received> {
+    const visitor = { externalId, tokenHash: '' }
+    const known = visitors.findContact(chatbotId, visitor)
+    const [earlier, running] = known
+      ? await Promise.all([input.client_id ? store.findUserMessage(known.id, input.client_id) : undefined, store.latestOpenConversation(known.id, integrationId)])
+      : [undefined, undefined]
+    if (known && earlier) return { accepted: { conversation_id: earlier.conversation_id, contact: { id: known.id, external_id: externalId }, message: earlier }, replayed: true }
+
+    // A refused file stores nothing: not the details that came with it, not a new user's contact.
+    const file: PreparedAttachment | null =
+      given.kind === 'file'
+        ? attachments.prepare({ workspaceId, chatbotId, conversationId: running?.id ?? null, role: 'visitor', filename: given.filename, bytes: given.bytes })
+        : null
+    const contact = known ?? visitors.ensureContact(chatbotId, visitor)
+    const shown = { id: contact.id, external_id: externalId }
+    const content = file ? file.content : (given as VisitorInput['content'])
+    // Before the bot runs, so that its first answer can already use them.
+    if (input.contact_details) visitors.mergeDetails(contact.id, normalizeContactDetails(input.contact_details).details)
+    const ctx: ChannelContext = { chatbotId, channel: 'rest-api', integrationId }
+    const said = { clientId: input.client_id, content }
+    // A first message opens the conversation; it answers only what the first state listens for, as on every channel.
+    const { conversation, message, duplicate } = running
+      ? { conversation: running, ...conversations.visitorSays(running, said, ctx) }
+      : { ...conversations.openWith(ctx, contact.id, null, said), duplicate: false }
+    // In the same write as the message that shows it.
+    if (file && !duplicate) file.write(conversation.id)
+    return { accepted: { conversation_id: conversation.id, contact: shown, message }, replayed: duplicate }
   }
 }
 

@@ -21,6 +21,8 @@ export interface RestApiDeliveriesDeps {
   /** The worker's claims behind the store seam. */
   claims: OutboxSeam
   integrations: Pick<IntegrationService, 'findRestApiById' | 'restApi'>
+  /** The integration by id, answered at once: a turn's writes are made in its tick (until the turn is a unit). */
+  integrationNow: (integrationId: string) => RestApiChannel | null
   contactOf: (contactId: string) => StoredContact | undefined
   events: EventBus
   outbound: Pick<OutboundUrlPolicy, 'resolveAndCheck'>
@@ -36,7 +38,6 @@ export type RestApiDeliveries = ReturnType<typeof restApiDeliveries>
  */
 export function restApiDeliveries(deps: RestApiDeliveriesDeps) {
   const { store, integrations } = deps
-  const findIntegration = (id: string): RestApiChannel | null => integrations.findRestApiById(id)
 
   const { worker, time, close } = channelOutbox({
     claims: deps.claims,
@@ -47,27 +48,27 @@ export function restApiDeliveries(deps: RestApiDeliveriesDeps) {
     channel: 'rest-api',
     kind: 'webhook',
     wakeOn: ['conversation.messages', 'conversation.status'],
-    findIntegration,
+    findIntegration: integrations.findRestApiById,
     address: (integration) => ({ ok: true, url: integration.webhookUrl, secret: integration.signingSecret }),
     sender: webhookSender,
   })
   const log = deliveryLog(store, (rows) => rows.map(view))
 
   return {
-    turnWriter: restApiTurnWriter({ findIntegration, contactOf: deps.contactOf, store, time }),
+    turnWriter: restApiTurnWriter({ findIntegration: deps.integrationNow, contactOf: deps.contactOf, store, time }),
     worker,
 
     /** The chatbot's rest-api deliveries, newest first; 404 as for the integration itself. */
-    list: (workspaceId: string, chatbotId: string, filter: { status?: DeliveryStatus }, page: Page): PageOf<Delivery> =>
-      log(integrations.restApi.get(workspaceId, chatbotId).id, filter, page),
+    list: async (workspaceId: string, chatbotId: string, filter: { status?: DeliveryStatus }, page: Page): Promise<PageOf<Delivery>> =>
+      log((await integrations.restApi.get(workspaceId, chatbotId)).id, filter, page),
 
     /**
      * Sends a failed delivery again, as it was (same webhook-id and payload, signed anew, to
      * the webhook_url of now): 404 unless it is one of this chatbot's, 409 unless it failed or
      * while the integration is switched off.
      */
-    redeliver(workspaceId: string, chatbotId: string, deliveryId: string): Delivery {
-      const integration = integrations.restApi.get(workspaceId, chatbotId)
+    async redeliver(workspaceId: string, chatbotId: string, deliveryId: string): Promise<Delivery> {
+      const integration = await integrations.restApi.get(workspaceId, chatbotId)
       const row = store.getById(deliveryId)
       if (!row || row.integration_id !== integration.id) throw notFound('delivery')
       if (!integration.is_active) throw conflict('integration_inactive', 'the rest-api integration is switched off; PATCH it with "is_active": true first')

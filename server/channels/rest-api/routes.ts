@@ -16,8 +16,8 @@ export function restApiChannelRoutes(auth: Authenticate, inbound: RestApiInbound
     .use(auth)
     .post(
       '/messages',
-      ({ workspaceId, params, body, status, set }) => {
-        const { accepted, replayed } = inbound.receive(workspaceId, params.chatbot_id, body)
+      async ({ workspaceId, params, body, status, set }) => {
+        const { accepted, replayed } = await inbound.receive(workspaceId, params.chatbot_id, body)
         if (replayed) set.headers['idempotent-replayed'] = 'true'
         return status(202, accepted)
       },

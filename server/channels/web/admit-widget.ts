@@ -34,8 +34,12 @@ export const teamPageOf = (request: Request, check: TeamPageCheck | undefined): 
  * switched on. The Origin is checked before the switch so that a foreign page learns nothing
  * about an integration it may not load.
  */
-export function admitWidget(findIntegration: FindWebIntegration, widgetKey: string, origin: string | null, isTeamPage?: IsTeamPage): WidgetAdmission {
-  const integration = widgetKey ? findIntegration(widgetKey) : null
+export function admitWidget(findIntegration: FindWebIntegration, widgetKey: string, origin: string | null, isTeamPage?: IsTeamPage): WidgetAdmission | Promise<WidgetAdmission> {
+  const found = widgetKey ? findIntegration(widgetKey) : null
+  return found instanceof Promise ? found.then((integration) => admission(integration, origin, isTeamPage)) : admission(found, origin, isTeamPage)
+}
+
+function admission(integration: WebIntegration | null, origin: string | null, isTeamPage: IsTeamPage | undefined): WidgetAdmission {
   if (!integration) return { admitted: false, refusal: 'unknown_widget_key', reason: 'no widget has this key' }
   if (!isOriginAllowed(integration.allowedDomains, origin) && !isTeamPage?.(integration)) {
     return { admitted: false, refusal: 'origin_not_allowed', reason: `origin ${quoted(origin)} may not load this widget` }

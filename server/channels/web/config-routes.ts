@@ -15,11 +15,11 @@ import { SOCKET_PATH } from './widget-socket.ts'
 export function widgetConfigRoutes(findIntegration: FindWebIntegration, perMinutePerAddress: number) {
   return new Elysia().use(perAddressLimit(perMinutePerAddress)).get(
     '/widget/v1/config/:widget_key',
-    ({ params, request, set }) => {
+    async ({ params, request, set }) => {
       const origin = request.headers.get('origin')
       // Refusals are readable cross-origin too, so the widget can say why it stays hidden.
       const cors = { 'access-control-allow-origin': origin ?? '*', vary: 'Origin' }
-      const admission = admitWidget(findIntegration, params.widget_key, origin)
+      const admission = await admitWidget(findIntegration, params.widget_key, origin)
       if (!admission.admitted) {
         const { status, code } = REFUSAL_STATUSES[admission.refusal]
         throw new ApiError(status, code, admission.reason, undefined, cors)

@@ -24,13 +24,13 @@ export function uploadCredentials(request: Request, isTeamPage?: TeamPageCheck):
 export function webUploadRoutes(uploads: WebUploads, isTeamPage?: TeamPageCheck) {
   const credentials = (request: Request) => uploadCredentials(request, isTeamPage)
   return new Elysia()
-    .options(UPLOAD_PATH, ({ request }) => new Response(null, { status: 204, headers: uploads.preflight(credentials(request)) }), {
+    .options(UPLOAD_PATH, async ({ request }) => new Response(null, { status: 204, headers: await uploads.preflight(credentials(request)) }), {
       detail: { tags: ['Widget'], summary: "CORS preflight of a visitor's upload", security: [] },
     })
     .post(
       UPLOAD_PATH,
-      ({ request, body, query, set }) => {
-        const answer = uploads.receive(credentials(request), {
+      async ({ request, body, query, set }) => {
+        const answer = await uploads.receive(credentials(request), {
           clientId: query.client_id ?? null,
           filename: query.filename ?? null,
           bytes: fileBytes(body),

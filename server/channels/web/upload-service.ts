@@ -56,8 +56,8 @@ export function webUploads({ findIntegration, tokens, attachments, say, runningC
   const corsOf = (origin: string | null): Record<string, string> => (origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : { vary: 'Origin' })
 
   /** The page may use this widget; its CORS headers. Throws the configuration route's refusals. */
-  function admitPage(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey' | 'isTeamPage'>) {
-    const admission = admitWidget(findIntegration, credentials.widgetKey, credentials.origin, credentials.isTeamPage)
+  async function admitPage(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey' | 'isTeamPage'>) {
+    const admission = await admitWidget(findIntegration, credentials.widgetKey, credentials.origin, credentials.isTeamPage)
     if (!admission.admitted) {
       const { status, code } = REFUSAL_STATUSES[admission.refusal]
       // No CORS header: a page that may not use the widget does not read why.
@@ -67,8 +67,8 @@ export function webUploads({ findIntegration, tokens, attachments, say, runningC
   }
 
   /** Who sends: the socket the token stands for, of this widget; refused before the body is read. */
-  function check(credentials: UploadCredentials): { socket: WidgetSocket; cors: Record<string, string> } {
-    const { integration, cors } = admitPage(credentials)
+  async function check(credentials: UploadCredentials): Promise<{ socket: WidgetSocket; cors: Record<string, string> }> {
+    const { integration, cors } = await admitPage(credentials)
     const token = credentials.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? ''
     const socket = tokens.find(token)
     if (!socket || socket.data.integration?.integrationId !== integration.integrationId) {
@@ -96,8 +96,8 @@ export function webUploads({ findIntegration, tokens, attachments, say, runningC
     tooLarge: (credentials: UploadCredentials, declaredBytes?: number) => attachmentTooLarge(attachments.maxBytes, declaredBytes, corsOf(credentials.origin)),
 
     /** The answer to a CORS preflight: allowed pages may POST a file with the token. */
-    preflight(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey' | 'isTeamPage'>): Record<string, string> {
-      const { cors } = admitPage(credentials)
+    async preflight(credentials: Pick<UploadCredentials, 'origin' | 'widgetKey' | 'isTeamPage'>): Promise<Record<string, string>> {
+      const { cors } = await admitPage(credentials)
       return {
         ...cors,
         'access-control-allow-methods': 'POST',
@@ -110,8 +110,8 @@ export function webUploads({ findIntegration, tokens, attachments, say, runningC
      * Stores the file and the visitor's media message (a resend with the same client id answers
      * the first copy and stores nothing). Answers the message and the status and headers to send.
      */
-    receive(credentials: UploadCredentials, input: UploadInput): { status: 200 | 201; message: ChatMessage; headers: Record<string, string> } {
-      const { socket, cors } = check(credentials)
+    async receive(credentials: UploadCredentials, input: UploadInput): Promise<{ status: 200 | 201; message: ChatMessage; headers: Record<string, string> }> {
+      const { socket, cors } = await check(credentials)
       const refuse = (status: number, code: string, detail: string, field?: string) =>
         new ApiError(status, code, detail, field ? [{ path: `/${field}`, message: detail }] : undefined, cors)
       if (!input.clientId || !CLIENT_ID.test(input.clientId)) {

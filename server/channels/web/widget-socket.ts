@@ -11,7 +11,7 @@ import { ClientMessage, FRAME_LIMITS } from '../../protocol/widget-protocol.ts'
 import type { EventBus } from '../../support/events.ts'
 import type { Logger } from '../../support/logger.ts'
 import { describeJsonShapeBreach, type JsonShapeBreach, jsonShapeBreach } from '../../support/json-shape.ts'
-import { admitWidget, type TeamPageCheck, teamPageOf, type WidgetRefusal } from './admit-widget.ts'
+import { admitWidget, type TeamPageCheck, teamPageOf, type WidgetAdmission, type WidgetRefusal } from './admit-widget.ts'
 import type { SocketData, WidgetSocket } from './socket-data.ts'
 import type { SocketHub } from './socket-hub.ts'
 import type { FindWebIntegration } from './web-directory.ts'
@@ -69,9 +69,14 @@ export function widgetSocket(deps: WidgetSocketDeps) {
   const handle = handlers.handle
   const rate = socketRate(deps.ratePerMinute)
 
-  function upgrade(request: Request, server: Server<SocketData>): Response | undefined {
+  /** At once when the widget key's integration was read lately, else once it is read. */
+  function upgrade(request: Request, server: Server<SocketData>): Response | undefined | Promise<Response | undefined> {
     const key = new URL(request.url).searchParams.get('key') ?? ''
     const admission = admitWidget(findIntegration, key, request.headers.get('origin'), teamPageOf(request, deps.isTeamPage))
+    return admission instanceof Promise ? admission.then((admitted) => upgradeWith(admitted, request, server)) : upgradeWith(admission, request, server)
+  }
+
+  function upgradeWith(admission: WidgetAdmission, request: Request, server: Server<SocketData>): Response | undefined {
     const integration = admission.admitted ? admission.integration : null
     const refusal: SocketData['refusal'] = admission.admitted ? null : { code: REFUSAL_CLOSE_CODES[admission.refusal], reason: admission.reason }
     const data: SocketData = {

@@ -77,8 +77,8 @@ describe('admitWidget', () => {
     expect(admitWidget(find, 'wk_shop', 'https://shop.test')).toEqual({ admitted: true, integration })
   })
 
-  test('a huge Origin is quoted short enough for a close reason (123 bytes)', () => {
-    const admission = admitWidget(find, 'wk_shop', `https://${'é'.repeat(5000)}.test`)
+  test('a huge Origin is quoted short enough for a close reason (123 bytes)', async () => {
+    const admission = await admitWidget(find, 'wk_shop', `https://${'é'.repeat(5000)}.test`)
     expect(admission).toMatchObject({ admitted: false, refusal: 'origin_not_allowed' })
     if (admission.admitted) throw new Error('admitted')
     expect(Buffer.byteLength(admission.reason)).toBeLessThanOrEqual(123)
