@@ -149,7 +149,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const units = sqliteUnits(batch, stores)
   const chatbotRows = chatbotStore(db)
   const mcpOAuthState = oauthStateOf(stores.mcpOAuth)
-  // Until the turn is a unit and the flows service awaits (postgres-plan.md): their integration reads answer at once.
+  // Until the turn is a unit (postgres-plan.md): the turn's channel writers read their integration at once.
   const integrationsNow = sqliteIntegrationReadsNow(db)
   const integrations = integrationService({
     stores,

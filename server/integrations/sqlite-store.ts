@@ -96,17 +96,14 @@ export function sqliteIntegrationStore(db: Database): IntegrationStore {
 }
 
 /**
- * Reads that must still answer in the caller's tick, SQLite only, until their callers await:
+ * The read that must still answer in the caller's tick, SQLite only, until its callers await:
  * a turn's channel writers (they run inside the turn's synchronous batch until the turn is a
- * unit, postgres-plan.md wave 2) and the flow validator's mcp references (until the flows
- * service awaits). Each is one indexed read, as before the seam.
+ * unit, postgres-plan.md wave 2). One indexed read, as before the seam.
  */
 export function sqliteIntegrationReadsNow(db: Database) {
   const selectById = db.query<StoredIntegration, [string]>(`${SELECT} WHERE i.id = ?`)
-  const idsOfType = db.query<{ id: string }, [string, string]>('SELECT id FROM integrations WHERE chatbot_id = ? AND type = ? ORDER BY created_at, id')
   return {
     getById: (id: string): IntegrationRow | null => parsedIntegration(selectById.get(id)),
-    mcpIds: (chatbotId: string): string[] => idsOfType.all(chatbotId, 'mcp').map((row) => row.id),
   }
 }
 
