@@ -78,12 +78,13 @@ export function t<K extends TextKey>(key: K, ...values: ValuesArg<K>): string {
 
 /**
  * A text with elements in it (a link inside a sentence): its `{name}`s filled with the
- * elements or values given, so each language puts the link where its grammar wants it.
+ * elements or values given, so each language puts the link where its grammar wants it; a
+ * plural's form is picked by `count`.
  */
-export function rich<K extends TextKey>(key: K, parts: Record<NamesOf<K>, JSX.Element>): JSX.Element {
-  const { texts } = spoken()
+export function rich<K extends TextKey>(key: K, parts: Record<NamesOf<K>, JSX.Element>, count = 0): JSX.Element {
+  const { texts, intl } = spoken()
   const entry = texts[key] ?? (EN as Texts)[key]
-  const text = typeof entry === 'string' ? entry : entry.other
+  const text = typeof entry === 'string' ? entry : pluralForm(entry, intl, count)
   return text.split(/\{(\w+)\}/).map((piece, index) => (index % 2 === 1 ? ((parts as Record<string, JSX.Element>)[piece] ?? `{${piece}}`) : piece))
 }
 
