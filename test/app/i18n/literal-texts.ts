@@ -16,6 +16,8 @@ export interface Finding {
 }
 
 const SEEN_ATTRIBUTES = new Set(['placeholder', 'title', 'aria-label', 'alt', 'aria-description', 'aria-roledescription', 'aria-placeholder', 'aria-valuetext', 'label'])
+/** Attributes whose values are code, never read by a person (class names, link relations, input names). */
+const CODE_ATTRIBUTES = new Set(['class', 'classList', 'id', 'name', 'type', 'href', 'src', 'rel', 'role', 'autocomplete', 'inputMode', 'pattern', 'accept', 'for', 'target', 'lang', 'viewBox'])
 const LETTER = /\p{L}/u
 /** "Sign in", "Waiting": a capital, then a small letter. */
 const CAPITALISED = /^\s*\p{Lu}\p{Ll}/u
@@ -43,6 +45,7 @@ export function literalTexts(fileName: string, source: string, allowed: Readonly
     if (ts.isJsxAttribute(node)) {
       const name = node.name.getText(file)
       const value = node.initializer
+      if (CODE_ATTRIBUTES.has(name) || name.startsWith('data-')) return
       if (SEEN_ATTRIBUTES.has(name) && value) {
         const strings = ts.isStringLiteral(value) ? [value] : stringsIn(value)
         for (const string of strings) if (LETTER.test(string.text)) report(string, string.text, 'attribute')

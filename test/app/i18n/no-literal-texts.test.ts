@@ -14,20 +14,21 @@ const ALLOWED = new Set([
   'Parley',
   'Esc',
   'Files',
-  'noopener noreferrer nofollow',
   // desk/user-agent.ts: browsers and systems by their own names.
   'Edge', 'Opera', 'Samsung Internet', 'Firefox', 'Chrome (headless)', 'Chrome', 'Safari', 'Android', 'ChromeOS', 'Windows', 'Linux',
   // pages/LinkPage.tsx: the CLI command, with the translated "Your name" filled in.
   'npm run parley -- users create --email you@example.com --name "', './parley users create --email you@example.com --name "',
   // Commands and settings, as typed.
   'parley restore FILE', 'PARLEY_BACKUP_EVERY', '1d', 'PARLEY_BACKUP_KEEP',
+  // Example values in placeholders: addresses and a model's id, the same in every language.
+  'https://api.openai.com/v1', 'gpt-4o-mini', 'https://example.com/parley-webhook', 'https://mcp.example.com/mcp',
 ])
 
 /**
  * Folders whose texts are not in the catalogues yet (issue 31, point 3, still open for them).
  * Each folder moved comes off this list; the test then holds it to the rule.
  */
-export const NOT_YET = ['console/integrations/', 'console/flows/']
+export const NOT_YET = ['console/flows/']
 
 const checked = () => [...new Glob('**/*.{ts,tsx}').scanSync(APP)].filter((file) => !file.startsWith('i18n/') && !NOT_YET.some((folder) => file.startsWith(folder))).sort()
 
@@ -38,7 +39,7 @@ test('the scanner finds each kind of literal text: JSX text, a seen attribute, a
     export function Row(props: { open: boolean }) {
       if (props.open === 'Is Open') return null
       return (
-        <div class="row selected" title="Waiting since" aria-label={props.open ? 'Open it' : t('desk.close')}>
+        <div class="row selected now" title="Waiting since" aria-label={props.open ? 'Open it' : t('desk.close')}>
           Load more
           <img alt="A picture" src="/x.png" />
           {t('desk.waited', { time: 'Three minutes' })}
