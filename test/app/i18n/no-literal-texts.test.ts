@@ -28,7 +28,7 @@ const ALLOWED = new Set([
  * Folders whose texts are not in the catalogues yet (issue 31, point 3, still open for them).
  * Each folder moved comes off this list; the test then holds it to the rule.
  */
-export const NOT_YET = ['console/flows/builder/']
+export const NOT_YET = ['console/flows/builder/panel/', 'console/flows/builder/model/']
 
 const checked = () => [...new Glob('**/*.{ts,tsx}').scanSync(APP)].filter((file) => !file.startsWith('i18n/') && !NOT_YET.some((folder) => file.startsWith(folder))).sort()
 
