@@ -5,6 +5,7 @@ import { Desk } from './desk/Desk.tsx'
 import { LinkPage } from './pages/LinkPage.tsx'
 import { SignInPage } from './pages/SignInPage.tsx'
 import { loadMe, me } from './session.ts'
+import { t } from './i18n/language.ts'
 
 /**
  * The app shell the desk (and later the console) live in: one router under /app. Pages for
@@ -31,7 +32,7 @@ function SignedIn(props: { children: () => JSX.Element }) {
   return (
     <Switch>
       <Match when={me() === undefined}>
-        <p class="loading">Loading…</p>
+        <p class="loading">{t('shell.loading')}</p>
       </Match>
       <Match when={me() === null}>
         <Navigate href={() => `/sign-in?next=${encodeURIComponent(here())}`} />

@@ -1,3 +1,5 @@
+import { t } from './i18n/language.ts'
+
 /**
  * The one way the app talks to the server: JSON over the developer API with the session
  * cookie (same origin, so the browser sends Origin and the cookie by itself). A problem+json
@@ -41,7 +43,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 }
 
 /** What a request that never reached the server throws. */
-export const unreachable = () => new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.')
+export const unreachable = () => new ApiError(0, 'network', t('shell.unreachable'))
 
 /** A JSON body, or null when there is none or it is not JSON. */
 export function parseJson(text: string): unknown {
@@ -59,7 +61,7 @@ export function refused(status: number, path: string, parsed: unknown): ApiError
   return new ApiError(
     status,
     typeof problem.code === 'string' ? problem.code : 'http_' + status,
-    typeof problem.detail === 'string' ? problem.detail : `The server answered ${status}.`,
+    typeof problem.detail === 'string' ? problem.detail : t('shell.answered', { status }),
     problem,
   )
 }

@@ -1,5 +1,6 @@
 import { createSignal } from 'solid-js'
 import { api, ApiError, whenSignedOut } from './api.ts'
+import { applyLanguage } from './i18n/language.ts'
 import type { Me } from './types.ts'
 
 /**
@@ -11,9 +12,15 @@ export { me }
 
 whenSignedOut(() => setMe(null))
 
+/** Signed in: the person's language is loaded first, so the screen they see is drawn in it once. */
+async function signedIn(who: Me): Promise<void> {
+  await applyLanguage(who.user.locale).catch(() => {})
+  setMe(who)
+}
+
 export async function loadMe(): Promise<void> {
   try {
-    setMe(await api<Me>('GET', '/auth/me'))
+    await signedIn(await api<Me>('GET', '/auth/me'))
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) setMe(null)
     else throw error
@@ -21,11 +28,18 @@ export async function loadMe(): Promise<void> {
 }
 
 export async function signIn(email: string, password: string): Promise<void> {
-  setMe(await api<Me>('POST', '/auth/sign-in', { email, password }))
+  await signedIn(await api<Me>('POST', '/auth/sign-in', { email, password }))
 }
 
 export async function acceptLink(body: { token: string; password: string; email?: string; display_name?: string }): Promise<void> {
-  setMe(await api<Me>('POST', '/auth/accept-invite', body))
+  await signedIn(await api<Me>('POST', '/auth/accept-invite', body))
+}
+
+/** The person's choice of language (null: their browser's), kept on their user and shown at once. */
+export async function saveLanguage(locale: string | null): Promise<void> {
+  const who = await api<Me>('PATCH', '/auth/me', { locale })
+  await applyLanguage(who.user.locale)
+  setMe(who)
 }
 
 export async function signOut(): Promise<void> {

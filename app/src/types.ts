@@ -1,4 +1,5 @@
 import type { ChatMessage, Content, ConversationRating, ConversationStatus } from '../../server/protocol/widget-protocol.ts'
+import type { AppLocale } from '../../server/people/app-locales.ts'
 
 export type { ChatMessage, Content, ConversationRating, ConversationStatus }
 
@@ -8,6 +9,8 @@ export interface User {
   display_name: string
   role: 'admin' | 'agent'
   status: 'invited' | 'active' | 'disabled'
+  /** The app's language the person chose; null follows their browser. */
+  locale: AppLocale | null
   created_at: string
   updated_at: string | null
 }

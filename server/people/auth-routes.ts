@@ -4,7 +4,7 @@ import type { Authenticate } from '../http/authenticate.ts'
 import { clientAddress } from '../http/client-address.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { failedAttempts } from '../http/failed-attempts.ts'
-import { AcceptInvite, LinkAnswer, LinkQuestion, Me, SessionList, SignIn } from './model.ts'
+import { AcceptInvite, LinkAnswer, LinkQuestion, Me, SessionList, SignIn, UpdateMe } from './model.ts'
 import { type PeopleService, toUser } from './service.ts'
 import type { Caller, SessionAuth } from './session-auth.ts'
 import { clearedSessionCookie, sessionCookie } from './session-cookie.ts'
@@ -134,6 +134,28 @@ export function authRoutes({ auth, people, sessions, signIn, sessionAuth }: Auth
       {
         response: { 200: Me, ...errorResponses(400) },
         detail: { tags, summary: 'Who is signed in', description: 'Needs the session cookie; an API key gets 400 session_required.' },
+      },
+    )
+    .patch(
+      '/me',
+      async (context) => {
+        const person = requirePerson(context)
+        const session = (await sessions.list(person.id)).find((row) => row.id === person.sessionId)
+        return {
+          user: await people.updateOwn(context.workspaceId, person.id, context.body),
+          workspace_id: context.workspaceId,
+          session: { created_at: session?.created_at ?? '', expires_at: session?.expires_at ?? '' },
+        }
+      },
+      {
+        body: UpdateMe,
+        response: { 200: Me, ...errorResponses(400, 403, 413, 415, 422) },
+        detail: {
+          tags,
+          summary: 'Change your own settings: the language of the app',
+          description:
+            "`locale` is one of the app's languages (`en`, `es`), or null to follow your browser's. An unknown tag answers 422 validation_failed naming `/locale`. Any signed-in person, agents included; an API key gets 400 session_required.",
+        },
       },
     )
     .get(

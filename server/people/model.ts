@@ -1,6 +1,7 @@
 import { t, type Static } from 'elysia'
 import { Id, listOf, Timestamp } from '../http/common-model.ts'
 import { nameText } from '../support/name-text.ts'
+import { APP_LOCALES } from './app-locales.ts'
 
 export const ROLES = ['admin', 'agent'] as const
 export type Role = (typeof ROLES)[number]
@@ -15,6 +16,10 @@ const DisplayName = nameText(100, { examples: ['Sam Lee'] })
 export const Password = t.String({ minLength: 10, maxLength: 256, description: 'at least 10 characters' })
 const OneTimeToken = t.String({ minLength: 1, maxLength: 200, description: 'the token after `#token=` in a setup, invite or reset link' })
 
+/** One of the app's languages; an unknown tag is refused (422 naming /locale), never kept. */
+const AppLocale = t.UnionEnum(APP_LOCALES, { description: `the language of the desk and the console: ${APP_LOCALES.map((tag) => `\`${tag}\``).join(', ')}`, examples: ['es'] })
+const ChosenLocale = t.Union([AppLocale, t.Null()], { description: 'the language the person chose for the app; null follows their browser' })
+
 export const User = t.Object({
   id: Id,
   email: t.String(),
@@ -23,6 +28,7 @@ export const User = t.Object({
   status: t.Union([t.Literal('invited'), t.Literal('active'), t.Literal('disabled')], {
     description: '`invited` until the person sets a password from their link',
   }),
+  locale: ChosenLocale,
   created_at: Timestamp,
   updated_at: t.Union([Timestamp, t.Null()]),
 })
@@ -44,6 +50,10 @@ export const UpdateUser = t.Object(
   { additionalProperties: false },
 )
 export type UpdateUser = Static<typeof UpdateUser>
+
+/** What a signed-in person may change of their own (PATCH /auth/me). */
+export const UpdateMe = t.Object({ locale: t.Optional(ChosenLocale) }, { additionalProperties: false })
+export type UpdateMe = Static<typeof UpdateMe>
 
 export const OneTimeLink = t.Object({
   url: t.String({ description: 'give it to the person: it opens the desk page that sets their password; it works once' }),

@@ -11,8 +11,8 @@ export function postgresPeopleStore(sql: SQL): PeopleStore {
   const count = async (rows: Promise<{ n: number }[]>) => (await rows)[0]?.n ?? 0
   return {
     async insertUser(row) {
-      await sql`INSERT INTO users (id, workspace_id, email, display_name, role, password_hash, disabled_at, created_at, updated_at)
-        VALUES (${row.id}, ${row.workspace_id}, ${row.email}, ${row.display_name}, ${row.role}, ${row.password_hash}, ${row.disabled_at}, ${row.created_at}, ${row.updated_at})`
+      await sql`INSERT INTO users (id, workspace_id, email, display_name, role, password_hash, disabled_at, locale, created_at, updated_at)
+        VALUES (${row.id}, ${row.workspace_id}, ${row.email}, ${row.display_name}, ${row.role}, ${row.password_hash}, ${row.disabled_at}, ${row.locale ?? null}, ${row.created_at}, ${row.updated_at})`
     },
     getUser: (workspaceId, id) => one(sql<UserRow[]>`SELECT * FROM users WHERE workspace_id = ${workspaceId} AND id = ${id}`),
     findUserByEmail: (workspaceId, email) => one(sql<UserRow[]>`SELECT * FROM users WHERE workspace_id = ${workspaceId} AND lower(email) = lower(${email})`),
@@ -26,7 +26,7 @@ export function postgresPeopleStore(sql: SQL): PeopleStore {
       count(sql`SELECT count(*)::int AS n FROM users WHERE workspace_id = ${workspaceId} AND role = 'admin' AND disabled_at IS NULL AND password_hash IS NOT NULL`),
     updateUser: (row) =>
       one(sql<UserRow[]>`UPDATE users SET display_name = ${row.display_name}, role = ${row.role}, disabled_at = ${row.disabled_at},
-        password_hash = ${row.password_hash}, updated_at = ${row.updated_at} WHERE workspace_id = ${row.workspace_id} AND id = ${row.id} RETURNING *`),
+        password_hash = ${row.password_hash}, locale = ${row.locale ?? null}, updated_at = ${row.updated_at} WHERE workspace_id = ${row.workspace_id} AND id = ${row.id} RETURNING *`),
 
     async insertSession(row) {
       await sql`INSERT INTO sessions (id, hash, user_id, workspace_id, created_at, last_seen_at, expires_at, user_agent, address)

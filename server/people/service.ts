@@ -6,7 +6,7 @@ import type { EventBus } from '../support/events.ts'
 import { checkEmailAddress } from '../support/email-address.ts'
 import { newId } from '../support/new-id.ts'
 import { randomToken } from '../support/random-token.ts'
-import type { CreateUser, OneTimeLink, Role, UpdateUser, User } from './model.ts'
+import type { CreateUser, OneTimeLink, Role, UpdateMe, UpdateUser, User } from './model.ts'
 import { hashPassword } from './password.ts'
 import { type PasswordPool, PasswordPoolRefusal } from './password-pool.ts'
 import { secretHash } from './secret-hash.ts'
@@ -91,6 +91,7 @@ export function peopleService({ stores, units, now, publicUrl, events, passwords
       role: input.role,
       password_hash: passwordHash,
       disabled_at: null,
+      locale: null,
       created_at: now(),
       updated_at: null,
     }
@@ -165,6 +166,17 @@ export function peopleService({ stores, units, now, publicUrl, events, passwords
       return toUser(updated)
     },
 
+    /** What a signed-in person changes of their own: the app's language (null follows the browser). */
+    async updateOwn(workspaceId: string, userId: string, patch: UpdateMe): Promise<User> {
+      if (patch.locale === undefined) return toUser(await requireUser(store, workspaceId, userId))
+      const locale = patch.locale
+      const updated = await units.unit(async (tx) => {
+        const row = await requireUser(tx.people, workspaceId, userId)
+        return (await tx.people.updateUser({ ...row, locale, updated_at: now() })) as UserRow
+      })
+      return toUser(updated)
+    },
+
     /**
      * What a one-time link is for, before its page shows a form: its purpose and the e-mail
      * the person will sign in with (none for a setup link, which asks for one). A link that
@@ -228,5 +240,5 @@ export function peopleService({ stores, units, now, publicUrl, events, passwords
 export function toUser(row: UserRow): User {
   const status = row.disabled_at ? 'disabled' : row.password_hash === null ? 'invited' : 'active'
   const { id, email, display_name, role, created_at, updated_at } = row
-  return { id, email, display_name, role, status, created_at, updated_at }
+  return { id, email, display_name, role, status, locale: row.locale ?? null, created_at, updated_at }
 }

@@ -5,8 +5,8 @@ import type { OneTimeTokenRow, PeopleStore, SessionRow, SessionWithUser, UserRow
 
 export function sqlitePeopleStore(db: Database): PeopleStore {
   const insertUser = db.query(
-    `INSERT INTO users (id, workspace_id, email, display_name, role, password_hash, disabled_at, created_at, updated_at)
-     VALUES ($id, $workspace_id, $email, $display_name, $role, $password_hash, $disabled_at, $created_at, $updated_at)`,
+    `INSERT INTO users (id, workspace_id, email, display_name, role, password_hash, disabled_at, locale, created_at, updated_at)
+     VALUES ($id, $workspace_id, $email, $display_name, $role, $password_hash, $disabled_at, $locale, $created_at, $updated_at)`,
   )
   const selectUser = db.query<UserRow, [string, string]>('SELECT * FROM users WHERE workspace_id = ? AND id = ?')
   const selectUserByEmail = db.query<UserRow, [string, string]>('SELECT * FROM users WHERE workspace_id = ? AND email = ? COLLATE NOCASE')
@@ -17,8 +17,8 @@ export function sqlitePeopleStore(db: Database): PeopleStore {
   const countActiveAdmins = db.query<{ n: number }, [string]>(
     "SELECT count(*) AS n FROM users WHERE workspace_id = ? AND role = 'admin' AND disabled_at IS NULL AND password_hash IS NOT NULL",
   )
-  const updateUser = db.query<UserRow, [string, Role, string | null, string | null, string, string, string]>(
-    `UPDATE users SET display_name = ?, role = ?, disabled_at = ?, password_hash = ?, updated_at = ?
+  const updateUser = db.query<UserRow, [string, Role, string | null, string | null, string | null, string, string, string]>(
+    `UPDATE users SET display_name = ?, role = ?, disabled_at = ?, password_hash = ?, locale = ?, updated_at = ?
      WHERE workspace_id = ? AND id = ? RETURNING *`,
   )
 
@@ -58,7 +58,7 @@ export function sqlitePeopleStore(db: Database): PeopleStore {
     countUsers: (workspaceId) => settled(() => countUsers.get(workspaceId)?.n ?? 0),
     countActiveAdmins: (workspaceId) => settled(() => countActiveAdmins.get(workspaceId)?.n ?? 0),
     updateUser: (row) =>
-      settled(() => updateUser.get(row.display_name, row.role, row.disabled_at, row.password_hash, row.updated_at as string, row.workspace_id, row.id) ?? undefined),
+      settled(() => updateUser.get(row.display_name, row.role, row.disabled_at, row.password_hash, row.locale ?? null, row.updated_at as string, row.workspace_id, row.id) ?? undefined),
 
     insertSession: (row) => settled(() => void insertSession.run(row)),
     findSession: (hash) => settled(() => selectSession.get(hash) ?? undefined),

@@ -1,3 +1,4 @@
+import type { AppLocale } from './app-locales.ts'
 import type { Role } from './model.ts'
 
 export type UserRow = {
@@ -8,6 +9,8 @@ export type UserRow = {
   role: Role
   password_hash: string | null
   disabled_at: string | null
+  /** The app's language the person chose; null follows their browser (migration 0030). */
+  locale: AppLocale | null
   created_at: string
   updated_at: string | null
 }

@@ -33,6 +33,7 @@ const PERSON_ONLY = new Set([
   'POST /api/dev/v1/auth/accept-invite',
   'POST /api/dev/v1/auth/link',
   'GET /api/dev/v1/auth/me',
+  'PATCH /api/dev/v1/auth/me',
   'GET /api/dev/v1/auth/sessions',
   'POST /api/dev/v1/auth/sign-out',
   'POST /api/dev/v1/auth/sign-out-everywhere',

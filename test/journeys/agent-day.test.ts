@@ -37,7 +37,8 @@ const loadedPictures = (page: Page, selector: string) =>
  * and a phone are handed over; a reply assigns a conversation to whoever answered and takes it
  * out of Waiting for both agents (the tab titles and the view's count follow); a visitor who
  * writes again waits again, counted from that message; a note reaches the colleague and never
- * the visitor; files go both ways; closed conversations are rated, and a bad rating is found.
+ * the visitor; files go both ways; closed conversations are rated, and a bad rating is found;
+ * an agent who chooses Spanish sees her desk in Spanish, after a reload too.
  */
 describe('journey: two agents on the desk', () => {
   const day = journey()
@@ -160,6 +161,26 @@ describe('journey: two agents on the desk', () => {
     expect(await samDesk.page.locator('.messages .message.event.rated').textContent()).toContain('★★☆☆☆ 2/5: “Too slow to answer.”')
     await screenshot(samDesk.page, 'agent-day-5-bad-rating-found')
     await expectAccessible(samDesk.page, 'the Closed view filtered by rating')
+
+    // Lee reads Spanish better: she picks it in the top bar. Her desk speaks it at once, without
+    // a reload, and again after one (it is kept on her user); Sam's desk stays in English.
+    await leeDesk.page.getByRole('combobox', { name: 'Language' }).selectOption('es')
+    const leeWaiting = leeDesk.page.locator('.view[data-view=waiting]')
+    await leeWaiting.filter({ hasText: 'En espera' }).waitFor()
+    expect(await leeDesk.page.evaluate(() => document.documentElement.lang)).toBe('es')
+    await leeDesk.page.reload()
+    await leeWaiting.filter({ hasText: 'En espera' }).waitFor()
+    expect(await leeDesk.page.evaluate(() => document.documentElement.lang)).toBe('es')
+    await leeDesk.view('closed')
+    await leeDesk.openConversation(swap)
+    await expectInViewport(leeDesk.page.getByRole('tab', { name: 'Responder' }), 'the reply tab in Spanish')
+    await expectInViewport(leeDesk.page.locator('.conversation-head .status', { hasText: 'cerrada' }), 'the status in Spanish')
+    await expectInViewport(leeDesk.page.locator('.messages .message.event', { hasText: 'Lee la cerró' }), 'the closing, told in Spanish')
+    expect(await leeDesk.page.locator('#composer').getAttribute('placeholder')).toBe('Cerrada; una respuesta llega al visitante y te pasa la conversación')
+    await screenshot(leeDesk.page, 'agent-day-6-desk-in-spanish')
+    await expectAccessible(leeDesk.page, 'the desk in Spanish')
+    await expectInViewport(samDesk.page.locator('.view[data-view=waiting]', { hasText: 'Waiting' }), "Sam's desk, still in English")
+    expect(await samDesk.page.evaluate(() => document.documentElement.lang)).toMatch(/^en/)
     for (const page of [samDesk, leeDesk]) expect(page.pageErrors()).toEqual([])
     for (const visitor of [laptop, phone]) expect(visitor.pageErrors()).toEqual([])
   }, JOURNEY_TIMEOUT)

@@ -41,6 +41,48 @@ scenarios('people: sign-in, sessions and the Origin check', setup, [
       expect(cookie.split('; ').slice(1)).toEqual(['Path=/', `Max-Age=${FOURTEEN_DAYS}`, 'HttpOnly', 'SameSite=Lax'])
     },
   },
+  {
+    name: 'a signed-in person (an agent too) chooses the language of the app: PATCH /auth/me keeps it, GET /auth/me answers it',
+    method: 'PATCH',
+    path: `${AUTH}/me`,
+    key: null,
+    headers: (ctx: Ctx) => browser(ctx.agent.cookie),
+    body: { locale: 'es' },
+    status: 200,
+    check: async ({ body }, ctx) => {
+      expect(body.user).toMatchObject({ email: 'sam@acme.io', locale: 'es' })
+      expect((await ctx.app.call('GET', `${AUTH}/me`, { key: null, headers: { cookie: ctx.agent.cookie } })).body.user.locale).toBe('es')
+      const other = await ctx.app.call('GET', `${AUTH}/me`, { key: null, headers: { cookie: ctx.admin.cookie } })
+      expect(other.body.user.locale).toBeNull()
+    },
+  },
+  {
+    name: "a language the app does not speak is refused: 422 naming /locale, and the stored choice stays",
+    method: 'PATCH',
+    path: `${AUTH}/me`,
+    key: null,
+    headers: (ctx: Ctx) => browser(ctx.agent.cookie),
+    body: { locale: 'xx-Nope' },
+    status: 422,
+    code: 'validation_failed',
+    errorPaths: ['/locale'],
+    check: async (_result, ctx) => {
+      expect((await ctx.app.call('GET', `${AUTH}/me`, { key: null, headers: { cookie: ctx.agent.cookie } })).body.user.locale).toBe('es')
+    },
+  },
+  {
+    name: 'null goes back to following the browser',
+    method: 'PATCH',
+    path: `${AUTH}/me`,
+    key: null,
+    headers: (ctx: Ctx) => browser(ctx.agent.cookie),
+    body: { locale: null },
+    status: 200,
+    check: ({ body }) => expect(body.user.locale).toBeNull(),
+  },
+  { name: 'PATCH /auth/me refuses an unknown field', method: 'PATCH', path: `${AUTH}/me`, key: null, headers: (ctx: Ctx) => browser(ctx.agent.cookie), body: { role: 'admin' }, status: 422, errorPaths: ['/role'] },
+  { name: 'PATCH /auth/me is for a person, not an API key: 400 session_required', method: 'PATCH', path: `${AUTH}/me`, body: { locale: 'es' }, status: 400, code: 'session_required' },
+  { name: 'PATCH /auth/me from a foreign origin is refused: 403', method: 'PATCH', path: `${AUTH}/me`, key: null, headers: (ctx: Ctx) => browser(ctx.agent.cookie, 'https://evil.example'), body: { locale: 'es' }, status: 403 },
   { name: 'the e-mail matches whatever its case', method: 'POST', path: `${AUTH}/sign-in`, key: null, body: { email: 'ADA@Acme.io', password: PASSWORD }, status: 200 },
   {
     name: 'a wrong password and an unknown e-mail get the very same 401',

@@ -11,6 +11,7 @@ const user = (id: string, workspace: string, email: string, day: number, extra: 
   role: 'admin',
   password_hash: 'hash',
   disabled_at: null,
+  locale: null,
   created_at: at(day),
   updated_at: null,
   ...extra,
@@ -113,5 +114,15 @@ onBothDatabases('the people store', (database) => {
     await units.unit((tx) => tx.people.insertToken({ hash: 'RACE', purpose: 'reset', workspace_id: 'W1', user_id: 'U1', created_at: at(1), expires_at: at(10) }))
     const spent = await Promise.all([units.unit((tx) => tx.people.spendToken('RACE', at(2))), other.units.unit((tx) => tx.people.spendToken('RACE', at(2)))])
     expect(spent.filter(Boolean)).toHaveLength(1)
+  })
+
+  test("keeps a person's chosen language (migration 0030), and null again to follow the browser", async () => {
+    const { exec, stores, units } = database()
+    await exec(`INSERT INTO workspaces (id, name, created_at) VALUES ('W7', 'seven', '${at(1)}')`)
+    await units.unit((tx) => tx.people.insertUser(user('U7', 'W7', 'lee@acme.io', 1, { locale: 'es' })))
+    expect((await stores.people.getUser('W7', 'U7'))?.locale).toBe('es')
+    const row = (await stores.people.getUser('W7', 'U7')) as UserRow
+    await units.unit((tx) => tx.people.updateUser({ ...row, locale: null, updated_at: at(2) }))
+    expect((await stores.people.getUser('W7', 'U7'))?.locale).toBeNull()
   })
 })

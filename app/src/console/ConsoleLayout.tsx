@@ -2,6 +2,8 @@ import { A } from '@solidjs/router'
 import { type JSX, Show } from 'solid-js'
 import { me, signOut } from '../session.ts'
 import './console.css'
+import { rich, t } from '../i18n/language.ts'
+import { LanguageMenu } from '../LanguageMenu.tsx'
 
 /**
  * The console's frame: its navigation and, for anyone but an admin, nothing but the way to
@@ -13,25 +15,26 @@ export default function ConsoleLayout(props: { children?: JSX.Element }) {
   return (
     <div class="console">
       <header class="topbar">
-        <strong class="brand">Parley console</strong>
-        <nav class="console-nav" aria-label="Console">
+        <strong class="brand">{t('shell.consoleBrand')}</strong>
+        <nav class="console-nav" aria-label={t('shell.console')}>
           {/* An agent is refused every admin screen: they see only the way back to the desk. */}
           <Show when={isAdmin()}>
             <A href="/console" end>
-              Chatbots
+              {t('shell.nav.chatbots')}
             </A>
-            <A href="/console/people">People</A>
-            <A href="/console/keys">API keys</A>
-            <A href="/console/operations">Operations</A>
+            <A href="/console/people">{t('shell.nav.people')}</A>
+            <A href="/console/keys">{t('shell.nav.keys')}</A>
+            <A href="/console/operations">{t('shell.nav.operations')}</A>
           </Show>
           <A href="/" end data-nav="desk">
-            Desk
+            {t('shell.desk')}
           </A>
         </nav>
         <span class="spacer" />
         <span class="who">{me()?.user.display_name}</span>
+        <LanguageMenu />
         <button type="button" class="link" onClick={() => void signOut()}>
-          Sign out
+          {t('shell.signOut')}
         </button>
       </header>
       <Show
@@ -39,7 +42,7 @@ export default function ConsoleLayout(props: { children?: JSX.Element }) {
         fallback={
           <main class="console-main">
             <p class="refused" role="alert">
-              The console is for admins. Your role is {me()?.user.role}: the <A href="/">desk</A> has everything you need.
+              {rich('shell.adminsOnly', { role: t(`shell.role.${me()?.user.role ?? 'agent'}`), desk: <A href="/">{t('shell.deskLink')}</A> })}
             </p>
           </main>
         }

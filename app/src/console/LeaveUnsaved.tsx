@@ -1,6 +1,7 @@
 import { type BeforeLeaveEventArgs, useBeforeLeave } from '@solidjs/router'
 import { createSignal, onCleanup, Show } from 'solid-js'
 import { Confirm } from './parts.tsx'
+import { t } from '../i18n/language.ts'
 
 /**
  * Asks before a screen with unsaved changes is left: inside the app with a dialog of its own
@@ -26,8 +27,8 @@ export function LeaveUnsaved(props: { when: () => boolean }) {
     <Show when={leaving()}>
       {(event) => (
         <Confirm
-          title="Leave without saving?"
-          confirm="Leave without saving"
+          title={t('console.leave.title')}
+          confirm={t('console.leave.confirm')}
           onConfirm={() => {
             // Read before the dialog goes: its accessor is stale once `leaving` is cleared.
             const leave = event()
@@ -36,7 +37,7 @@ export function LeaveUnsaved(props: { when: () => boolean }) {
           }}
           onCancel={() => setLeaving(null)}
         >
-          <p>The changes typed on this screen are not saved yet; leaving now loses them.</p>
+          <p>{t('console.leave.body')}</p>
         </Confirm>
       )}
     </Show>

@@ -2,6 +2,7 @@ import { A } from '@solidjs/router'
 import { createSignal, type JSX } from 'solid-js'
 import { useModalFocus } from '../modal-focus.ts'
 import { errorText } from './error-text.ts'
+import { intlTag, t } from '../i18n/language.ts'
 
 /** Small pieces every console screen uses. */
 
@@ -38,7 +39,7 @@ export function ShownOnce(props: { value: string; mark: string; onDone: () => vo
       <div class="actions">
         <CopyButton text={() => props.value} />
         <button type="button" onClick={() => props.onDone()}>
-          Done
+          {t('console.done')}
         </button>
       </div>
     </>
@@ -61,7 +62,7 @@ export function Confirm(props: { title: string; children: JSX.Element; confirm: 
             {props.confirm}
           </button>
           <button type="button" data-autofocus onClick={() => props.onCancel()}>
-            Cancel
+            {t('console.cancel')}
           </button>
         </div>
       </div>
@@ -82,7 +83,7 @@ export function CopyButton(props: { text: () => string; label?: string }) {
   }
   return (
     <button type="button" onClick={() => void copy()}>
-      {copied() ? 'Copied' : (props.label ?? 'Copy')}
+      {copied() ? t('console.copied') : (props.label ?? t('console.copy'))}
     </button>
   )
 }
@@ -93,15 +94,15 @@ export function BotTabs(props: { botId: string; name?: string }) {
   return (
     <>
       <p class="muted">
-        <A href="/console">Chatbots</A> / {props.name ?? '…'}
+        <A href="/console">{t('console.chatbots')}</A> / {props.name ?? '…'}
       </p>
-      <nav class="tabs" aria-label="Chatbot">
+      <nav class="tabs" aria-label={t('console.chatbot')}>
         <A href={base()} end>
-          Overview
+          {t('console.tab.overview')}
         </A>
-        <A href={`${base()}/widget`}>Widget</A>
-        <A href={`${base()}/flows`}>Flows</A>
-        <A href={`${base()}/integrations`}>Integrations</A>
+        <A href={`${base()}/widget`}>{t('console.tab.widget')}</A>
+        <A href={`${base()}/flows`}>{t('console.tab.flows')}</A>
+        <A href={`${base()}/integrations`}>{t('console.tab.integrations')}</A>
       </nav>
     </>
   )
@@ -112,5 +113,5 @@ export const intoView = (element: HTMLElement): void => queueMicrotask(() => ele
 
 export function when(iso: string | null): string {
   if (!iso) return '—'
-  return new Date(iso).toLocaleString()
+  return new Date(iso).toLocaleString(intlTag())
 }

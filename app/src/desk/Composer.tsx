@@ -4,12 +4,12 @@ import { UPLOAD_TYPES } from '../../../server/protocol/upload-rules.ts'
 import type { SavedReply } from '../types.ts'
 import { savedReplies } from './data.ts'
 import { matchingReplies } from './saved-replies.ts'
+import { t } from '../i18n/language.ts'
 
 export type SendResult = 'sent' | 'stale'
 
 /** What the server keeps (told by the bytes there; by the browser's type here, to refuse early): the widget's list. */
 const FILE_TYPES: readonly string[] = UPLOAD_TYPES
-const FILE_TYPES_TEXT = 'PNG, JPEG, GIF or WebP pictures and PDF files'
 
 const TYPING_IDLE_MS = 3_000
 
@@ -46,14 +46,14 @@ export function Composer(props: {
     setError('')
     for (const file of files) {
       if (file.type && !FILE_TYPES.includes(file.type)) {
-        setError(`${file.name} was not sent: only ${FILE_TYPES_TEXT} can be sent.`)
+        setError(t('desk.fileRefused', { name: file.name, allowed: t('desk.filesAllowed') }))
         continue
       }
       setUpload({ name: file.name, fraction: 0 })
       try {
         await props.onAttach(file, (fraction) => setUpload({ name: file.name, fraction }))
       } catch (failure) {
-        setError(`${file.name} was not sent: ${failure instanceof ApiError ? failure.detail : 'try again.'}`)
+        setError(t('desk.fileFailed', { name: file.name, reason: failure instanceof ApiError ? failure.detail : t('desk.tryAgain') }))
       } finally {
         setUpload(null)
       }
@@ -102,7 +102,7 @@ export function Composer(props: {
       clearTimeout(idle)
       setTyping(false)
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.detail : 'It was not sent. Try again.')
+      setError(failure instanceof ApiError ? failure.detail : t('desk.notSent'))
     } finally {
       setBusy(false)
     }
@@ -157,22 +157,22 @@ export function Composer(props: {
         void attach(files)
       }}
     >
-      <div class="modes" role="tablist" aria-label="Write" onKeyDown={switchByKey}>
+      <div class="modes" role="tablist" aria-label={t('desk.write')} onKeyDown={switchByKey}>
         <button type="button" role="tab" id="mode-reply" aria-controls="composer" aria-selected={mode() === 'reply'} tabindex={mode() === 'reply' ? 0 : -1} onClick={() => setMode('reply')}>
-          Reply
+          {t('desk.reply')}
         </button>
         <button type="button" role="tab" id="mode-note" data-mode="note" aria-controls="composer" aria-selected={mode() === 'note'} tabindex={mode() === 'note' ? 0 : -1} onClick={() => setMode('note')}>
-          Private note
+          {t('desk.privateNoteMode')}
         </button>
       </div>
       <Show when={stale()}>
         <div class="stale" role="alert">
-          <span>New messages arrived while you were writing. Read them first?</span>
+          <span>{t('desk.stale')}</span>
           <button type="button" class="primary" data-action="send-anyway" onClick={() => void send(true)}>
-            Send anyway
+            {t('desk.sendAnyway')}
           </button>
           <button type="button" onClick={() => setStale(false)}>
-            Edit
+            {t('desk.edit')}
           </button>
         </div>
       </Show>
@@ -184,13 +184,13 @@ export function Composer(props: {
       <Show when={upload()}>
         {(current) => (
           <p class="uploading" role="status">
-            <span>Sending {current().name}…</span>
-            <progress max="1" value={current().fraction} aria-label={`Sending ${current().name}`} />
+            <span>{t('desk.sending', { name: current().name })}</span>
+            <progress max="1" value={current().fraction} aria-label={t('desk.sendingLabel', { name: current().name })} />
           </p>
         )}
       </Show>
       <Show when={suggestions().length > 0}>
-        <ul class="saved-replies" role="listbox" aria-label="Saved replies">
+        <ul class="saved-replies" role="listbox" aria-label={t('desk.savedReplies')}>
           <For each={suggestions()}>
             {(reply, index) => (
               <li role="option" aria-selected={index() === picked()} classList={{ picked: index() === picked() }} onMouseDown={(event) => (event.preventDefault(), insert(reply))}>
@@ -207,12 +207,12 @@ export function Composer(props: {
         maxLength={4096}
         placeholder={
           mode() === 'note'
-            ? 'A note for the team: the visitor never sees it'
+            ? t('desk.notePlaceholder')
             : props.closed
-              ? 'Closed; a reply reaches the visitor and hands the conversation to you'
-              : 'Reply (Enter sends, Shift+Enter new line, / for saved replies)'
+              ? t('desk.closedPlaceholder')
+              : t('desk.replyPlaceholder')
         }
-        aria-label={mode() === 'note' ? 'Private note' : 'Reply'}
+        aria-label={mode() === 'note' ? t('desk.privateNoteMode') : t('desk.reply')}
         value={text()}
         onInput={(event) => typed(event.currentTarget.value)}
         onKeyDown={keyDown}
@@ -238,7 +238,7 @@ export function Composer(props: {
             void attach(files)
           }}
         />
-        <button type="button" class="attach" aria-label="Attach a file (picture or PDF)" title="Attach a picture or PDF (or paste or drop it here)" disabled={upload() !== null} onClick={() => picker?.click()}>
+        <button type="button" class="attach" aria-label={t('desk.attachLabel')} title={t('desk.attachTitle')} disabled={upload() !== null} onClick={() => picker?.click()}>
           {/* Drawn, not an emoji: a desk without an emoji font would show an empty box. */}
           <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
             <path d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.5 3.5 0 0 1 5 5l-8.6 8.6a2 2 0 0 1-2.8-2.8l7.9-7.9" />
@@ -246,7 +246,7 @@ export function Composer(props: {
         </button>
       </Show>
       <button type="submit" class="primary" disabled={busy() || !text().trim()}>
-        {mode() === 'note' ? 'Add note' : 'Send'}
+        {mode() === 'note' ? t('desk.addNote') : t('desk.send')}
       </button>
     </form>
   )

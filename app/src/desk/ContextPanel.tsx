@@ -3,8 +3,9 @@ import { createResource, For, Show } from 'solid-js'
 import type { Context } from '../types.ts'
 import { AgentFailure } from './AgentFailure.tsx'
 import { context } from './data.ts'
-import { CHANNEL_NAMES, clock, ratingClass, ratingLabel } from './format.ts'
+import { channelName, clock, ratingClass, ratingLabel } from './format.ts'
 import { describeBrowser } from './user-agent.ts'
+import { intlTag, t } from '../i18n/language.ts'
 
 /**
  * Who the contact is (identity, verified or not), their details and when each was set, where
@@ -15,26 +16,25 @@ export function ContextPanel(props: { conversationId: string; version: number; o
   const [shown] = createResource(() => [props.conversationId, props.version] as const, ([id]) => context(id))
   const navigate = useNavigate()
   return (
-    <aside class="context" aria-label="Context">
+    <aside class="context" aria-label={t('desk.context')}>
       <header>
-        <h3>Context</h3>
-        <button type="button" class="link context-close" onClick={() => props.onClose()} aria-label="Hide the context">
+        <h3>{t('desk.context')}</h3>
+        <button type="button" class="link context-close" onClick={() => props.onClose()} aria-label={t('desk.ctx.hide')}>
           ✕
         </button>
       </header>
-      <Show when={shown()} fallback={<p class="muted">{shown.error ? 'The context could not be loaded.' : 'Loading…'}</p>}>
+      <Show when={shown()} fallback={<p class="muted">{shown.error ? t('desk.ctx.failed') : t('shell.loading')}</p>}>
         {(info) => <ContextBody info={info()} open={(id) => navigate(`/c/${id}${window.location.search}`)} />}
       </Show>
     </aside>
   )
 }
 
-/** "Portuguese (Brazil) · pt-BR": the tag named in English by the browser's Intl, the tag beside it. */
-/** "Brazilian Portuguese · pt-BR"; the tag is never split at its hyphen. */
+/** "Brazilian Portuguese · pt-BR": the tag named by the browser's Intl in the language shown, the tag beside it, never split at its hyphen. */
 function LanguageName(props: { tag: string }) {
   const name = () => {
     try {
-      const found = new Intl.DisplayNames(['en'], { type: 'language' }).of(props.tag)
+      const found = new Intl.DisplayNames([intlTag()], { type: 'language' }).of(props.tag)
       return found && found !== props.tag ? `${found} · ` : ''
     } catch {
       return ''
@@ -52,14 +52,14 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
   const identity = () => props.info.contact.identity
   return (
     <>
-      <h4>Contact</h4>
+      <h4>{t('desk.ctx.contact')}</h4>
       <dl>
-        <dt>Identity</dt>
+        <dt>{t('desk.ctx.identity')}</dt>
         <dd data-field="identity">
-          <Show when={identity()} fallback="anonymous visitor">
+          <Show when={identity()} fallback={t('desk.ctx.anonymous')}>
             {(known) => (
               <>
-                {known().value} <span class={known().verified ? 'verified' : 'unverified'}>{known().verified ? 'verified' : 'not verified'}</span>
+                {known().value} <span class={known().verified ? 'verified' : 'unverified'}>{known().verified ? t('desk.ctx.verified') : t('desk.ctx.unverified')}</span>
               </>
             )}
           </Show>
@@ -67,7 +67,7 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
         <Show when={props.info.contact.locale}>
           {(locale) => (
             <>
-              <dt>Language</dt>
+              <dt>{t('desk.ctx.language')}</dt>
               <dd data-field="language"><LanguageName tag={locale()} /></dd>
             </>
           )}
@@ -78,27 +78,27 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
               <dt>{detail.key}</dt>
               <dd>
                 {String(detail.value)}
-                <Show when={detail.set_at}>{(at) => <span class="muted set-at"> · set {clock(at())}</span>}</Show>
+                <Show when={detail.set_at}>{(at) => <span class="muted set-at">{t('desk.ctx.setAt', { time: clock(at()) })}</span>}</Show>
               </dd>
             </>
           )}
         </For>
       </dl>
-      <h4>Conversation</h4>
+      <h4>{t('desk.conversation')}</h4>
       <dl>
-        <dt>Chatbot</dt>
+        <dt>{t('desk.ctx.chatbot')}</dt>
         <dd>{props.info.conversation.chatbot.name}</dd>
-        <dt>Channel</dt>
+        <dt>{t('desk.ctx.channel')}</dt>
         <dd>
-          {CHANNEL_NAMES[props.info.conversation.channel] ?? props.info.conversation.channel}
+          {channelName(props.info.conversation.channel)}
           <Show when={props.info.conversation.integration?.name}>{(name) => <> · {name()}</>}</Show>
         </dd>
-        <dt>Started</dt>
+        <dt>{t('desk.ctx.started')}</dt>
         <dd>{clock(props.info.conversation.created_at)}</dd>
         <Show when={props.info.visitor?.page_url}>
           {(url) => (
             <>
-              <dt>Page</dt>
+              <dt>{t('desk.ctx.page')}</dt>
               <dd class="page-url">{url()}</dd>
             </>
           )}
@@ -106,7 +106,7 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
         <Show when={props.info.visitor?.user_agent}>
           {(agent) => (
             <>
-              <dt>Browser</dt>
+              <dt>{t('desk.ctx.browser')}</dt>
               <dd class="user-agent" title={agent()}>
                 {describeBrowser(agent())}
               </dd>
@@ -116,7 +116,7 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
         <Show when={props.info.visitor?.address}>
           {(address) => (
             <>
-              <dt>Address</dt>
+              <dt>{t('desk.ctx.address')}</dt>
               <dd class="visitor-address">{address()}</dd>
             </>
           )}
@@ -124,7 +124,7 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
         <Show when={props.info.rating}>
           {(rating) => (
             <>
-              <dt>Rating</dt>
+              <dt>{t('desk.ctx.rating')}</dt>
               <dd data-field="rating" class={`rating-${ratingClass(rating())}`}>
                 {ratingLabel(rating())}
                 <Show when={rating().comment}>{(comment) => <q class="rating-comment">{comment()}</q>}</Show>
@@ -138,14 +138,14 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
       <Show when={props.info.flow}>
         {(flow) => (
           <>
-            <h4>Flow {flow().at_handoff ? 'at the handoff' : 'now'}</h4>
+            <h4>{flow().at_handoff ? t('desk.ctx.flowAtHandoff') : t('desk.ctx.flowNow')}</h4>
             <dl>
-              <dt>Flow</dt>
+              <dt>{t('desk.ctx.flow')}</dt>
               <dd>
                 {flow().name ?? flow().id}
-                <Show when={flow().version !== null}> v{flow().version}</Show>
+                <Show when={flow().version !== null}> {t('desk.ctx.version', { version: String(flow().version) })}</Show>
               </dd>
-              <dt>State</dt>
+              <dt>{t('desk.ctx.state')}</dt>
               <dd data-field="state">{flow().state ?? '—'}</dd>
               <For each={Object.entries(flow().variables)}>
                 {([name, value]) => (
@@ -159,14 +159,14 @@ function ContextBody(props: { info: Context; open: (id: string) => void }) {
           </>
         )}
       </Show>
-      <h4>Earlier conversations</h4>
-      <Show when={props.info.earlier_conversations.length > 0} fallback={<p class="muted">None.</p>}>
+      <h4>{t('desk.ctx.earlier')}</h4>
+      <Show when={props.info.earlier_conversations.length > 0} fallback={<p class="muted">{t('desk.ctx.none')}</p>}>
         <ul class="earlier">
           <For each={props.info.earlier_conversations}>
             {(earlier) => (
               <li>
                 <button type="button" class="link" onClick={() => props.open(earlier.id)}>
-                  {clock(earlier.created_at)} · {CHANNEL_NAMES[earlier.channel] ?? earlier.channel} · {earlier.status}
+                  {clock(earlier.created_at)} · {channelName(earlier.channel)} · {t(`desk.ctx.status.${earlier.status}`)}
                 </button>
               </li>
             )}

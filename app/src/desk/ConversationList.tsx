@@ -1,6 +1,7 @@
 import { For, Show } from 'solid-js'
 import type { DeskConversation } from '../types.ts'
-import { CHANNEL_NAMES, clock, contactName, duration, ratingClass, ratingLabel, senderOf } from './format.ts'
+import { t } from '../i18n/language.ts'
+import { channelName, clock, contactName, duration, ratingClass, ratingLabel, senderOf } from './format.ts'
 import type { ViewId } from './views.ts'
 
 /** The list of one view: who, what was said last, how long they have waited, unread marks. */
@@ -23,14 +24,14 @@ export function ConversationList(props: {
 }) {
   const waited = (item: DeskConversation) => duration((item.waiting_seconds ?? 0) + (props.now - props.fetchedAt) / 1000)
   return (
-    <section class="list" id="conversation-list" role="tabpanel" aria-label="Conversations" data-view={props.listedView ?? undefined} aria-busy={props.listedView !== props.view}>
+    <section class="list" id="conversation-list" role="tabpanel" aria-label={t('desk.list')} data-view={props.listedView ?? undefined} aria-busy={props.listedView !== props.view}>
       <Show when={props.error}>
         <p class="form-error" role="alert">
           {props.error}
         </p>
       </Show>
       <Show when={props.loaded && props.listedView === props.view && props.items.length === 0 && !props.error}>
-        <p class="empty">{props.view === 'waiting' ? 'Nobody is waiting for a person.' : 'No conversations here.'}</p>
+        <p class="empty">{props.view === 'waiting' ? t('desk.nobodyWaiting') : t('desk.noConversations')}</p>
       </Show>
       <ul class="rows">
         <For each={props.items}>
@@ -47,21 +48,21 @@ export function ConversationList(props: {
                 <span class="row-top">
                   <span class="row-name">{contactName(item.contact)}</span>
                   <Show when={item.waiting_seconds !== null} fallback={<span class="row-time">{clock(item.last_message_at)}</span>}>
-                    <span class="wait" title="Waiting for a person since their oldest unanswered message">
-                      waiting {waited(item)}
+                    <span class="wait" title={t('desk.waitTitle')}>
+                      {t('desk.waited', { time: waited(item) })}
                     </span>
                   </Show>
                 </span>
                 <span class="row-preview">
-                  <Show when={item.last_message && senderOf(item.last_message, props.me ?? null)}>{(sender) => <span class="row-sender">{sender()}: </span>}</Show>
+                  <Show when={item.last_message && senderOf(item.last_message, props.me ?? null)}>{(sender) => <span class="row-sender">{t('desk.senderSays', { sender: sender() })}</span>}</Show>
                   {item.last_message?.preview ?? ''}
                 </span>
                 <span class="row-meta">
-                  {item.chatbot_name} · {CHANNEL_NAMES[item.channel] ?? item.channel}
+                  {item.chatbot_name} · {channelName(item.channel)}
                   <Show when={item.assignee}>{(assignee) => <span class="assignee"> · {assignee().display_name}</span>}</Show>
                   <Show when={item.rating}>
                     {(rating) => (
-                      <span class={`row-rating rating-${ratingClass(rating())}`} title={rating().comment ?? 'Rated by the visitor'}>
+                      <span class={`row-rating rating-${ratingClass(rating())}`} title={rating().comment ?? t('desk.ratedByVisitor')}>
                         {' '}
                         · {ratingLabel(rating())}
                       </span>
@@ -75,7 +76,7 @@ export function ConversationList(props: {
       </ul>
       <Show when={props.hasMore}>
         <button type="button" class="more" onClick={() => props.onMore()}>
-          Load more
+          {t('desk.loadMore')}
         </button>
       </Show>
     </section>

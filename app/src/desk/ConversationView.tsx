@@ -5,14 +5,14 @@ import type { ChatMessage, DeskConversation, Person, TimelineItem, User } from '
 import { Composer, type SendResult } from './Composer.tsx'
 import { ContextPanel } from './ContextPanel.tsx'
 import * as data from './data.ts'
-import { CHANNEL_NAMES, contactName, ratingClass, ratingLabel } from './format.ts'
+import { channelName, contactName, ratingClass, ratingLabel } from './format.ts'
 import type { Live } from './live.ts'
 import { EventView, MessageView, NoteView } from './MessageView.tsx'
 import { mergeTimeline, newestMessageId } from './timeline.ts'
 import { pinToBottom } from '../../../widget/src/pin-to-bottom.ts'
 import { quietLog } from '../../../widget/src/quiet-log.ts'
+import { listOf, t } from '../i18n/language.ts'
 
-const STATUS_NAMES = { bot: 'with the bot', handoff: 'with a person', closed: 'closed' } as const
 
 /**
  * One conversation: the whole history as the visitor saw it, with events and private notes;
@@ -59,7 +59,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
       setHasMore(page.has_more)
       markRead()
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'The conversation could not be loaded.')
+      setError(failure instanceof Error ? failure.message : t('desk.conversationFailed'))
     }
   }
   const loadOlder = async () => {
@@ -138,7 +138,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
       props.onChanged()
       setContextVersion((version) => version + 1)
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.detail : 'The change failed.')
+      setError(failure instanceof ApiError ? failure.detail : t('desk.changeFailed'))
     }
   }
   /** The person's own message (a reply or a file) joins the timeline at once; the row and the list catch up. */
@@ -171,9 +171,9 @@ export function ConversationView(props: { conversationId: string; connection: Li
   const attach = async (file: File, onProgress: (fraction: number) => void) => showSent(await data.attach(id, file, onProgress))
 
   return (
-    <section class="conversation" aria-label="Conversation" classList={{ 'context-open': showContext() }}>
+    <section class="conversation" aria-label={t('desk.conversation')} classList={{ 'context-open': showContext() }}>
       <header class="conversation-head">
-        <button type="button" class="back link" onClick={() => props.onBack()} aria-label="Back to the list">
+        <button type="button" class="back link" onClick={() => props.onBack()} aria-label={t('desk.back')}>
           ←
         </button>
         <div class="title">
@@ -181,18 +181,18 @@ export function ConversationView(props: { conversationId: string; connection: Li
           <Show when={row()}>
             {(current) => (
               <span class="muted">
-                {current().chatbot_name} · {CHANNEL_NAMES[current().channel] ?? current().channel} ·{' '}
-                <span class={`status status-${current().status}`}>{STATUS_NAMES[current().status]}</span>
+                {current().chatbot_name} · {channelName(current().channel)} ·{' '}
+                <span class={`status status-${current().status}`}>{t(`desk.status.${current().status}`)}</span>
                 <Show when={current().waiting_seconds !== null}>
                   {' '}
-                  · <span class="wait">waiting for a reply</span>
+                  · <span class="wait">{t('desk.waitingForReply')}</span>
                 </Show>
                 <Show when={current().rating}>
                   {(rating) => (
                     <>
                       {' '}
-                      · <span class={`rating-badge rating-${ratingClass(rating())}`} data-rating title={rating().comment ?? 'Rated by the visitor'}>
-                        Rated {ratingLabel(rating())}
+                      · <span class={`rating-badge rating-${ratingClass(rating())}`} data-rating title={rating().comment ?? t('desk.ratedByVisitor')}>
+                        {t('desk.ratedAs', { rating: ratingLabel(rating()) })}
                       </span>
                     </>
                   )}
@@ -202,46 +202,46 @@ export function ConversationView(props: { conversationId: string; connection: Li
           </Show>
           <Show when={viewers().length > 0}>
             <span class="presence" data-presence>
-              Also here: {viewers().map((person) => person.display_name).join(', ')}
+              {t('desk.alsoHere', { names: listOf(viewers().map((person) => person.display_name)) })}
             </span>
           </Show>
         </div>
         <div class="actions">
           <label class="assign">
-            <span class="visually-hidden">Assigned to</span>
+            <span class="visually-hidden">{t('desk.assignedTo')}</span>
             <select
-              aria-label="Assigned to"
+              aria-label={t('desk.assignedTo')}
               value={row()?.assignee?.id ?? ''}
               onChange={(event) => {
                 const value = event.currentTarget.value
                 void act(() => data.assign(id, value || null))
               }}
             >
-              <option value="">Unassigned</option>
+              <option value="">{t('desk.unassigned')}</option>
               <For each={props.team.filter((person) => person.status === 'active')}>
-                {(person) => <option value={person.id}>{person.id === myId() ? `${person.display_name} (me)` : person.display_name}</option>}
+                {(person) => <option value={person.id}>{person.id === myId() ? t('desk.me', { name: person.display_name }) : person.display_name}</option>}
               </For>
             </select>
           </label>
           <Switch>
             <Match when={row()?.status === 'handoff'}>
               <button type="button" data-action="hand-back" onClick={() => void act(() => data.setStatus(id, 'bot'))}>
-                Hand back
+                {t('desk.handBack')}
               </button>
             </Match>
             <Match when={row()}>
               <button type="button" data-action="take-over" onClick={() => void act(() => data.setStatus(id, 'handoff'))}>
-                Take over
+                {t('desk.takeOver')}
               </button>
             </Match>
           </Switch>
           <Show when={row() && row()!.status !== 'closed'}>
             <button type="button" data-action="close" onClick={() => void act(() => data.setStatus(id, 'closed'))}>
-              Close
+              {t('desk.close')}
             </button>
           </Show>
           <button type="button" class="context-toggle" aria-pressed={showContext()} onClick={toggleContext}>
-            Context
+            {t('desk.context')}
           </button>
         </div>
       </header>
@@ -250,11 +250,11 @@ export function ConversationView(props: { conversationId: string; connection: Li
           {error()}
         </p>
       </Show>
-      <ol class="messages" ref={log} aria-live="polite" aria-relevant="additions" aria-label="Messages" tabindex="0">
+      <ol class="messages" ref={log} aria-live="polite" aria-relevant="additions" aria-label={t('desk.messages')} tabindex="0">
         <Show when={hasMore()}>
           <li class="older">
             <button type="button" class="link" onClick={() => void loadOlder()}>
-              Show earlier messages
+              {t('desk.earlierMessages')}
             </button>
           </li>
         </Show>
@@ -262,7 +262,7 @@ export function ConversationView(props: { conversationId: string; connection: Li
           {(item) => (
             <Switch>
               <Match when={item.type === 'message' && item}>
-                {(shown) => <MessageView message={shown().message} visitorName={row() ? contactName(row()!.contact) : 'Visitor'} />}
+                {(shown) => <MessageView message={shown().message} visitorName={row() ? contactName(row()!.contact) : t('desk.sender.visitor')} />}
               </Match>
               <Match when={item.type === 'note' && item}>{(shown) => <NoteView note={shown().note} />}</Match>
               <Match when={item.type === 'event' && item}>{(shown) => <EventView event={shown().event} />}</Match>
@@ -272,11 +272,11 @@ export function ConversationView(props: { conversationId: string; connection: Li
       </ol>
       <Show when={newBelow()}>
         <button type="button" class="new-below" onClick={scrollDown}>
-          New message ↓
+          {t('desk.newBelow')}
         </button>
       </Show>
       <p class="typing" aria-live="polite">
-        {visitorTyping() ? 'The visitor is typing…' : othersTyping().length > 0 ? `${othersTyping().map((person) => person.display_name).join(', ')} is typing…` : ''}
+        {visitorTyping() ? t('desk.visitorTyping') : othersTyping().length > 0 ? t('desk.othersTyping', { count: othersTyping().length, names: listOf(othersTyping().map((person) => person.display_name)) }) : ''}
       </p>
       <Composer
         closed={row()?.status === 'closed'}

@@ -10,6 +10,8 @@ import { ListFilters } from './ListFilters.tsx'
 import { live } from './live.ts'
 import { Shortcuts, useShortcuts } from './Shortcuts.tsx'
 import { isView, type ListFilter, VIEWS, type ViewId } from './views.ts'
+import { t } from '../i18n/language.ts'
+import { LanguageMenu } from '../LanguageMenu.tsx'
 
 /** Fetches at most once per this many milliseconds however many events arrive. */
 const REFRESH_COALESCE_MS = 250
@@ -64,7 +66,7 @@ export function Desk() {
       ])
       if (mine === generation) alerts.seeQueues(waiting.items, assigned.items)
     } catch (error) {
-      if (mine === generation) setListError(error instanceof Error ? error.message : 'The list could not be loaded.')
+      if (mine === generation) setListError(error instanceof Error ? error.message : t('desk.listFailed'))
     } finally {
       if (mine === generation) setLoaded(true)
     }
@@ -128,31 +130,32 @@ export function Desk() {
     <div class="desk" classList={{ 'conversation-open': Boolean(params.conversationId) }}>
       <Show when={connection.state() === 'reconnecting'}>
         <div class="banner" role="status">
-          Reconnecting… what happens meanwhile will show when the connection is back.
+          {t('desk.reconnecting')}
         </div>
       </Show>
       <header class="topbar">
         <strong class="brand">Parley</strong>
         <span class="spacer" />
-        <button type="button" class="link" data-action="alerts" onClick={() => void alerts.enable()} title="Notify me of new handoffs while this tab is hidden">
-          {alerts.enabled() ? 'Notifications on' : 'Turn on notifications'}
+        <button type="button" class="link" data-action="alerts" onClick={() => void alerts.enable()} title={t('desk.alertsTitle')}>
+          {alerts.enabled() ? t('desk.alertsOn') : t('desk.alertsOff')}
         </button>
-        <button type="button" class="link" data-action="sound" aria-pressed={alerts.sound()} onClick={() => alerts.toggleSound()} title="A short sound for each new handoff">
-          {alerts.sound() ? 'Sound on' : 'Sound off'}
+        <button type="button" class="link" data-action="sound" aria-pressed={alerts.sound()} onClick={() => alerts.toggleSound()} title={t('desk.soundTitle')}>
+          {alerts.sound() ? t('desk.soundOn') : t('desk.soundOff')}
         </button>
-        <button type="button" class="link" onClick={() => setShowHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+        <button type="button" class="link" data-action="shortcuts" onClick={() => setShowHelp(true)} aria-label={t('desk.shortcuts')} title={t('desk.shortcutsTitle')}>
           ?
         </button>
         <Show when={me()?.user.role === 'admin'}>
           <A class="link" href="/console" data-nav="console">
-            Console
+            {t('shell.console')}
           </A>
         </Show>
         <span class="who" title={me()?.user.email}>
           {me()?.user.display_name}
         </span>
+        <LanguageMenu />
         <button type="button" class="link" onClick={() => void signOut()}>
-          Sign out
+          {t('shell.signOut')}
         </button>
       </header>
       <ListFilters filter={filter()} bots={bots()} counts={{ waiting: alerts.waitingCount() }} onChange={(change) => setSearch(change)} />
@@ -177,7 +180,7 @@ export function Desk() {
       </Show>
       <Show when={!params.conversationId}>
         <section class="conversation empty-pane">
-          <p>Pick a conversation from the list.</p>
+          <p>{t('desk.pickOne')}</p>
         </section>
       </Show>
       <Show when={showHelp()}>

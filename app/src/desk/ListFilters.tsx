@@ -1,7 +1,8 @@
 import { createSignal, For, Show } from 'solid-js'
 import type { Chatbot } from '../types.ts'
-import { CHANNEL_NAMES } from './format.ts'
-import { type ListFilter, RATING_FILTERS, VIEWS, type ViewId } from './views.ts'
+import { t } from '../i18n/language.ts'
+import { CHANNELS, channelName } from './format.ts'
+import { type ListFilter, RATING_FILTERS, ratingFilterName, viewName, viewTitle, VIEWS, type ViewId } from './views.ts'
 
 type Change = Partial<Record<'view' | 'bot' | 'channel' | 'rating' | 'q', string | undefined>>
 
@@ -15,8 +16,8 @@ export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts
     timer = setTimeout(() => props.onChange({ q: text.trim() || undefined }), 250)
   }
   return (
-    <nav class="filters" aria-label="Conversation views">
-      <div class="views" role="tablist" aria-label="Views" onKeyDown={(event) => stepBetweenViews(event, props.filter.view, (view) => props.onChange({ view }))}>
+    <nav class="filters" aria-label={t('desk.filters')}>
+      <div class="views" role="tablist" aria-label={t('desk.views')} onKeyDown={(event) => stepBetweenViews(event, props.filter.view, (view) => props.onChange({ view }))}>
         <For each={VIEWS}>
           {(view) => (
             <button
@@ -28,10 +29,10 @@ export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts
               aria-selected={props.filter.view === view.id}
               aria-controls="conversation-list"
               tabindex={props.filter.view === view.id ? 0 : -1}
-              title={`${view.title} (${view.key})`}
+              title={t('desk.view.withKey', { title: viewTitle(view.id), key: view.key })}
               onClick={() => props.onChange({ view: view.id })}
             >
-              {view.name}
+              {viewName(view.id)}
               <Show when={view.id === 'waiting' && props.counts.waiting > 0}>
                 <span class="count">{props.counts.waiting}</span>
               </Show>
@@ -42,23 +43,23 @@ export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts
       <input
         id="desk-search"
         type="search"
-        placeholder="Search e-mail, phone, name, text  (/)"
-        aria-label="Search conversations"
+        placeholder={t('desk.searchPlaceholder')}
+        aria-label={t('desk.searchLabel')}
         value={typed()}
         onInput={(event) => searchSoon(event.currentTarget.value)}
       />
       <div class="selects">
-        <select aria-label="Chatbot" value={props.filter.chatbot_id ?? ''} onChange={(event) => props.onChange({ bot: event.currentTarget.value || undefined })}>
-          <option value="">All chatbots</option>
+        <select aria-label={t('desk.chatbot')} value={props.filter.chatbot_id ?? ''} onChange={(event) => props.onChange({ bot: event.currentTarget.value || undefined })}>
+          <option value="">{t('desk.allChatbots')}</option>
           <For each={props.bots}>{(bot) => <option value={bot.id}>{bot.name}</option>}</For>
         </select>
-        <select aria-label="Channel" value={props.filter.channel ?? ''} onChange={(event) => props.onChange({ channel: event.currentTarget.value || undefined })}>
-          <option value="">All channels</option>
-          <For each={Object.entries(CHANNEL_NAMES)}>{([id, name]) => <option value={id}>{name}</option>}</For>
+        <select aria-label={t('desk.channel')} value={props.filter.channel ?? ''} onChange={(event) => props.onChange({ channel: event.currentTarget.value || undefined })}>
+          <option value="">{t('desk.allChannels')}</option>
+          <For each={CHANNELS}>{(id) => <option value={id}>{channelName(id)}</option>}</For>
         </select>
-        <select aria-label="Rating" value={props.filter.rating ?? ''} onChange={(event) => props.onChange({ rating: event.currentTarget.value || undefined })}>
-          <option value="">Any or no rating</option>
-          <For each={RATING_FILTERS}>{(rating) => <option value={rating.id}>{rating.name}</option>}</For>
+        <select aria-label={t('desk.rating')} value={props.filter.rating ?? ''} onChange={(event) => props.onChange({ rating: event.currentTarget.value || undefined })}>
+          <option value="">{t('desk.anyRating')}</option>
+          <For each={RATING_FILTERS}>{(rating) => <option value={rating}>{ratingFilterName(rating)}</option>}</For>
         </select>
       </div>
     </nav>

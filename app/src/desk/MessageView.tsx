@@ -2,17 +2,17 @@ import { For, Match, Switch } from 'solid-js'
 import { safeMediaUrl, splitLinks } from '../../../widget/src/links.ts'
 import type { ChatMessage, Content, ConversationRating, DeskEvent, Note } from '../types.ts'
 import { clock, ratingLabel } from './format.ts'
+import { t } from '../i18n/language.ts'
 
 type Of<K extends Content['kind']> = Extract<Content, { kind: K }>
 
-const ROLE_NAMES: Record<ChatMessage['role'], string> = { visitor: 'Visitor', bot: 'Bot', agent: 'Agent', system: 'System' }
 
 /**
  * One message as the visitor saw it. Every piece of text becomes a text node (Solid never
  * parses it as HTML); links are <a> only for http, https and mailto.
  */
 export function MessageView(props: { message: ChatMessage; visitorName: string }) {
-  const who = () => (props.message.role === 'agent' ? (props.message.author ?? 'Agent') : props.message.role === 'visitor' ? props.visitorName : ROLE_NAMES[props.message.role])
+  const who = () => (props.message.role === 'agent' ? (props.message.author ?? t('desk.sender.agent')) : props.message.role === 'visitor' ? props.visitorName : t(`desk.sender.${props.message.role}`))
   return (
     <li class={`message ${props.message.role}`} data-message={props.message.id}>
       <div class="message-head">
@@ -31,8 +31,8 @@ export function NoteView(props: { note: Note }) {
   return (
     <li class="message note" data-note={props.note.id}>
       <div class="message-head">
-        <span class="author">{props.note.author?.display_name ?? 'Note'}</span>
-        <span class="private">private note</span>
+        <span class="author">{props.note.author?.display_name ?? t('desk.note')}</span>
+        <span class="private">{t('desk.privateNote')}</span>
         <time datetime={props.note.created_at}>{clock(props.note.created_at)}</time>
       </div>
       <div class="bubble">
@@ -56,26 +56,29 @@ export function EventView(props: { event: DeskEvent }) {
 }
 
 export function describeEvent(event: DeskEvent): string {
-  const by = event.actor ? ` by ${event.actor.display_name}` : ''
+  const name = event.actor?.display_name
   const data = event.data as { state?: unknown; from?: unknown; assignee?: { display_name?: string } | null }
+  const state = typeof data.state === 'string' ? data.state : null
   switch (event.kind) {
     case 'handed_off':
-      return event.actor ? `Taken over${by}` : `Handed off to a person${typeof data.state === 'string' ? ` at state “${data.state}”` : ''}`
+      return name ? t('desk.event.takenOver', { name }) : state ? t('desk.event.handedOffAt', { state }) : t('desk.event.handedOff')
     case 'handed_back':
-      return `Handed back to the bot${by}`
+      return name ? t('desk.event.handedBackBy', { name }) : t('desk.event.handedBack')
     case 'closed':
-      return `Closed${by}`
-    case 'assigned':
-      return `Assigned to ${data.assignee?.display_name ?? 'someone'}${by}`
+      return name ? t('desk.event.closedBy', { name }) : t('desk.event.closed')
+    case 'assigned': {
+      const assignee = data.assignee?.display_name ?? t('desk.event.someone')
+      return name ? t('desk.event.assignedBy', { assignee, name }) : t('desk.event.assigned', { assignee })
+    }
     case 'unassigned':
-      return `Unassigned${by}`
+      return name ? t('desk.event.unassignedBy', { name }) : t('desk.event.unassigned')
     case 'rated': {
       const rating = event.data as unknown as ConversationRating
-      return `The visitor rated it ${ratingLabel(rating)}${rating.comment ? `: “${rating.comment}”` : ''}`
+      return rating.comment ? t('desk.event.ratedWith', { rating: ratingLabel(rating), comment: rating.comment }) : t('desk.event.rated', { rating: ratingLabel(rating) })
     }
     case 'agent_failed': {
-      const failure = (event.data as { failure?: { message?: string } }).failure
-      return `The bot's model failed${typeof data.state === 'string' ? ` at state “${data.state}”` : ''}: ${failure?.message ?? 'it could not be used'}`
+      const reason = (event.data as { failure?: { message?: string } }).failure?.message ?? t('desk.event.unusable')
+      return state ? t('desk.event.modelFailedAt', { state, reason }) : t('desk.event.modelFailed', { reason })
     }
   }
 }
@@ -125,14 +128,14 @@ function ContentView(props: { content: Content }) {
       <Match when={props.content.kind === 'reply' && (props.content as Of<'reply'>)}>
         {(content) => (
           <p class="text">
-            <span class="picked">picked</span> {content().title}
+            <span class="picked">{t('desk.picked')}</span> {content().title}
           </p>
         )}
       </Match>
       <Match when={props.content.kind === 'meta_flow' && (props.content as Of<'meta_flow'>)}>
         {(content) => (
           <p class="text">
-            {content().cta} <span class="muted">(a form in the messaging app)</span>
+            {content().cta} <span class="muted">{t('desk.metaForm')}</span>
           </p>
         )}
       </Match>
@@ -162,9 +165,9 @@ function Media(props: { media: Of<'media'>['media'] }) {
   const url = () => safeMediaUrl(props.media.url)
   return (
     <figure class="media">
-      <Switch fallback={<span class="muted">[{props.media.type}: unsafe address not shown]</span>}>
+      <Switch fallback={<span class="muted">{t('desk.unsafeMedia', { type: props.media.type })}</span>}>
         <Match when={url() && props.media.type === 'image'}>
-          <img src={url()} alt={props.media.caption ?? 'image'} loading="lazy" referrerpolicy="no-referrer" />
+          <img src={url()} alt={props.media.caption ?? t('desk.image')} loading="lazy" referrerpolicy="no-referrer" />
         </Match>
         <Match when={url() && props.media.type === 'video'}>
           <video src={url()} controls preload="none" />
@@ -174,7 +177,7 @@ function Media(props: { media: Of<'media'>['media'] }) {
         </Match>
         <Match when={url()}>
           <a href={url()} target="_blank" rel="noopener noreferrer nofollow">
-            {props.media.filename ?? 'file'}
+            {props.media.filename ?? t('desk.file')}
           </a>
         </Match>
       </Switch>

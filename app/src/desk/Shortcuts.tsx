@@ -1,14 +1,15 @@
 import { For, onCleanup, onMount } from 'solid-js'
 import { useModalFocus } from '../modal-focus.ts'
+import { t, type TextKey } from '../i18n/language.ts'
 
 export const SHORTCUTS = [
-  ['?', 'show or hide this list'],
-  ['j / k', 'next / previous conversation'],
-  ['1 – 5', 'Waiting, Mine, All open, With the bot, Closed'],
-  ['/', 'search (in the reply box: saved replies)'],
-  ['r', 'reply'],
-  ['Esc', 'back to the list'],
-] as const
+  ['?', 'desk.shortcut.help'],
+  ['j / k', 'desk.shortcut.move'],
+  ['1 – 5', 'desk.shortcut.views'],
+  ['/', 'desk.shortcut.search'],
+  ['r', 'desk.shortcut.reply'],
+  ['Esc', 'desk.shortcut.back'],
+] as const satisfies readonly (readonly [string, TextKey])[]
 
 interface Actions {
   help: () => void
@@ -51,9 +52,9 @@ export function Shortcuts(props: { onClose: () => void }) {
   let dialog: HTMLDivElement | undefined
   useModalFocus(() => dialog, () => props.onClose())
   return (
-    <div ref={dialog} class="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={(event) => event.target === event.currentTarget && props.onClose()}>
+    <div ref={dialog} class="overlay" role="dialog" aria-modal="true" aria-label={t('desk.shortcuts')} onClick={(event) => event.target === event.currentTarget && props.onClose()}>
       <div class="dialog">
-        <h2>Keyboard shortcuts</h2>
+        <h2>{t('desk.shortcuts')}</h2>
         <dl class="shortcuts">
           <For each={SHORTCUTS}>
             {([keys, what]) => (
@@ -61,13 +62,13 @@ export function Shortcuts(props: { onClose: () => void }) {
                 <dt>
                   <kbd>{keys}</kbd>
                 </dt>
-                <dd>{what}</dd>
+                <dd>{t(what)}</dd>
               </>
             )}
           </For>
         </dl>
         <button type="button" onClick={() => props.onClose()}>
-          Close
+          {t('desk.close')}
         </button>
       </div>
     </div>

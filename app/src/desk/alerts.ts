@@ -1,8 +1,8 @@
 import { createSignal } from 'solid-js'
 import type { DeskConversation } from '../types.ts'
+import { t } from '../i18n/language.ts'
 
 const SOUND_KEY = 'parley.desk.sound'
-const TITLE = 'Parley desk'
 
 /**
  * The desk's alerts: the number of unread conversations waiting for a person or assigned to
@@ -18,7 +18,7 @@ function createAlerts() {
 
   const showTitle = () => {
     const count = unreadCount()
-    document.title = count > 0 ? `(${count}) ${TITLE}` : TITLE
+    document.title = count > 0 ? `(${count}) ${t('desk.tabTitle')}` : t('desk.tabTitle')
   }
 
   return {
@@ -28,7 +28,7 @@ function createAlerts() {
     sound,
     start: showTitle,
     stop() {
-      document.title = TITLE
+      document.title = t('desk.tabTitle')
     },
     async enable() {
       if (typeof Notification === 'undefined') return
@@ -53,7 +53,7 @@ function createAlerts() {
     handoff(conversationId: string) {
       if (sound()) beep()
       if (document.visibilityState !== 'hidden' || !enabled()) return
-      const note = new Notification('A visitor is waiting for a person', { body: 'Open the desk to answer.', tag: `handoff-${conversationId}` })
+      const note = new Notification(t('desk.notifyTitle'), { body: t('desk.notifyBody'), tag: `handoff-${conversationId}` })
       note.onclick = () => {
         window.focus()
         window.location.assign(`/app/c/${encodeURIComponent(conversationId)}`)

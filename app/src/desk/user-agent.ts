@@ -1,3 +1,5 @@
+import { t } from '../i18n/language.ts'
+
 /** Browsers by the token that names them, most specific first (Edge and Opera say "Chrome" too). */
 const BROWSERS: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\/(\d+)/, 'Edge'],
@@ -32,5 +34,6 @@ export function describeBrowser(agent: string): string {
   if (!browser) return agent.length > 120 ? `${agent.slice(0, 119)}…` : agent
   const [found, name] = browser
   const [label, tag] = name.endsWith('(headless)') ? ['Chrome', ' (headless)'] : [name, '']
-  return `${label} ${found![1]}${tag}${on ? ` on ${on}` : ''}`
+  const browserName = `${label} ${found![1]}${tag}`
+  return on ? t('desk.browserOn', { browser: browserName, system: on }) : browserName
 }

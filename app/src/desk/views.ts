@@ -1,9 +1,12 @@
+import { t } from '../i18n/language.ts'
+
+/** The desk's views; their names and titles are texts of the catalogue (desk.view.{id}, desk.view.{id}Title). */
 export const VIEWS = [
-  { id: 'waiting', name: 'Waiting', title: 'Waiting for a person', key: '1' },
-  { id: 'mine', name: 'Mine', title: 'Assigned to me', key: '2' },
-  { id: 'open', name: 'All open', title: 'All open conversations', key: '3' },
-  { id: 'bot', name: 'With the bot', title: 'With the bot', key: '4' },
-  { id: 'closed', name: 'Closed', title: 'Closed', key: '5' },
+  { id: 'waiting', key: '1' },
+  { id: 'mine', key: '2' },
+  { id: 'open', key: '3' },
+  { id: 'bot', key: '4' },
+  { id: 'closed', key: '5' },
 ] as const
 
 export type ViewId = (typeof VIEWS)[number]['id']
@@ -21,9 +24,8 @@ export interface ListFilter {
   q?: string
 }
 
-export const RATING_FILTERS = [
-  { id: 'any', name: 'Rated' },
-  { id: 'good', name: 'Rated good' },
-  { id: 'neutral', name: 'Rated neutral' },
-  { id: 'bad', name: 'Rated bad' },
-] as const
+export const RATING_FILTERS = ['any', 'good', 'neutral', 'bad'] as const
+
+export const viewName = (view: ViewId): string => t(`desk.view.${view}`)
+export const viewTitle = (view: ViewId): string => t(`desk.view.${view}Title`)
+export const ratingFilterName = (rating: (typeof RATING_FILTERS)[number]): string => t(`desk.rated.${rating}`)

@@ -3,15 +3,16 @@ import { createResource, createSignal, Match, Show, Switch } from 'solid-js'
 import { ApiError } from '../api.ts'
 import { ErrorLine } from '../ErrorLine.tsx'
 import { acceptLink, peekLink } from '../session.ts'
+import { rich, t, type TextKey } from '../i18n/language.ts'
 
 const TITLES = {
-  setup: 'Create the first admin',
-  invite: 'Join your team on Parley',
-  reset: 'Choose a new password',
-} as const
+  setup: 'pages.link.setup',
+  invite: 'pages.link.invite',
+  reset: 'pages.link.reset',
+} as const satisfies Record<string, TextKey>
 
 /** The commands that print a new first-admin link, in the two ways Parley runs (README, server/cli/first-start.ts). */
-const NEW_ADMIN_COMMANDS = ['npm run parley -- users create --email you@example.com --name "Your name" --role admin', './parley users create --email you@example.com --name "Your name" --role admin']
+const newAdminCommands = (name: string) => [`npm run parley -- users create --email you@example.com --name "${name}" --role admin`, `./parley users create --email you@example.com --name "${name}" --role admin`]
 
 /**
  * The page a one-time link opens (/app/setup, /app/invite, /app/reset-password). The token
@@ -45,7 +46,7 @@ export function LinkPage(props: { purpose: keyof typeof TITLES }) {
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
     const password = String(form.get('password') ?? '')
-    if (password !== String(form.get('repeat') ?? '')) return setError('The two passwords differ.')
+    if (password !== String(form.get('repeat') ?? '')) return setError(t('pages.link.differ'))
     setBusy(true)
     setError('')
     try {
@@ -58,7 +59,7 @@ export function LinkPage(props: { purpose: keyof typeof TITLES }) {
       })
       navigate('/', { replace: true })
     } catch (failure) {
-      setError(failure instanceof ApiError ? explain(failure) : 'Something went wrong.')
+      setError(failure instanceof ApiError ? explain(failure) : t('pages.link.wrong'))
     } finally {
       setBusy(false)
     }
@@ -67,54 +68,54 @@ export function LinkPage(props: { purpose: keyof typeof TITLES }) {
     <main class="auth-page">
       <Switch>
         <Match when={!token}>
-          <DeadLink purpose={props.purpose} why="This link has no token. Open the whole link you were given." />
+          <DeadLink purpose={props.purpose} why={t('pages.link.noToken')} />
         </Match>
         <Match when={link.loading}>
           <section class="auth-card" aria-busy="true">
-            <h1>{TITLES[props.purpose]}</h1>
-            <p class="muted">Checking your link…</p>
+            <h1>{t(TITLES[props.purpose])}</h1>
+            <p class="muted">{t('pages.link.checking')}</p>
           </section>
         </Match>
         <Match when={link.error}>
-          <DeadLink purpose={props.purpose} why="Parley could not be reached to check this link. Reload the page to try again." />
+          <DeadLink purpose={props.purpose} why={t('pages.link.unreachable')} />
         </Match>
         <Match when={link()?.ok === false}>
-          <DeadLink purpose={props.purpose} why="This link was already used, or it has expired." />
+          <DeadLink purpose={props.purpose} why={t('pages.link.spent')} />
         </Match>
         <Match when={usable()}>
           {(known) => (
             <form class="auth-card" onSubmit={submit}>
-              <h1>{TITLES[props.purpose]}</h1>
+              <h1>{t(TITLES[props.purpose])}</h1>
               <Show when={known().email}>
                 {(email) => (
                   <p class="link-email">
-                    You will sign in as <strong data-email>{email()}</strong>.
+                    {rich('pages.link.signInAs', { email: <strong data-email>{email()}</strong> })}
                   </p>
                 )}
               </Show>
               <Show when={props.purpose === 'setup'}>
                 <label>
-                  E-mail <span class="hint">(you sign in with it)</span>
+                  {t('pages.link.email')} <span class="hint">{t('pages.link.emailHint')}</span>
                   <input name="email" type="email" autocomplete="username" required />
                 </label>
               </Show>
               <Show when={props.purpose !== 'reset'}>
                 <label>
-                  Your name
+                  {t('pages.link.name')}
                   <input name="display_name" autocomplete="name" maxLength={100} required={props.purpose === 'setup'} />
                 </label>
               </Show>
               <label>
-                New password <span class="hint">(at least 10 characters)</span>
+                {t('pages.link.password')} <span class="hint">{t('pages.link.passwordHint')}</span>
                 <input name="password" type="password" autocomplete="new-password" minLength={10} maxLength={256} required />
               </label>
               <label>
-                Repeat it
+                {t('pages.link.repeat')}
                 <input name="repeat" type="password" autocomplete="new-password" minLength={10} maxLength={256} required />
               </label>
               <ErrorLine error={error()} />
               <button type="submit" class="primary" disabled={busy()}>
-                {busy() ? 'Saving…' : 'Continue'}
+                {busy() ? t('pages.link.saving') : t('pages.link.continue')}
               </button>
             </form>
           )}
@@ -128,27 +129,30 @@ export function LinkPage(props: { purpose: keyof typeof TITLES }) {
 function DeadLink(props: { purpose: keyof typeof TITLES; why: string }) {
   return (
     <section class="auth-card dead-link" data-dead-link>
-      <h1>{TITLES[props.purpose]}</h1>
+      <h1>{t(TITLES[props.purpose])}</h1>
       <p class="form-error" role="alert">
         {props.why}
       </p>
       <Switch>
         <Match when={props.purpose === 'setup'}>
           <p>
-            If you created the first admin with it, <A href="/">sign in</A>. Otherwise make a new link on the server, in the folder Parley runs from: from a checkout
+            {rich('pages.link.setupDone', { signIn: <A href="/">{t('pages.link.signInLower')}</A> })}
           </p>
           <pre>
-            <code>{NEW_ADMIN_COMMANDS[0]}</code>
+            <code>{newAdminCommands(t('pages.link.yourName'))[0]}</code>
           </pre>
-          <p>or with the downloaded binary</p>
+          <p>{t('pages.link.orBinary')}</p>
           <pre>
-            <code>{NEW_ADMIN_COMMANDS[1]}</code>
+            <code>{newAdminCommands(t('pages.link.yourName'))[1]}</code>
           </pre>
-          <p class="muted">It prints a link that works once, for 7 days. Parley's start-up text shows the command for the way it was started.</p>
+          <p class="muted">{t('pages.link.printsLink')}</p>
         </Match>
         <Match when={true}>
           <p>
-            Ask an admin of your team for a new link (in the console: People, then <em>{props.purpose === 'invite' ? 'New invite link' : 'Password reset link'}</em> next to your name). Already set your password? <A href="/">Sign in</A>.
+            {rich('pages.link.askAdmin', {
+              button: <em>{props.purpose === 'invite' ? t('pages.link.newInvite') : t('pages.link.newReset')}</em>,
+              signIn: <A href="/">{t('pages.link.signIn')}</A>,
+            })}
           </p>
         </Match>
       </Switch>
@@ -157,6 +161,6 @@ function DeadLink(props: { purpose: keyof typeof TITLES; why: string }) {
 }
 
 function explain(error: ApiError): string {
-  if (error.status === 404 || error.status === 410 || error.code.includes('token')) return 'This link has expired or was already used. Ask an admin for a new one.'
+  if (error.status === 404 || error.status === 410 || error.code.includes('token')) return t('pages.link.expired')
   return error.detail
 }

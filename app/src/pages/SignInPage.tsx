@@ -4,6 +4,7 @@ import { ApiError } from '../api.ts'
 import { ErrorLine } from '../ErrorLine.tsx'
 import { me, signIn } from '../session.ts'
 import { safeNext } from './next-path.ts'
+import { t } from '../i18n/language.ts'
 
 export function SignInPage() {
   const [params] = useSearchParams<{ next?: string }>()
@@ -23,10 +24,10 @@ export function SignInPage() {
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.status === 401
-          ? 'That e-mail and password do not match an account.'
+          ? t('pages.signIn.mismatch')
           : failure instanceof Error
             ? failure.message
-            : 'Sign-in failed.',
+            : t('pages.signIn.failed'),
       )
     } finally {
       setBusy(false)
@@ -35,18 +36,18 @@ export function SignInPage() {
   return (
     <main class="auth-page">
       <form class="auth-card" onSubmit={submit}>
-        <h1>Sign in to Parley</h1>
+        <h1>{t('pages.signIn.title')}</h1>
         <label>
-          E-mail
+          {t('pages.signIn.email')}
           <input name="email" type="email" autocomplete="username" required autofocus />
         </label>
         <label>
-          Password
+          {t('pages.signIn.password')}
           <input name="password" type="password" autocomplete="current-password" required />
         </label>
         <ErrorLine error={error()} />
         <button type="submit" class="primary" disabled={busy()}>
-          {busy() ? 'Signing in…' : 'Sign in'}
+          {busy() ? t('pages.signIn.busy') : t('pages.signIn.submit')}
         </button>
       </form>
     </main>

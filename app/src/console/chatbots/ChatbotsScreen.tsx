@@ -3,6 +3,7 @@ import { createResource, createSignal, For, Show } from 'solid-js'
 import { type Chatbot, consoleApi } from '../console-api.ts'
 import { ConfirmFor } from '../ConfirmFor.tsx'
 import { createAction, ErrorLine, when } from '../parts.tsx'
+import { rich, t } from '../../i18n/language.ts'
 
 /** The chatbots: list, create, rename, delete (after saying what goes with it). */
 export default function ChatbotsScreen() {
@@ -27,25 +28,25 @@ export default function ChatbotsScreen() {
 
   return (
     <>
-      <h1>Chatbots</h1>
+      <h1>{t('bots.title')}</h1>
       <form class="inline-form card" onSubmit={create}>
         <label>
-          New chatbot
-          <input name="name" value={name()} onInput={(e) => setName(e.currentTarget.value)} maxLength={200} required placeholder="Support" />
+          {t('bots.new')}
+          <input name="name" value={name()} onInput={(e) => setName(e.currentTarget.value)} maxLength={200} required placeholder={t('bots.namePlaceholder')} />
         </label>
         <button type="submit" class="primary" disabled={!name().trim()}>
-          Create
+          {t('bots.create')}
         </button>
       </form>
       <ErrorLine error={error()} />
       <section class="card">
-        <Show when={bots()} fallback={<p class="loading">Loading…</p>}>
-          <Show when={(bots()?.items.length ?? 0) > 0} fallback={<p class="muted">No chatbot yet: create one above.</p>}>
+        <Show when={bots()} fallback={<p class="loading">{t('console.loading')}</p>}>
+          <Show when={(bots()?.items.length ?? 0) > 0} fallback={<p class="muted">{t('bots.none')}</p>}>
             <table class="table chatbots">
               <thead>
                 <tr>
-                  <th>Name</th>
-                  <th class="wide">Created</th>
+                  <th>{t('bots.name')}</th>
+                  <th class="wide">{t('bots.created')}</th>
                   <th />
                 </tr>
               </thead>
@@ -66,12 +67,12 @@ export default function ChatbotsScreen() {
                               })
                             }}
                           >
-                            <input aria-label="New name" value={renaming()?.name ?? ''} maxLength={200} onInput={(e) => setRenaming({ id: bot.id, name: e.currentTarget.value })} />
+                            <input aria-label={t('bots.newName')} value={renaming()?.name ?? ''} maxLength={200} onInput={(e) => setRenaming({ id: bot.id, name: e.currentTarget.value })} />
                             <button type="submit" class="primary">
-                              Save
+                              {t('bots.save')}
                             </button>
                             <button type="button" onClick={() => setRenaming(null)}>
-                              Cancel
+                              {t('console.cancel')}
                             </button>
                           </form>
                         </Show>
@@ -81,10 +82,10 @@ export default function ChatbotsScreen() {
                         {/* The flex box inside the cell: a flex td is no table cell, and its row line would sit apart. */}
                         <div class="actions">
                           <button type="button" onClick={() => setRenaming({ id: bot.id, name: bot.name })}>
-                            Rename
+                            {t('bots.rename')}
                           </button>
                           <button type="button" onClick={() => setDeleting(bot)}>
-                            Delete
+                            {t('bots.delete')}
                           </button>
                         </div>
                       </td>
@@ -98,16 +99,14 @@ export default function ChatbotsScreen() {
       </section>
       <ConfirmFor
         item={deleting()}
-        title={(bot) => `Delete ${bot.name}?`}
-        confirm="Delete for good"
+        title={(bot) => t('bots.deleteTitle', { name: bot.name })}
+        confirm={t('bots.deleteConfirm')}
         onClose={() => setDeleting(null)}
         onConfirm={(bot) => void run(() => consoleApi.deleteChatbot(bot.id))}
       >
         {(bot) => (
           <p>
-            This deletes <strong>{bot.name}</strong> with everything it has: its flows and their versions, its integrations (the widget stops on every site that
-            embeds it, webhooks stop, MCP servers are forgotten), and every conversation, contact and message. It cannot be undone; download a backup first
-            (Operations) if you may need any of it.
+            {rich('bots.deleteBody', { name: <strong>{bot.name}</strong> })}
           </p>
         )}
       </ConfirmFor>

@@ -2,13 +2,14 @@ import { useParams } from '@solidjs/router'
 import { createMemo, createResource, createSignal, For, lazy, onCleanup, onMount, Show } from 'solid-js'
 import { consoleApi } from '../console-api.ts'
 import { BotTabs, createAction, ErrorLine, when } from '../parts.tsx'
-import { placeOf, plural } from './builder/model/issues.ts'
+import { placeOf } from './builder/model/issues.ts'
 import type { Json } from './builder/model/json.ts'
 import { draftState } from './draft-state.ts'
 import type { BuilderApi } from './builder/FlowBuilder.tsx'
 import type { JsonViewApi } from './JsonView.tsx'
 import { TestChat } from './TestChat.tsx'
 import { Versions } from './Versions.tsx'
+import { t } from '../../i18n/language.ts'
 
 // Each loads when first shown: the canvas (@xyflow/system) and the JSON view (CodeMirror).
 const FlowBuilder = lazy(() => import('./builder/FlowBuilder.tsx'))
@@ -48,9 +49,9 @@ function FlowEditor(params: { botId: string; flowId: string }) {
 
   const counts = createMemo(() => ({ errors: draft.issues().errors.length, warnings: draft.issues().warnings.length }))
   const blocked = () => {
-    if (draft.state() === 'invalid json') return 'The JSON view holds text that is not JSON.'
-    if (counts().errors > 0) return `Fix ${plural(counts().errors, 'error')} to publish.`
-    if (draft.state() !== 'saved') return 'Saving…'
+    if (draft.state() === 'invalid json') return t('flows.notJson')
+    if (counts().errors > 0) return t('flows.fixToPublish', { count: counts().errors })
+    if (draft.state() !== 'saved') return t('flows.saving')
     return ''
   }
 
@@ -85,7 +86,7 @@ function FlowEditor(params: { botId: string; flowId: string }) {
       await draft.flush()
       const result = await consoleApi.publishFlow(params.botId, params.flowId)
       draft.setFlow(await consoleApi.flow(params.botId, params.flowId))
-      setNotice(`Published at ${when(result.published_at)}: new conversations start in version ${draft.flow()?.published_version}.`)
+      setNotice(t('flows.published', { time: when(result.published_at), version: String(draft.flow()?.published_version) }))
     })
   }
 
@@ -93,23 +94,23 @@ function FlowEditor(params: { botId: string; flowId: string }) {
     <>
       <BotTabs botId={params.botId} name={bot()?.name} />
       <div class="actions">
-        <h1>{draft.flow()?.name ?? 'Flow'}</h1>
+        <h1>{draft.flow()?.name ?? t('flows.flow')}</h1>
         <span class="muted" data-flow-status>
           {draft.flow()?.status}
-          {draft.flow()?.published_version ? ` · live version ${draft.flow()?.published_version}` : ''}
-          {draft.flow()?.has_unpublished_changes ? ' · unpublished changes' : ''}
+          {draft.flow()?.published_version ? t('flows.live', { version: String(draft.flow()?.published_version) }) : ''}
+          {draft.flow()?.has_unpublished_changes ? t('flows.unpublished') : ''}
         </span>
         <span class="spacer" />
         <span class="muted" data-save-state>
-          {draft.state()}
+          {t(`flows.state.${draft.state()}`)}
         </span>
         <Show when={blocked() && draft.state() !== 'saving' && draft.state() !== 'unsaved'}>
           <span class="issue-error" data-publish-blocked>
             {blocked()}
           </span>
         </Show>
-        <button type="button" class="primary" onClick={() => void publish()} disabled={blocked() !== ''} title={blocked() || 'Make the working copy the live version'}>
-          Publish
+        <button type="button" class="primary" onClick={() => void publish()} disabled={blocked() !== ''} title={blocked() || t('flows.publishTitle')}>
+          {t('flows.publish')}
         </button>
       </div>
       <ErrorLine error={error() || draft.error()} />
@@ -117,12 +118,12 @@ function FlowEditor(params: { botId: string; flowId: string }) {
         <p role="status">{notice()}</p>
       </Show>
       <Show when={isConversation()}>
-        <nav class="tabs" role="tablist" aria-label="How the flow is shown">
+        <nav class="tabs" role="tablist" aria-label={t('flows.shownAs')}>
           <a href="#canvas" role="tab" aria-selected={showing() === 'canvas'} classList={{ active: showing() === 'canvas' }} onClick={(event) => (event.preventDefault(), open('canvas'))} data-tab="canvas">
-            Canvas
+            {t('flows.canvas')}
           </a>
           <a href="#json" role="tab" aria-selected={showing() === 'json'} classList={{ active: showing() === 'json' }} onClick={(event) => (event.preventDefault(), open('json'))} data-tab="json">
-            JSON
+            {t('flows.json')}
           </a>
         </nav>
       </Show>
@@ -148,14 +149,14 @@ function FlowEditor(params: { botId: string; flowId: string }) {
       <div class="flow-editor">
         <section class="card">
           <h2>
-            {plural(counts().errors, 'error')}, {plural(counts().warnings, 'warning')}
+            {t('flows.errors', { count: counts().errors })}, {t('flows.warnings', { count: counts().warnings })}
           </h2>
           <ul class="issues" data-issues>
             <For each={[...draft.issues().errors.map((i) => ({ ...i, level: 'error' })), ...draft.issues().warnings.map((i) => ({ ...i, level: 'warning' }))]}>
               {(issue) => (
                 <li>
                   <button type="button" class={`link issue-${issue.level}`} data-issue={issue.code} onClick={() => jump(issue.path)}>
-                    {issue.level}: {issue.message} <code>{issue.path}</code>
+                    {t(`flows.level.${issue.level as 'error' | 'warning'}`)}: {issue.message} <code>{issue.path}</code>
                   </button>
                 </li>
               )}

@@ -3,6 +3,7 @@ import { createResource, createSignal, For, Show } from 'solid-js'
 import { consoleApi, type FlowItem } from '../console-api.ts'
 import { ConfirmFor } from '../ConfirmFor.tsx'
 import { BotTabs, createAction, ErrorLine, when } from '../parts.tsx'
+import { t } from '../../i18n/language.ts'
 
 /** A chatbot's flows: open one in the editor, make one, delete one. */
 export default function FlowsScreen() {
@@ -22,7 +23,7 @@ export default function FlowsScreen() {
   return (
     <>
       <BotTabs botId={params.botId} name={bot()?.name} />
-      <h1>Flows</h1>
+      <h1>{t('flows.title')}</h1>
       <form
         class="inline-form card"
         onSubmit={(event) => {
@@ -36,18 +37,18 @@ export default function FlowsScreen() {
         }}
       >
         <label>
-          New flow
-          <input name="flow_name" value={name()} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} required placeholder="Welcome" />
+          {t('flows.new')}
+          <input name="flow_name" value={name()} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} required placeholder={t('flows.namePlaceholder')} />
         </label>
         <label>
-          Type
+          {t('flows.type')}
           <select name="flow_type" value={type()} onChange={(e) => setType(e.currentTarget.value as 'conversation' | 'meta')}>
-            <option value="conversation">conversation</option>
-            <option value="meta">meta (WhatsApp Flow)</option>
+            <option value="conversation">{t('flows.type.conversation')}</option>
+            <option value="meta">{t('flows.type.meta')}</option>
           </select>
         </label>
         <button type="submit" class="primary" disabled={!name().trim()}>
-          Create
+          {t('flows.create')}
         </button>
       </form>
       <ErrorLine error={error()} />
@@ -55,15 +56,15 @@ export default function FlowsScreen() {
         <table class="table flows">
           <thead>
             <tr>
-              <th>Name</th>
-              <th>Type</th>
-              <th>Status</th>
-              <th class="wide">Created</th>
+              <th>{t('flows.name')}</th>
+              <th>{t('flows.type')}</th>
+              <th>{t('flows.status')}</th>
+              <th class="wide">{t('flows.created')}</th>
               <th />
             </tr>
           </thead>
           <tbody>
-            <For each={flows()?.items ?? []} fallback={<tr><td colSpan={5} class="muted">No flow yet.</td></tr>}>
+            <For each={flows()?.items ?? []} fallback={<tr><td colSpan={5} class="muted">{t('flows.none')}</td></tr>}>
               {(flow) => (
                 <tr data-flow={flow.id}>
                   <td>
@@ -74,7 +75,7 @@ export default function FlowsScreen() {
                   <td class="wide">{when(flow.created_at)}</td>
                   <td>
                     <button type="button" onClick={() => setDeleting(flow)}>
-                      Delete
+                      {t('flows.delete')}
                     </button>
                   </td>
                 </tr>
@@ -85,12 +86,12 @@ export default function FlowsScreen() {
       </section>
       <ConfirmFor
         item={deleting()}
-        title={(flow) => `Delete ${flow.name}?`}
-        confirm="Delete for good"
+        title={(flow) => t('flows.deleteTitle', { name: flow.name })}
+        confirm={t('flows.deleteConfirm')}
         onClose={() => setDeleting(null)}
         onConfirm={(flow) => void run(() => consoleApi.deleteFlow(params.botId, flow.id))}
       >
-        {() => <p>The flow and every published version of it go. Conversations in it get no more bot messages.</p>}
+        {() => <p>{t('flows.deleteBody')}</p>}
       </ConfirmFor>
     </>
   )

@@ -1,6 +1,7 @@
 import { createEffect, createSignal, For, on, Show } from 'solid-js'
 import { api } from '../../api.ts'
 import { createAction, ErrorLine } from '../parts.tsx'
+import { t } from '../../i18n/language.ts'
 
 type Line = { who: 'bot' | 'me' | 'event' | 'agent'; text: string; buttons?: { id: string; title: string }[] }
 
@@ -22,7 +23,8 @@ interface RunResult {
   agent?: AgentReport
 }
 
-const EVENT_TEXT: Record<string, string> = { handoff: 'handed to a person (in a test, nobody is told)', closed: 'the conversation ended', unmatched: 'nothing matched: the fallback was said' }
+const EVENT_KINDS = ['handoff', 'closed', 'unmatched'] as const
+const eventText = (type: string): string | undefined => ((EVENT_KINDS as readonly string[]).includes(type) ? t(`test.${type as (typeof EVENT_KINDS)[number]}`) : undefined)
 
 /**
  * A chat with the draft (the editor's definition, saved or not), through the real engine; LLM
@@ -69,7 +71,10 @@ export function TestChat(props: {
         const answered = result.agent?.outcome === 'answer' ? result.messages.length - 1 : -1
         const said: Line[] = result.messages.map((message, index) => ({ who: index === answered ? 'agent' : 'bot', text: message.text ?? `[${message.kind}]`, buttons: message.buttons }))
         const agent: Line[] = result.agent ? [{ who: 'event', text: agentLine(result.agent) }] : []
-        const events: Line[] = result.events.flatMap((event) => (EVENT_TEXT[event.type] ? [{ who: 'event' as const, text: EVENT_TEXT[event.type] as string }] : []))
+        const events: Line[] = result.events.flatMap((event) => {
+          const said = eventText(event.type)
+          return said ? [{ who: 'event' as const, text: said }] : []
+        })
         setLines([...before, ...mine, ...agent, ...said, ...events])
         props.onMoved({ current: result.state.state, walked: new Set(result.steps.filter((step) => step.from !== null).map((step) => `${step.from}|${step.way}`)) })
       } finally {
@@ -80,13 +85,13 @@ export function TestChat(props: {
   return (
     <section class="card test-chat">
       <div class="actions">
-        <h2>Test the draft</h2>
+        <h2>{t('test.title')}</h2>
         <span class="spacer" />
         <button type="button" disabled={props.disabled()} onClick={() => void send({ kind: 'start' })}>
-          Start a test chat
+          {t('test.start')}
         </button>
       </div>
-      <p class="muted">Runs the definition being edited, not the published version; LLM agent states answer with the chatbot's model (a test: nothing is stored). The state it is in is marked on the canvas.</p>
+      <p class="muted">{t('test.intro')}</p>
       <div class="chat-log" data-test-chat ref={log}>
         <For each={lines()}>
           {(line) => (
@@ -121,9 +126,9 @@ export function TestChat(props: {
           void send({ kind: 'text', text: said }, said)
         }}
       >
-        <input name="test_text" aria-label="Say to the draft" value={text()} onInput={(e) => setText(e.currentTarget.value)} disabled={state() === null} />
+        <input name="test_text" aria-label={t('test.say')} value={text()} onInput={(e) => setText(e.currentTarget.value)} disabled={state() === null} />
         <button type="submit" disabled={state() === null || thinking()}>
-          Send
+          {t('test.send')}
         </button>
       </form>
     </section>
@@ -131,9 +136,9 @@ export function TestChat(props: {
 }
 
 function agentLine(report: AgentReport): string {
-  const model = report.model ? `${report.model}, test run` : 'no model set'
-  const tools = report.tools.length > 0 ? `, tools: ${report.tools.join(', ')}` : ''
-  if (report.outcome === 'failed') return `LLM agent "${report.state}" failed (${model}): ${report.reason ?? 'no reason given'}`
-  if (report.outcome === 'exit') return `LLM agent "${report.state}" took an exit (${model}${tools}, ${report.total_tokens} tokens)`
-  return `LLM agent "${report.state}" answered (${model}${tools}, ${report.total_tokens} tokens)`
+  const model = report.model ? t('test.model', { model: report.model }) : t('test.noModel')
+  const tools = report.tools.length > 0 ? t('test.tools', { tools: report.tools.join(', ') }) : ''
+  if (report.outcome === 'failed') return t('test.failed', { state: report.state, model, reason: report.reason ?? t('test.noReason') })
+  if (report.outcome === 'exit') return t('test.exit', { state: report.state, model, tools, tokens: String(report.total_tokens) })
+  return t('test.answered', { state: report.state, model, tools, tokens: String(report.total_tokens) })
 }

@@ -1,6 +1,7 @@
 import { createResource, createSignal, For, onCleanup, Show } from 'solid-js'
 import { consoleApi } from '../console-api.ts'
 import { createAction, ErrorLine, when } from '../parts.tsx'
+import { t } from '../../i18n/language.ts'
 
 /**
  * The published versions: any two compared side by side (the working copy counts as one),
@@ -39,17 +40,17 @@ export function Versions(props: { botId: string; flowId: string; current: () => 
 
   return (
     <section class="card versions">
-      <h2>Versions</h2>
-      <Show when={(versions()?.items.length ?? 0) > 0} fallback={<p class="muted">Not published yet.</p>}>
+      <h2>{t('versions.title')}</h2>
+      <Show when={(versions()?.items.length ?? 0) > 0} fallback={<p class="muted">{t('versions.none')}</p>}>
         <ul class="issues">
           <For each={versions()?.items}>
             {(version) => (
               <li class="actions" data-version={version.version}>
                 <span>
-                  Version {version.version} {version.version === props.published() ? '(live)' : ''} <span class="muted">{when(version.published_at)}</span>
+                  {t('versions.version', { version: String(version.version) })} {version.version === props.published() ? t('versions.live') : ''} <span class="muted">{when(version.published_at)}</span>
                 </span>
                 <button type="button" class="link" onClick={() => void restore(version.version)}>
-                  Restore as working copy
+                  {t('versions.restore')}
                 </button>
               </li>
             )}
@@ -57,20 +58,20 @@ export function Versions(props: { botId: string; flowId: string; current: () => 
         </ul>
         <div class="inline-form">
           <label>
-            Compare
+            {t('versions.compare')}
             <select name="diff_left" value={left()} onChange={(e) => setLeft(e.currentTarget.value)}>
-              <For each={versions()?.items}>{(version) => <option value={String(version.version)}>version {version.version}</option>}</For>
+              <For each={versions()?.items}>{(version) => <option value={String(version.version)}>{t('versions.option', { version: String(version.version) })}</option>}</For>
             </select>
           </label>
           <label>
-            with
+            {t('versions.with')}
             <select name="diff_right" value={right()} onChange={(e) => setRight(e.currentTarget.value)}>
-              <option value="working">the working copy</option>
-              <For each={versions()?.items}>{(version) => <option value={String(version.version)}>version {version.version}</option>}</For>
+              <option value="working">{t('versions.working')}</option>
+              <For each={versions()?.items}>{(version) => <option value={String(version.version)}>{t('versions.option', { version: String(version.version) })}</option>}</For>
             </select>
           </label>
           <button type="button" onClick={() => void compare()}>
-            Show the differences
+            {t('versions.show')}
           </button>
         </div>
       </Show>

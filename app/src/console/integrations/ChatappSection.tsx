@@ -1,6 +1,7 @@
 import { createResource, createSignal, For, Show } from 'solid-js'
 import { type ChatappHandshake, type ChatappIntegration, consoleApi } from '../console-api.ts'
 import { CopyButton, createAction, ErrorLine, when } from '../parts.tsx'
+import { t } from '../../i18n/language.ts'
 
 /**
  * The messaging-app channel: its tokens (write-only, shown masked), the callback URL to paste
@@ -17,10 +18,10 @@ export function ChatappSection(props: { botId: string }) {
     })
   return (
     <section class="card chatapp">
-      <h2>Messaging app channel</h2>
+      <h2>{t('chatapp.title')}</h2>
       <ErrorLine error={error()} />
-      <Show when={integration() !== undefined} fallback={<p class="loading">Loading…</p>}>
-        <Show when={integration()} fallback={<TokensForm submit="Add the messaging app channel" onSubmit={create} />}>
+      <Show when={integration() !== undefined} fallback={<p class="loading">{t('int.loading')}</p>}>
+        <Show when={integration()} fallback={<TokensForm submit={t('chatapp.add')} onSubmit={create} />}>
           {(chatapp) => <ChatappChannel botId={props.botId} chatapp={chatapp()} act={act} onChanged={mutate} />}
         </Show>
       </Show>
@@ -42,76 +43,76 @@ function ChatappChannel(props: { botId: string; chatapp: ChatappIntegration; act
   return (
     <>
       <dl class="facts">
-        <dt>Business number id</dt>
+        <dt>{t('chatapp.number')}</dt>
         <dd data-phone-number-id>{config().phone_number_id}</dd>
-        <dt>Access token</dt>
+        <dt>{t('chatapp.access')}</dt>
         <dd>
           <code data-masked="access_token">{config().access_token}</code>
         </dd>
-        <dt>Verify token</dt>
+        <dt>{t('chatapp.verify')}</dt>
         <dd>
           <code data-masked="verify_token">{config().verify_token}</code>
         </dd>
-        <dt>App secret</dt>
+        <dt>{t('chatapp.secret')}</dt>
         <dd>
-          <code data-masked="app_secret">{config().app_secret ?? 'none: payloads are not signature-checked'}</code>
+          <code data-masked="app_secret">{config().app_secret ?? t('chatapp.noSecret')}</code>
         </dd>
-        <dt>Channel</dt>
-        <dd>{props.chatapp.is_active ? 'on' : 'switched off: the provider’s messages are refused'}</dd>
+        <dt>{t('chatapp.channel')}</dt>
+        <dd>{props.chatapp.is_active ? t('chatapp.on') : t('chatapp.off')}</dd>
       </dl>
-      <p>Paste this callback URL, with your verify token, into the provider’s webhook settings:</p>
+      <p>{t('chatapp.paste')}</p>
       <div class="actions">
         <code class="snippet" data-callback-url>
           {config().callback_url}
         </code>
-        <CopyButton text={() => config().callback_url} label="Copy the callback URL" />
+        <CopyButton text={() => config().callback_url} label={t('chatapp.copyCallback')} />
       </div>
       <HandshakeLine handshake={handshake()} />
       <div class="actions">
         <button type="button" onClick={() => setEditing(!editing())}>
-          {editing() ? 'Cancel' : 'Change the tokens'}
+          {editing() ? t('int.cancel') : t('chatapp.change')}
         </button>
         <button type="button" onClick={() => void change({ is_active: !props.chatapp.is_active })}>
-          {props.chatapp.is_active ? 'Switch off' : 'Switch on'}
+          {props.chatapp.is_active ? t('int.switchOff') : t('int.switchOn')}
         </button>
         <Show when={config().app_secret}>
           <button type="button" onClick={() => void change({ app_secret: null })}>
-            Remove the app secret
+            {t('chatapp.removeSecret')}
           </button>
         </Show>
         <button type="button" onClick={() => void refresh()}>
-          Refresh
+          {t('int.refresh')}
         </button>
       </div>
       <Show when={editing()}>
-        <TokensForm submit="Save the tokens" editing onSubmit={change} />
+        <TokensForm submit={t('chatapp.saveTokens')} editing onSubmit={change} />
       </Show>
-      <h2>Deliveries</h2>
+      <h2>{t('int.deliveries')}</h2>
       <table class="table deliveries chatapp-deliveries">
         <thead>
           <tr>
-            <th>Status</th>
-            <th>Type</th>
-            <th>Attempts</th>
-            <th>Provider</th>
-            <th class="wide">Created</th>
+            <th>{t('int.status')}</th>
+            <th>{t('chatapp.type')}</th>
+            <th>{t('int.attempts')}</th>
+            <th>{t('chatapp.provider')}</th>
+            <th class="wide">{t('int.created')}</th>
           </tr>
         </thead>
         <tbody>
-          <For each={deliveries()?.items ?? []} fallback={<tr><td colSpan={5} class="muted">Nothing sent yet.</td></tr>}>
+          <For each={deliveries()?.items ?? []} fallback={<tr><td colSpan={5} class="muted">{t('chatapp.nothing')}</td></tr>}>
             {(delivery) => (
               <tr data-chatapp-delivery={delivery.id} data-status={delivery.status}>
                 <td class={`status-${delivery.status === 'accepted' ? 'delivered' : delivery.status}`}>{delivery.status}</td>
                 <td>{delivery.type}</td>
                 <td>{delivery.attempts}</td>
-                <td>{delivery.last_error ?? delivery.provider_status ?? (delivery.provider_message_id ? 'accepted' : '—')}</td>
+                <td>{delivery.last_error ?? delivery.provider_status ?? (delivery.provider_message_id ? t('chatapp.accepted') : '—')}</td>
                 <td class="wide">{when(delivery.created_at)}</td>
               </tr>
             )}
           </For>
         </tbody>
       </table>
-      <p class="muted">The provider’s messages Parley sent, newest first, kept 14 days. Failed ones are not sent again: the provider refused them (its error is shown).</p>
+      <p class="muted">{t('chatapp.kept')}</p>
     </>
   )
 }
@@ -125,12 +126,12 @@ function HandshakeLine(props: { handshake: ChatappHandshake | undefined }) {
     <Show when={props.handshake}>
       {(h) => (
         <div class="handshake" data-handshake={h().verified_at ? 'verified' : h().refused_at ? 'refused' : 'never'}>
-          <Show when={h().verified_at} fallback={<p class="muted">The provider has not verified the callback URL yet: save its webhook settings.</p>}>
-            <p class="status-delivered">The provider verified the callback URL {when(h().verified_at)}.</p>
+          <Show when={h().verified_at} fallback={<p class="muted">{t('chatapp.notVerified')}</p>}>
+            <p class="status-delivered">{t('chatapp.verified', { time: when(h().verified_at) })}</p>
           </Show>
           <Show when={refusedLater(h())}>
             <p class="status-failed" data-handshake-refused>
-              A verification was refused {when(h().refused_at)}: {h().refusal}
+              {t('chatapp.refused', { time: when(h().refused_at), reason: h().refusal ?? '' })}
             </p>
           </Show>
         </div>
@@ -162,23 +163,22 @@ function TokensForm(props: { submit: string; editing?: boolean; onSubmit: (body:
       setSecret('')
     })
   }
-  const keep = props.editing ? '; empty keeps the current one' : ''
   return (
     <form class="grid-stack" onSubmit={send}>
       <label class="field">
-        Business number id <span class="limit">the phone_number_id at the provider{props.editing ? '; empty keeps it' : ''}</span>
+        {t('chatapp.number')} <span class="limit">{props.editing ? t('chatapp.numberKeep') : t('chatapp.numberHint')}</span>
         <input name="phone_number_id" value={phone()} onInput={(e) => setPhone(e.currentTarget.value)} required={!props.editing} pattern="[A-Za-z0-9._\-]{1,64}" />
       </label>
       <label class="field">
-        Access token <span class="limit">write-only{keep}</span>
+        {t('chatapp.access')} <span class="limit">{props.editing ? t('chatapp.writeOnlyKeep') : t('chatapp.writeOnly')}</span>
         <input name="access_token" type="password" autocomplete="off" value={access()} onInput={(e) => setAccess(e.currentTarget.value)} required={!props.editing} />
       </label>
       <label class="field">
-        Verify token <span class="limit">you choose it; the same in the provider’s webhook settings{keep}</span>
+        {t('chatapp.verify')} <span class="limit">{props.editing ? t('chatapp.verifyKeep') : t('chatapp.verifyHint')}</span>
         <input name="verify_token" type="password" autocomplete="off" value={verify()} onInput={(e) => setVerify(e.currentTarget.value)} required={!props.editing} />
       </label>
       <label class="field">
-        App secret <span class="limit">optional: checks the signature of the provider’s payloads{keep}</span>
+        {t('chatapp.secret')} <span class="limit">{props.editing ? t('chatapp.secretKeep') : t('chatapp.secretHint')}</span>
         <input name="app_secret" type="password" autocomplete="off" value={secret()} onInput={(e) => setSecret(e.currentTarget.value)} />
       </label>
       <div class="actions">

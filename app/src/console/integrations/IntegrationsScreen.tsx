@@ -5,6 +5,7 @@ import { BotTabs, createAction, ErrorLine, ShownOnce, when } from '../parts.tsx'
 import { ChatappSection } from './ChatappSection.tsx'
 import { LlmSection } from './LlmSection.tsx'
 import { McpSection } from './McpSection.tsx'
+import { rich, t } from '../../i18n/language.ts'
 
 /** The chatbot's other integrations: the rest-api and messaging-app channels, MCP tool servers, the LLM its agent states use. */
 export default function IntegrationsScreen() {
@@ -13,7 +14,7 @@ export default function IntegrationsScreen() {
   return (
     <>
       <BotTabs botId={params.botId} name={bot()?.name} />
-      <h1>Integrations</h1>
+      <h1>{t('int.title')}</h1>
       <RestApiSection botId={params.botId} />
       <ChatappSection botId={params.botId} />
       <McpSection botId={params.botId} />
@@ -61,19 +62,19 @@ function RestApiSection(props: { botId: string }) {
 
   return (
     <section class="card rest-api">
-      <h2>REST API channel</h2>
+      <h2>{t('rest.title')}</h2>
       <ErrorLine error={error()} />
-      <Show when={integration() !== undefined} fallback={<p class="loading">Loading…</p>}>
+      <Show when={integration() !== undefined} fallback={<p class="loading">{t('int.loading')}</p>}>
         <Show
           when={integration()}
           fallback={
             <form class="inline-form" onSubmit={create}>
               <label>
-                Webhook URL
+                {t('rest.webhook')}
                 <input name="webhook_url" type="url" value={url()} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/parley-webhook" required />
               </label>
               <button type="submit" class="primary">
-                Add the REST API channel
+                {t('rest.add')}
               </button>
             </form>
           }
@@ -81,42 +82,42 @@ function RestApiSection(props: { botId: string }) {
           {(rest) => (
             <>
               <p>
-                The bot's answers are POSTed, signed, to <code data-webhook-url>{rest().config.webhook_url}</code>. Signing secret: <code>{rest().config.signing_secret}</code>
+                {rich('rest.posted', { url: <code data-webhook-url>{rest().config.webhook_url}</code>, secret: <code>{rest().config.signing_secret}</code> })}
               </p>
               <form class="inline-form" onSubmit={saveUrl}>
                 <label>
-                  New webhook URL
+                  {t('rest.newUrl')}
                   <input name="new_webhook_url" type="url" value={url()} onInput={(e) => setUrl(e.currentTarget.value)} required />
                 </label>
-                <button type="submit">Change URL</button>
+                <button type="submit">{t('rest.changeUrl')}</button>
                 <button type="button" onClick={() => void rotate()}>
-                  Rotate the signing secret
+                  {t('rest.rotate')}
                 </button>
               </form>
               <Show when={secret()}>
                 <div>
-                  <p>The signing secret, shown this once: put it in the receiver now. The old one stops at once.</p>
+                  <p>{t('rest.secretOnce')}</p>
                   <ShownOnce value={secret()} mark="signing-secret" onDone={() => setSecret('')} />
                 </div>
               </Show>
               <div class="actions">
-                <h2>Deliveries</h2>
+                <h2>{t('int.deliveries')}</h2>
                 <button type="button" onClick={() => void reloadDeliveries()}>
-                  Refresh
+                  {t('int.refresh')}
                 </button>
               </div>
               <table class="table deliveries">
                 <thead>
                   <tr>
-                    <th>Status</th>
-                    <th>Attempts</th>
-                    <th>Last answer</th>
-                    <th class="wide">Created</th>
+                    <th>{t('int.status')}</th>
+                    <th>{t('int.attempts')}</th>
+                    <th>{t('rest.lastAnswer')}</th>
+                    <th class="wide">{t('int.created')}</th>
                     <th />
                   </tr>
                 </thead>
                 <tbody>
-                  <For each={deliveries()?.items ?? []} fallback={<tr><td colSpan={5} class="muted">No delivery yet.</td></tr>}>
+                  <For each={deliveries()?.items ?? []} fallback={<tr><td colSpan={5} class="muted">{t('rest.none')}</td></tr>}>
                     {(delivery) => (
                       <tr data-delivery={delivery.id} data-status={delivery.status}>
                         <td class={`status-${delivery.status}`}>{delivery.status}</td>
@@ -126,7 +127,7 @@ function RestApiSection(props: { botId: string }) {
                         <td>
                           <Show when={delivery.status === 'failed'}>
                             <button type="button" onClick={() => void redeliver(delivery.id)}>
-                              Redeliver
+                              {t('rest.redeliver')}
                             </button>
                           </Show>
                         </td>

@@ -1,6 +1,7 @@
 import { createSignal, Show } from 'solid-js'
 import { type Chatbot, consoleApi, type ModelTest } from '../console-api.ts'
 import { createAction, ErrorLine, intoView } from '../parts.tsx'
+import { t, type TextKey } from '../../i18n/language.ts'
 
 /**
  * The model the chatbot's agent states use: its settings, and a test that calls it the way a
@@ -56,52 +57,52 @@ export function LlmSection(props: { bot: Chatbot; onSaved: (bot: Chatbot) => voi
   }
   return (
     <section class="card llm">
-      <h2>LLM for agent states</h2>
-      <p class="muted">Any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, OpenRouter…).</p>
+      <h2>{t('llm.title')}</h2>
+      <p class="muted">{t('llm.intro')}</p>
       <form class="grid-stack" onSubmit={save}>
         <label class="field">
-          Base URL
+          {t('llm.baseUrl')}
           <input name="llm_base_url" value={baseUrl()} onInput={(e) => setBaseUrl(e.currentTarget.value)} placeholder="https://api.openai.com/v1" required />
         </label>
         <label class="field">
-          Model
+          {t('llm.model')}
           <input name="llm_model" value={model()} onInput={(e) => setModel(e.currentTarget.value)} placeholder="gpt-4o-mini" required />
         </label>
         <label class="field">
-          Temperature <span class="limit">0 to 2; empty for the model's default</span>
+          {t('llm.temperature')} <span class="limit">{t('llm.temperatureHint')}</span>
           <input name="llm_temperature" inputMode="decimal" value={temperature()} onInput={(e) => setTemperature(e.currentTarget.value)} />
         </label>
         <label class="field">
-          Most tokens per answer <span class="limit">sent as max_tokens; 1 to 8192, empty for 1024</span>
+          {t('llm.maxTokens')} <span class="limit">{t('llm.maxTokensHint')}</span>
           <input name="llm_max_tokens" inputMode="numeric" value={maxTokens()} onInput={(e) => setMaxTokens(e.currentTarget.value)} />
         </label>
         <label class="field">
-          Deadline of one model call <span class="limit">seconds, 1 to 600; empty for 120</span>
+          {t('llm.callDeadline')} <span class="limit">{t('llm.callDeadlineHint')}</span>
           <input name="llm_call_deadline" inputMode="decimal" value={callDeadline()} onInput={(e) => setCallDeadline(e.currentTarget.value)} />
         </label>
         <label class="field">
-          Deadline of one run <span class="limit">seconds, 1 to 1800; empty for 300; past it the state goes to on_error</span>
+          {t('llm.runDeadline')} <span class="limit">{t('llm.runDeadlineHint')}</span>
           <input name="llm_run_deadline" inputMode="decimal" value={runDeadline()} onInput={(e) => setRunDeadline(e.currentTarget.value)} />
         </label>
         <label class="field">
-          API key <span class="limit">write-only; {props.bot.llm?.api_key ? `set (${props.bot.llm.api_key}); empty keeps it for this base URL` : 'none set'}</span>
+          {t('llm.apiKey')} <span class="limit">{props.bot.llm?.api_key ? t('llm.keySet', { hint: props.bot.llm.api_key }) : t('llm.keyNone')}</span>
           <input name="llm_api_key" type="password" autocomplete="off" value={apiKey()} onInput={(e) => setApiKey(e.currentTarget.value)} />
         </label>
         <ErrorLine error={error()} />
         <div class="actions">
           <button type="submit" class="primary">
-            Save the LLM settings
+            {t('llm.save')}
           </button>
           <button type="button" onClick={test} disabled={testing()}>
-            {testing() ? 'Testing…' : 'Test the model'}
+            {testing() ? t('llm.testing') : t('llm.test')}
           </button>
           <Show when={props.bot.llm}>
             <button type="button" onClick={() => void remove()}>
-              Remove
+              {t('int.remove')}
             </button>
           </Show>
           <Show when={saved()}>
-            <span role="status">Saved.</span>
+            <span role="status">{t('llm.saved')}</span>
           </Show>
         </div>
         {/* Keyed: a second test's answer replaces the first one's line. */}
@@ -109,11 +110,13 @@ export function LlmSection(props: { bot: Chatbot; onSaved: (bot: Chatbot) => voi
           {(shown) =>
             shown.ok ? (
               <p ref={intoView} class="status-delivered" role="status" data-model-ok>
-                {shown.model} answered in {Math.round(shown.latency_ms)} ms{shown.answer ? `: “${shown.answer}”` : ' (it called the offered tool)'}. Agent states can use it.
+                {shown.answer
+                  ? t('llm.answered', { model: shown.model, ms: Math.round(shown.latency_ms), answer: shown.answer })
+                  : t('llm.calledTool', { model: shown.model, ms: Math.round(shown.latency_ms) })}
               </p>
             ) : (
               <p ref={intoView} class="status-failed" role="alert" data-model-failed={shown.failure.kind}>
-                <strong>{FAILURE_TITLES[shown.failure.kind] ?? shown.failure.kind}</strong>: {shown.failure.message}
+                <strong>{failureTitle(shown.failure.kind)}</strong>: {shown.failure.message}
               </p>
             )
           }
@@ -123,18 +126,6 @@ export function LlmSection(props: { bot: Chatbot; onSaved: (bot: Chatbot) => voi
   )
 }
 
-/** The test's failure kinds, as a heading a person reads first (docs/agents.md). */
-const FAILURE_TITLES: Record<string, string> = {
-  dns: 'Unknown host',
-  refused: 'Nothing answers there',
-  tls: 'Certificate refused',
-  timeout: 'No answer in time',
-  blocked_address: 'Address not allowed',
-  unauthorized: 'Key refused',
-  not_found: 'Not found',
-  rate_limited: 'Rate limited',
-  provider_error: 'Provider failed',
-  bad_request: 'Request refused',
-  bad_answer: 'Not a chat-completions API',
-  no_answer: 'No usable answer',
-}
+/** The test's failure kinds, as a heading a person reads first (docs/agents.md); a kind the app does not know, as it came. */
+const FAILURE_KINDS = ['dns', 'refused', 'tls', 'timeout', 'blocked_address', 'unauthorized', 'not_found', 'rate_limited', 'provider_error', 'bad_request', 'bad_answer', 'no_answer'] as const
+const failureTitle = (kind: string): string => ((FAILURE_KINDS as readonly string[]).includes(kind) ? t(`llm.failure.${kind}` as TextKey & `llm.failure.${string}`) : kind)

@@ -1,6 +1,7 @@
 import { createSignal, onCleanup, Show } from 'solid-js'
 import { consoleApi, type McpIntegration } from '../console-api.ts'
 import { createAction, ErrorLine, errorText, when } from '../parts.tsx'
+import { t } from '../../i18n/language.ts'
 
 type Status = 'authorized' | 'needs_authorization' | 'not_connected'
 
@@ -68,17 +69,17 @@ export function McpAuthorization(props: { botId: string; server: McpIntegration 
   return (
     <div class="actions mcp-auth" data-oauth-status={status()}>
       <span class={status() === 'authorized' ? 'status-delivered' : 'status-failed'}>
-        OAuth: {status() === 'authorized' ? 'authorized' : status() === 'not_connected' ? 'not connected yet (client credentials)' : 'needs authorization'}
-        <Show when={status() === 'authorized' && expiresAt()}> (access token until {when(expiresAt())}; Parley refreshes it)</Show>
+        {t('mcp.oauthStatus', { status: status() === 'authorized' ? t('mcp.authorized') : status() === 'not_connected' ? t('mcp.notConnected') : t('mcp.needsAuth') })}
+        <Show when={status() === 'authorized' && expiresAt()}>{t('mcp.tokenUntil', { time: when(expiresAt()) })}</Show>
       </span>
       <Show when={auth()?.grant !== 'client_credentials'}>
         <button type="button" onClick={() => void authorize()}>
-          {status() === 'authorized' ? 'Authorize again' : 'Authorize'}
+          {status() === 'authorized' ? t('mcp.authorizeAgain') : t('mcp.authorize')}
         </button>
       </Show>
       <Show when={waiting()}>
         <span class="muted" role="status">
-          Waiting for the authorization in the other window…
+          {t('mcp.waiting')}
         </span>
       </Show>
       <ErrorLine error={error()} />

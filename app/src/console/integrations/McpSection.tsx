@@ -2,6 +2,7 @@ import { createResource, createSignal, For, Show } from 'solid-js'
 import { consoleApi } from '../console-api.ts'
 import { createAction, ErrorLine } from '../parts.tsx'
 import { McpServer } from './McpServer.tsx'
+import { t } from '../../i18n/language.ts'
 
 export type SignIn = 'none' | 'oauth' | 'bearer'
 
@@ -32,24 +33,24 @@ export function McpSection(props: { botId: string }) {
   }
   return (
     <section class="card mcp">
-      <h2>MCP tool servers</h2>
+      <h2>{t('mcp.title')}</h2>
       <form class="inline-form" onSubmit={add}>
         <label>
-          Name
-          <input name="mcp_name" value={name()} onInput={(e) => setName(e.currentTarget.value)} required placeholder="orders" />
+          {t('int.name')}
+          <input name="mcp_name" value={name()} onInput={(e) => setName(e.currentTarget.value)} required placeholder={t('mcp.namePlaceholder')} />
         </label>
         <label>
-          URL
+          {t('int.url')}
           <input name="mcp_url" type="url" value={url()} onInput={(e) => setUrl(e.currentTarget.value)} required placeholder="https://mcp.example.com/mcp" />
         </label>
         <SignInFields signIn={auth()} token={token()} onSignIn={(value) => setAuth(value as SignIn)} onToken={setToken} prefix="mcp" />
         <button type="submit" class="primary">
-          Add server
+          {t('mcp.add')}
         </button>
       </form>
       <ErrorLine error={error()} />
       <p class="muted">
-        Tools the server marks read-only or non-destructive are offered to agent states at once; any other tool starts denied until you tick it.
+        {t('mcp.intro')}
       </p>
       <For each={servers()?.items ?? []}>{(server) => <McpServer botId={props.botId} server={server} onRemoved={() => void refetch()} />}</For>
     </section>
@@ -61,19 +62,19 @@ export function SignInFields(props: { signIn: SignIn | 'keep'; token: string; on
   return (
     <>
       <label>
-        Sign-in
+        {t('mcp.signIn')}
         <select name={`${props.prefix}_auth`} value={props.signIn} onChange={(e) => props.onSignIn(e.currentTarget.value as SignIn | 'keep')}>
           <Show when={props.keep}>
             <option value="keep">{props.keep}</option>
           </Show>
-          <option value="none">none</option>
-          <option value="oauth">OAuth (authorize in the browser)</option>
-          <option value="bearer">bearer token</option>
+          <option value="none">{t('mcp.none')}</option>
+          <option value="oauth">{t('mcp.oauth')}</option>
+          <option value="bearer">{t('mcp.bearer')}</option>
         </select>
       </label>
       <Show when={props.signIn === 'bearer'}>
         <label>
-          Token
+          {t('mcp.token')}
           <input name={`${props.prefix}_token`} type="password" autocomplete="off" value={props.token} onInput={(e) => props.onToken(e.currentTarget.value)} required />
         </label>
       </Show>

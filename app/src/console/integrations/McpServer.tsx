@@ -4,13 +4,10 @@ import { Confirm, createAction, ErrorLine, intoView } from '../parts.tsx'
 import { McpAuthorization } from './McpAuthorization.tsx'
 import { authOf, type SignIn, SignInFields } from './McpSection.tsx'
 import { ToolTry } from './ToolTry.tsx'
+import { t } from '../../i18n/language.ts'
 
 /** Why a tool is not offered, and what ticking it does. */
-const DENIED_BECAUSE: Record<NonNullable<McpTool['denied_by']>, string> = {
-  annotations: 'Denied: its server does not mark it read-only or non-destructive (it may change or delete data). Tick it to offer it.',
-  deny: 'Denied by this server\'s deny list. Ticking it takes it off that list.',
-  allow: 'Not in this server\'s allow list.',
-}
+const DENIED_BECAUSE = (why: NonNullable<McpTool['denied_by']>): string => t(`mcp.denied.${why}`)
 
 /**
  * One MCP server: test the connection, tick the tools agent states may use (each denied one
@@ -55,24 +52,24 @@ export function McpServer(props: { botId: string; server: McpIntegration; onRemo
         <strong>{server().name}</strong>
         <code>{server().config.url}</code>
         <Show when={!server().is_active}>
-          <span class="badge off">switched off</span>
+          <span class="badge off">{t('mcp.off')}</span>
         </Show>
         <span class="spacer" />
         <button type="button" onClick={() => void run()}>
-          Test the connection
+          {t('mcp.test')}
         </button>
         <button type="button" onClick={() => setEditing(!editing())} aria-expanded={editing()}>
-          Edit
+          {t('mcp.edit')}
         </button>
         <button type="button" onClick={() => void update({ is_active: !server().is_active })}>
-          {server().is_active ? 'Switch off' : 'Switch on'}
+          {server().is_active ? t('int.switchOff') : t('int.switchOn')}
         </button>
         <button type="button" class="danger" onClick={() => setRemoving(true)}>
-          Remove
+          {t('int.remove')}
         </button>
       </div>
       <Show when={!server().is_active}>
-        <p class="muted">Switched off: agent states get none of its tools and calls are refused, until it is switched on again.</p>
+        <p class="muted">{t('mcp.offNote')}</p>
       </Show>
       <Show when={editing()}>
         <EditServer server={server()} onSave={(body) => void update(body).then((ok) => ok && setEditing(false))} onCancel={() => setEditing(false)} />
@@ -86,7 +83,7 @@ export function McpServer(props: { botId: string; server: McpIntegration; onRemo
         {(shown) =>
           shown.ok ? (
             <p ref={intoView} class="status-delivered" data-mcp-ok>
-              Connected to {shown.server.name} {shown.server.version} in {Math.round(shown.latency_ms)} ms: {shown.tools.length} tools.
+              {t('mcp.connected', { server: `${shown.server.name} ${shown.server.version}`, ms: Math.round(shown.latency_ms), count: shown.tools.length })}
             </p>
           ) : (
             <p ref={intoView} class="status-failed" data-mcp-failed>
@@ -106,22 +103,22 @@ export function McpServer(props: { botId: string; server: McpIntegration; onRemo
                   </label>
                   <span class="muted">{tool.description ?? ''}</span>
                   <button type="button" class="link" onClick={() => setTrying(tool)}>
-                    Try it
+                    {t('mcp.tryIt')}
                   </button>
                 </div>
-                <Show when={tool.denied_by}>{(why) => <p class="tool-denied" data-denied-by={why()}>{DENIED_BECAUSE[why()]}</p>}</Show>
+                <Show when={tool.denied_by}>{(why) => <p class="tool-denied" data-denied-by={why()}>{DENIED_BECAUSE(why())}</p>}</Show>
               </li>
             )}
           </For>
         </ul>
-        <p class="muted">Ticked tools are offered to the chatbot's agent states; the others never are.</p>
+        <p class="muted">{t('mcp.ticked')}</p>
       </Show>
       <Show when={trying()} keyed>
         {(tool) => <ToolTry botId={props.botId} serverId={server().id} tool={tool} />}
       </Show>
       <Show when={removing()}>
-        <Confirm title={`Remove the MCP server “${server().name}”?`} confirm="Remove it" onConfirm={() => void remove()} onCancel={() => setRemoving(false)}>
-          <p>Agent states that use it lose its tools at once and its connection closes. Published flows that name it keep running without them; the flow editor marks the name as an error until it is taken out.</p>
+        <Confirm title={t('mcp.removeTitle', { name: server().name })} confirm={t('mcp.removeConfirm')} onConfirm={() => void remove()} onCancel={() => setRemoving(false)}>
+          <p>{t('mcp.removeBody')}</p>
         </Confirm>
       </Show>
     </div>
@@ -148,25 +145,25 @@ function EditServer(props: { server: McpIntegration; onSave: (body: Record<strin
   return (
     <form class="inline-form mcp-edit" onSubmit={save}>
       <label>
-        Name
+        {t('int.name')}
         <input name="mcp_edit_name" value={name()} onInput={(e) => setName(e.currentTarget.value)} required />
       </label>
       <label>
-        URL
+        {t('int.url')}
         <input name="mcp_edit_url" type="url" value={url()} onInput={(e) => setUrl(e.currentTarget.value)} required />
       </label>
-      <SignInFields signIn={signIn()} token={token()} onSignIn={setSignIn} onToken={setToken} prefix="mcp_edit" keep={`as it is (${props.server.config.auth?.type ?? 'none'})`} />
+      <SignInFields signIn={signIn()} token={token()} onSignIn={setSignIn} onToken={setToken} prefix="mcp_edit" keep={t('mcp.keep', { type: props.server.config.auth?.type ?? t('mcp.none') })} />
       <label>
-        Tool call limit (s)
+        {t('mcp.timeout')}
         <input name="mcp_edit_timeout" inputMode="decimal" value={seconds()} onInput={(e) => setSeconds(e.currentTarget.value)} />
       </label>
       <button type="submit" class="primary">
-        Save
+        {t('int.save')}
       </button>
       <button type="button" onClick={() => props.onCancel()}>
-        Cancel
+        {t('int.cancel')}
       </button>
-      <p class="muted">A new URL needs the sign-in chosen again: stored credentials are only ever sent to the URL they were given for.</p>
+      <p class="muted">{t('mcp.newUrl')}</p>
     </form>
   )
 }

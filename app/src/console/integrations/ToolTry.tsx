@@ -2,6 +2,7 @@ import { createSignal, For, Match, onMount, Show, Switch } from 'solid-js'
 import { consoleApi, type McpTool } from '../console-api.ts'
 import { createAction, ErrorLine, intoView } from '../parts.tsx'
 import { jsonArguments, type ToolField, toolArguments, toolFields } from './tool-form.ts'
+import { t } from '../../i18n/language.ts'
 
 /**
  * "Try it": one call of a tool with arguments typed in a form drawn from its input schema
@@ -26,29 +27,29 @@ export function ToolTry(props: { botId: string; serverId: string; tool: McpTool 
       const answer = await consoleApi.callTool(props.botId, props.serverId, props.tool.name, built.arguments)
       // Text blocks read as text; anything else (images, resources) as the blocks themselves.
       const texts = answer.content.every((block) => block.type === 'text') ? answer.content.map((block) => String(block.text)).join('\n') : JSON.stringify(answer.content, null, 2)
-      setResult(texts + (answer.is_error ? '\n(the tool reported an error)' : ''))
+      setResult(texts + (answer.is_error ? `\n${t('tool.reportedError')}` : ''))
     })
   }
   return (
     <form ref={formElement} class="grid-stack tool-try" onSubmit={call} data-trying={props.tool.name}>
-      <h3>Try {props.tool.title ?? props.tool.name}</h3>
+      <h3>{t('tool.try', { name: props.tool.title ?? props.tool.name })}</h3>
       <Show
         when={fields}
         fallback={
           <label class="field">
-            Arguments (JSON) <span class="limit">the form cannot draw this tool's schema</span>
+            {t('tool.json')} <span class="limit">{t('tool.noSchema')}</span>
             <textarea name="tool_arguments" rows={4} value={json()} onInput={(e) => setJson(e.currentTarget.value)} />
           </label>
         }
       >
-        <For each={fields} fallback={<p class="muted">This tool takes no arguments.</p>}>
+        <For each={fields} fallback={<p class="muted">{t('tool.noArguments')}</p>}>
           {(field) => <FieldInput field={field} value={values()[field.name] ?? ''} onInput={(text) => set(field.name, text)} />}
         </For>
       </Show>
       <ErrorLine error={error()} />
       <div class="actions">
         <button type="submit" class="primary">
-          Call {props.tool.name}
+          {t('tool.call', { name: props.tool.name })}
         </button>
       </div>
       <Show when={result()}>
@@ -60,14 +61,13 @@ export function ToolTry(props: { botId: string; serverId: string; tool: McpTool 
   )
 }
 
-const KIND_WORDS: Record<ToolField['kind'], string> = { string: 'text', number: 'number', integer: 'whole number', boolean: 'true or false', enum: 'one of these', json: 'JSON' }
 
 function FieldInput(props: { field: ToolField; value: string; onInput: (text: string) => void }) {
   const id = `tool-arg-${props.field.name}`
   const label = (
     <>
       {props.field.name}
-      {props.field.required ? ' *' : ''} <span class="limit">{[KIND_WORDS[props.field.kind], props.field.description].filter(Boolean).join(' · ')}</span>
+      {props.field.required ? ' *' : ''} <span class="limit">{[t(`tool.kind.${props.field.kind}`), props.field.description].filter(Boolean).join(' · ')}</span>
     </>
   )
   return (
@@ -77,15 +77,15 @@ function FieldInput(props: { field: ToolField; value: string; onInput: (text: st
         <Match when={props.field.kind === 'boolean'}>
           <select id={id} name={id} value={props.value} onChange={(e) => props.onInput(e.currentTarget.value)} required={props.field.required}>
             <Show when={!props.field.required}>
-              <option value="">(not sent)</option>
+              <option value="">{t('tool.notSent')}</option>
             </Show>
-            <option value="true">true</option>
-            <option value="false">false</option>
+            <option value="true">{t('tool.true')}</option>
+            <option value="false">{t('tool.false')}</option>
           </select>
         </Match>
         <Match when={props.field.kind === 'enum'}>
           <select id={id} name={id} value={props.value} onChange={(e) => props.onInput(e.currentTarget.value)} required={props.field.required}>
-            <option value="">{props.field.required ? 'choose one' : '(not sent)'}</option>
+            <option value="">{props.field.required ? t('tool.chooseOne') : t('tool.notSent')}</option>
             <For each={props.field.options}>{(option) => <option value={String(option)}>{String(option)}</option>}</For>
           </select>
         </Match>

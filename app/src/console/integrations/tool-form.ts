@@ -1,3 +1,5 @@
+import { t } from '../../i18n/language.ts'
+
 /**
  * "Try it" for an MCP tool: a form drawn from the tool's input schema (JSON Schema, as the
  * server lists it). Strings, numbers, integers, booleans and enums get inputs of their own;
@@ -106,8 +108,8 @@ export function jsonArguments(text: string): { ok: true; arguments: Record<strin
   try {
     parsed = JSON.parse(text.trim() === '' ? '{}' : text)
   } catch (failure) {
-    return { ok: false, error: `the arguments are not JSON: ${(failure as Error).message}` }
+    return { ok: false, error: t('tool.notJson', { reason: (failure as Error).message }) }
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, error: 'the arguments must be a JSON object' }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, error: t('tool.notObject') }
   return { ok: true, arguments: parsed as Record<string, unknown> }
 }

@@ -2,6 +2,7 @@ import { createResource, createSignal, For, Show } from 'solid-js'
 import { type ApiKey, consoleApi } from '../console-api.ts'
 import { ConfirmFor } from '../ConfirmFor.tsx'
 import { createAction, ErrorLine, ShownOnce, when } from '../parts.tsx'
+import { rich, t } from '../../i18n/language.ts'
 
 /** API keys: made and shown once, revoked, with when each was last used. */
 export default function KeysScreen() {
@@ -28,37 +29,37 @@ export default function KeysScreen() {
 
   return (
     <>
-      <h1>API keys</h1>
-      <p class="muted">A key opens the whole developer API of this workspace. Parley keeps only a hash: a key is shown once, when it is made.</p>
+      <h1>{t('keys.title')}</h1>
+      <p class="muted">{t('keys.intro')}</p>
       <form class="inline-form card" onSubmit={create}>
         <label>
-          New key
-          <input name="key-name" value={name()} onInput={(e) => setName(e.currentTarget.value)} maxLength={100} required placeholder="Back office" />
+          {t('keys.new')}
+          <input name="key-name" value={name()} onInput={(e) => setName(e.currentTarget.value)} maxLength={100} required placeholder={t('keys.namePlaceholder')} />
         </label>
         <button type="submit" class="primary" disabled={!name().trim()}>
-          Create key
+          {t('keys.create')}
         </button>
       </form>
       <ErrorLine error={error()} />
       <Show when={made()}>
         {(key) => (
           <section class="card" aria-live="polite">
-            <h2>Key “{key().name}”: copy it now</h2>
+            <h2>{t('keys.copyNow', { name: key().name })}</h2>
             <ShownOnce value={key().key} mark="new-key" onDone={() => setMade(null)}>
-              <p class="muted">It will not be shown again.</p>
+              <p class="muted">{t('keys.notAgain')}</p>
             </ShownOnce>
           </section>
         )}
       </Show>
       <section class="card">
-        <Show when={keys()} fallback={<p class="loading">Loading…</p>}>
+        <Show when={keys()} fallback={<p class="loading">{t('console.loading')}</p>}>
           <table class="table keys">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Key</th>
-                <th class="wide">Created</th>
-                <th>Last used</th>
+                <th>{t('keys.name')}</th>
+                <th>{t('keys.key')}</th>
+                <th class="wide">{t('keys.created')}</th>
+                <th>{t('keys.lastUsed')}</th>
                 <th />
               </tr>
             </thead>
@@ -71,11 +72,11 @@ export default function KeysScreen() {
                       <code>{key.prefix}…</code>
                     </td>
                     <td class="wide">{when(key.created_at)}</td>
-                    <td>{key.last_used_at ? when(key.last_used_at) : 'never'}</td>
+                    <td>{key.last_used_at ? when(key.last_used_at) : t('keys.never')}</td>
                     <td>
-                      <Show when={key.revoked_at === null} fallback={<span data-revoked>revoked {when(key.revoked_at)}</span>}>
+                      <Show when={key.revoked_at === null} fallback={<span data-revoked>{t('keys.revokedAt', { time: when(key.revoked_at) })}</span>}>
                         <button type="button" onClick={() => setRevoking(key)}>
-                          Revoke
+                          {t('keys.revoke')}
                         </button>
                       </Show>
                     </td>
@@ -86,10 +87,10 @@ export default function KeysScreen() {
           </table>
         </Show>
       </section>
-      <ConfirmFor item={revoking()} title={(key) => `Revoke ${key.name}?`} confirm="Revoke" onClose={() => setRevoking(null)} onConfirm={(key) => void revoke(key)}>
+      <ConfirmFor item={revoking()} title={(key) => t('keys.revokeTitle', { name: key.name })} confirm={t('keys.revoke')} onClose={() => setRevoking(null)} onConfirm={(key) => void revoke(key)}>
         {(key) => (
           <p>
-            Every request with <code>{key.prefix}…</code> is refused from now on (401). Whatever uses it stops working; this cannot be undone.
+            {rich('keys.revokeBody', { prefix: <code>{key.prefix}…</code> })}
           </p>
         )}
       </ConfirmFor>

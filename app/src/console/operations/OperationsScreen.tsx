@@ -3,6 +3,7 @@ import { consoleApi } from '../console-api.ts'
 import { ErrorLine, errorText, when } from '../parts.tsx'
 import ScheduledBackups from './ScheduledBackups.tsx'
 import { formatBytes, formatDuration, readLogLine } from './format.ts'
+import { rich, t } from '../../i18n/language.ts'
 
 /** The installation: version, uptime, database, backups (scheduled and to download), the latest log lines. */
 export default function OperationsScreen() {
@@ -12,44 +13,44 @@ export default function OperationsScreen() {
 
   return (
     <>
-      <h1>Operations</h1>
+      <h1>{t('ops.title')}</h1>
       <ErrorLine error={failure()} />
       <div class="grid-2">
         <section class="card">
-          <h2>This installation</h2>
-          <Show when={status()} fallback={<p class="loading">Loading…</p>}>
+          <h2>{t('ops.installation')}</h2>
+          <Show when={status()} fallback={<p class="loading">{t('console.loading')}</p>}>
             {(s) => (
               <dl class="facts">
-                <dt>Version</dt>
+                <dt>{t('ops.version')}</dt>
                 <dd data-version>{s().version}</dd>
-                <dt>Up for</dt>
+                <dt>{t('ops.upFor')}</dt>
                 <dd data-uptime>{formatDuration(s().uptime_seconds)}</dd>
-                <dt>Started</dt>
+                <dt>{t('ops.started')}</dt>
                 <dd>{when(s().started_at)}</dd>
-                <dt>Database</dt>
+                <dt>{t('ops.database')}</dt>
                 <dd data-database>
-                  {formatBytes(s().database_bytes)} <span class="muted">(+ {formatBytes(s().wal_bytes)} write-ahead log)</span>
+                  {formatBytes(s().database_bytes)} <span class="muted">{t('ops.wal', { size: formatBytes(s().wal_bytes) })}</span>
                 </dd>
               </dl>
             )}
           </Show>
         </section>
         <section class="card">
-          <h2>Backup</h2>
+          <h2>{t('ops.backup')}</h2>
           <p class="muted">
-            A consistent, checked copy of the whole database, made while Parley runs. To restore one, stop Parley and run <code>parley restore FILE</code>.
+            {rich('ops.backupIntro', { command: <code>parley restore FILE</code> })}
           </p>
           <a class="button primary" href="/api/dev/v1/operations/backup" download="" data-backup>
-            Download a backup
+            {t('ops.download')}
           </a>
           <Show when={status()}>{(s) => <ScheduledBackups backups={s().backups} />}</Show>
         </section>
       </div>
       <section class="card">
         <div class="actions">
-          <h2>Latest log lines</h2>
+          <h2>{t('ops.logs')}</h2>
           <button type="button" onClick={() => void refetch()}>
-            Refresh
+            {t('ops.refresh')}
           </button>
         </div>
         <pre class="logs" data-logs tabindex="0">

@@ -2,38 +2,39 @@ import { For, Show } from 'solid-js'
 import type { ScheduledBackups as Backups } from '../console-api.ts'
 import { when } from '../parts.tsx'
 import { formatBytes, formatDuration, formatPeriod } from './format.ts'
+import { rich, t } from '../../i18n/language.ts'
 
 /** The backups Parley writes itself (PARLEY_BACKUP_EVERY): where, how often, the ones kept, and a failure if the last one failed. */
 export default function ScheduledBackups(props: { backups: Backups }) {
   return (
     <div class="scheduled-backups" data-scheduled-backups>
-      <h3>Scheduled backups</h3>
+      <h3>{t('ops.scheduled')}</h3>
       <Show
         when={props.backups.scheduled}
         fallback={
           <p class="muted" data-backups-off>
-            Off. Set <code>PARLEY_BACKUP_EVERY</code> (such as <code>1d</code>) and Parley backs itself up, keeping the newest <code>PARLEY_BACKUP_KEEP</code>.
+            {rich('ops.off', { every: <code>PARLEY_BACKUP_EVERY</code>, example: <code>1d</code>, keep: <code>PARLEY_BACKUP_KEEP</code> })}
           </p>
         }
       >
         <p class="muted" data-backups-plan>
-          Every {formatPeriod(props.backups.every_seconds ?? 0)} into <code>{props.backups.dir}</code>, keeping the newest {props.backups.keep}.{' '}
-          {props.backups.running ? 'One is being written now.' : `Next: ${when(props.backups.next_at)}.`}
+          {rich('ops.plan', { period: formatPeriod(props.backups.every_seconds ?? 0), dir: <code>{props.backups.dir}</code>, keep: String(props.backups.keep) })}{' '}
+          {props.backups.running ? t('ops.writing') : t('ops.next', { time: when(props.backups.next_at) })}
         </p>
         <Show when={props.backups.last_failure}>
           {(failure) => (
             <p class="form-error" role="alert" data-backup-failure>
-              The backup of {when(failure().at)} failed: {failure().error}
+              {t('ops.failed', { time: when(failure().at), reason: failure().error })}
             </p>
           )}
         </Show>
-        <Show when={props.backups.files.length > 0} fallback={<p class="muted">None written yet.</p>}>
+        <Show when={props.backups.files.length > 0} fallback={<p class="muted">{t('ops.noneYet')}</p>}>
           <table class="table backups" data-backups>
             <thead>
               <tr>
-                <th>Backup</th>
-                <th>Size</th>
-                <th>Age</th>
+                <th>{t('ops.file')}</th>
+                <th>{t('ops.size')}</th>
+                <th>{t('ops.age')}</th>
               </tr>
             </thead>
             <tbody>
@@ -45,7 +46,7 @@ export default function ScheduledBackups(props: { backups: Backups }) {
                     </td>
                     <td data-size>{formatBytes(file.bytes)}</td>
                     <td data-age title={when(file.created_at)}>
-                      {formatDuration(file.age_seconds)} ago
+                      {t('ops.ago', { time: formatDuration(file.age_seconds) })}
                     </td>
                   </tr>
                 )}

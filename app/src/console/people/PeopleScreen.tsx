@@ -4,11 +4,12 @@ import type { User } from '../../types.ts'
 import { consoleApi, type OneTimeLink } from '../console-api.ts'
 import { ConfirmFor } from '../ConfirmFor.tsx'
 import { createAction, ErrorLine, ShownOnce, when } from '../parts.tsx'
+import { t } from '../../i18n/language.ts'
 
 type Role = User['role']
 
 /** What taking someone's access away is called, by their status: an invite is revoked, an active person disabled. */
-const removal = (user: User) => (user.status === 'invited' ? 'Revoke the invite' : 'Remove access')
+const removal = (user: User) => (user.status === 'invited' ? t('people.revokeInvite') : t('people.removeAccess'))
 
 /**
  * The people of the workspace (the desk's /users routes): invite someone with a link shown
@@ -46,26 +47,26 @@ export default function PeopleScreen() {
 
   return (
     <>
-      <h1>People</h1>
-      <p class="muted">Admins see the console and the desk; agents only the desk. No mail server is involved: hand the invite link over however you like.</p>
+      <h1>{t('people.title')}</h1>
+      <p class="muted">{t('people.intro')}</p>
       <form class="inline-form card" onSubmit={invite}>
         <label>
-          E-mail
-          <input name="invite_email" type="email" value={email()} onInput={(e) => setEmail(e.currentTarget.value)} required maxLength={254} placeholder="sam@acme.io" />
+          {t('people.email')}
+          <input name="invite_email" type="email" value={email()} onInput={(e) => setEmail(e.currentTarget.value)} required maxLength={254} placeholder={t('people.emailPlaceholder')} />
         </label>
         <label>
-          Name
-          <input name="invite_name" value={name()} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} placeholder="Sam Lee" />
+          {t('people.name')}
+          <input name="invite_name" value={name()} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} placeholder={t('people.namePlaceholder')} />
         </label>
         <label>
-          Role
+          {t('people.role')}
           <select name="invite_role" value={role()} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-            <option value="agent">agent</option>
-            <option value="admin">admin</option>
+            <option value="agent">{t('people.role.agent')}</option>
+            <option value="admin">{t('people.role.admin')}</option>
           </select>
         </label>
         <button type="submit" class="primary">
-          Invite
+          {t('people.invite')}
         </button>
       </form>
       <ErrorLine error={error()} />
@@ -73,22 +74,22 @@ export default function PeopleScreen() {
         {(made) => (
           <section class="card" aria-live="polite">
             <h2>
-              {made().link.purpose === 'reset' ? 'Password reset link' : 'Invite link'} for {made().who}: copy it now
+              {made().link.purpose === 'reset' ? t('people.resetLinkFor', { name: made().who }) : t('people.inviteLinkFor', { name: made().who })}
             </h2>
             <ShownOnce value={made().link.url} mark="invite-link" onDone={() => setLink(null)}>
-              <p class="muted">It works once, until {when(made().link.expires_at)}, and will not be shown again. A new link replaces it.</p>
+              <p class="muted">{t('people.linkOnce', { time: when(made().link.expires_at) })}</p>
             </ShownOnce>
           </section>
         )}
       </Show>
       <section class="card">
-        <Show when={people()} fallback={<p class="loading">Loading…</p>}>
+        <Show when={people()} fallback={<p class="loading">{t('console.loading')}</p>}>
           <table class="table people">
             <thead>
               <tr>
-                <th>Name</th>
-                <th class="wide">E-mail</th>
-                <th>Role</th>
+                <th>{t('people.name')}</th>
+                <th class="wide">{t('people.email')}</th>
+                <th>{t('people.role')}</th>
                 <th />
               </tr>
             </thead>
@@ -98,14 +99,14 @@ export default function PeopleScreen() {
                   <tr data-user={user.email} data-status={user.status} classList={{ 'muted-row': user.status === 'disabled' }}>
                     <td>
                       {user.display_name}
-                      <Show when={user.id === me()?.user.id}> (you)</Show>
-                      <span class={`person-status status-${user.status}`}>{user.status}</span>
+                      <Show when={user.id === me()?.user.id}>{t('people.you')}</Show>
+                      <span class={`person-status status-${user.status}`}>{t(`people.status.${user.status}`)}</span>
                     </td>
                     <td class="wide">{user.email}</td>
                     <td>
-                      <select name="role" aria-label={`Role of ${user.display_name}`} value={user.role} disabled={user.status === 'disabled'} onChange={(e) => void changeRole(user, e.currentTarget.value as Role)}>
-                        <option value="agent">agent</option>
-                        <option value="admin">admin</option>
+                      <select name="role" aria-label={t('people.roleOf', { name: user.display_name })} value={user.role} disabled={user.status === 'disabled'} onChange={(e) => void changeRole(user, e.currentTarget.value as Role)}>
+                        <option value="agent">{t('people.role.agent')}</option>
+                        <option value="admin">{t('people.role.admin')}</option>
                       </select>
                     </td>
                     <td>
@@ -114,12 +115,12 @@ export default function PeopleScreen() {
                           when={user.status !== 'disabled'}
                           fallback={
                             <button type="button" onClick={() => void setDisabled(user, false)}>
-                              Give access back
+                              {t('people.giveBack')}
                             </button>
                           }
                         >
                           <button type="button" onClick={() => void newLink(user)}>
-                            {user.status === 'invited' ? 'New invite link' : 'Password reset link'}
+                            {user.status === 'invited' ? t('people.newInvite') : t('people.newReset')}
                           </button>
                           <Show when={user.id !== me()?.user.id}>
                             <button type="button" onClick={() => setRemoving(user)}>
@@ -136,13 +137,13 @@ export default function PeopleScreen() {
           </table>
         </Show>
       </section>
-      <ConfirmFor item={removing()} title={(user) => `${removal(user)} of ${user.display_name}?`} confirm={removing() ? removal(removing() as User) : 'Remove'} onClose={() => setRemoving(null)} onConfirm={(user) => void setDisabled(user, true)}>
+      <ConfirmFor item={removing()} title={(user) => (user.status === 'invited' ? t('people.revokeInviteOf', { name: user.display_name }) : t('people.removeAccessOf', { name: user.display_name }))} confirm={removing() ? removal(removing() as User) : t('people.removeAccess')} onClose={() => setRemoving(null)} onConfirm={(user) => void setDisabled(user, true)}>
         {(user) =>
           user.status === 'invited' ? (
-            <p>Their invite link stops working at once. You can give access back and make a new link later.</p>
+            <p>{t('people.inviteStops')}</p>
           ) : (
             <p>
-              {user.display_name} is signed out everywhere at once and cannot sign in. Their replies and notes stay, under their name. You can give access back later.
+              {t('people.signedOut', { name: user.display_name })}
             </p>
           )
         }

@@ -1,6 +1,7 @@
 import { For, Show } from 'solid-js'
 import { HEX_COLOR } from '../../../../server/protocol/widget-config-defaults.ts'
 import { checkPrimaryColour, shownRatio } from './contrast.ts'
+import { t } from '../../i18n/language.ts'
 
 /** Under the primary colour: the text the widget writes on it, and a warning when something falls below WCAG AA. */
 export function ContrastNote(props: { primary: string; background: string }) {
@@ -10,7 +11,7 @@ export function ContrastNote(props: { primary: string; background: string }) {
       {(shown) => (
         <span class="contrast" data-contrast={shown().warnings.length > 0 ? 'low' : 'ok'}>
           <span class="limit">
-            Text on it: {shown().text === '#ffffff' ? 'white' : 'black'}, contrast {shownRatio(shown().textRatio)}; on the chat's background {shownRatio(shown().backgroundRatio)}.
+            {t('widget.contrast', { colour: shown().text === '#ffffff' ? t('widget.white') : t('widget.black'), ratio: shownRatio(shown().textRatio), background: shownRatio(shown().backgroundRatio) })}
           </span>
           <For each={shown().warnings}>
             {(warning) => (

@@ -1,4 +1,5 @@
 import { createSignal, onCleanup, Show } from 'solid-js'
+import { t } from '../../i18n/language.ts'
 
 /** What the preview page told about its socket: a refusal (a 4xxx close), or nothing once it connects. */
 export interface Refusal {
@@ -34,18 +35,18 @@ export function PreviewProblem(props: { problem: Refusal | null; onSwitchOn: () 
       {(problem) => (
         <div class="notice" role="alert" data-preview-problem>
           <p>
-            The preview cannot connect: {problem().reason || `the socket closed with ${problem().code}`}.{' '}
+            {t('widget.problem', { reason: problem().reason || t('widget.socketClosed', { code: String(problem().code) }) })}{' '}
             {SWITCHED_OFF.includes(problem().code)
-              ? 'Visitors on your sites get no chat either until the widget is switched on.'
+              ? t('widget.problemOff')
               : problem().code === ORIGIN_REFUSED
-                ? "Parley's own pages are admitted only for a signed-in person of this workspace: sign in again."
+                ? t('widget.problemOrigin')
                 : problem().code === UNKNOWN_KEY
-                  ? 'This widget no longer exists: reload the page.'
+                  ? t('widget.problemGone')
                   : ''}
           </p>
           <Show when={SWITCHED_OFF.includes(problem().code)}>
             <button type="button" class="primary" onClick={() => props.onSwitchOn()}>
-              Switch the widget on
+              {t('widget.switchOn')}
             </button>
           </Show>
         </div>

@@ -6,6 +6,7 @@ import { PreviewProblem, previewProblems } from './PreviewProblem.tsx'
 import { LeaveUnsaved } from '../LeaveUnsaved.tsx'
 import { ContrastNote } from './ContrastNote.tsx'
 import { checkField, embedSnippet, type FieldSpec, type FormValues, formValues, identitySnippet, patchOf, shownFields, unsavedFields, widgetConfigOf } from './widget-form.ts'
+import { t } from '../../i18n/language.ts'
 
 const FRAMES = { desktop: { width: 900, height: 640 }, phone: { width: 375, height: 667 } } as const
 
@@ -65,12 +66,12 @@ export default function WidgetScreen() {
     if (!body) return
     void act(async () => {
       mutate(await consoleApi.updateWeb(params.botId, body))
-      setSaved('Saved: every site with the widget shows these settings from its next page load.')
+      setSaved(t('widget.saved'))
     })
   }
   const create = () =>
     act(async () => {
-      await consoleApi.createWeb(params.botId, { name: 'Website' })
+      await consoleApi.createWeb(params.botId, { name: t('widget.defaultName') })
       await refetch()
     })
   const switchOn = () =>
@@ -82,17 +83,17 @@ export default function WidgetScreen() {
   return (
     <>
       <BotTabs botId={params.botId} name={bot()?.name} />
-      <h1>Web widget</h1>
+      <h1>{t('widget.title')}</h1>
       <LeaveUnsaved when={unsaved} />
       <ErrorLine error={error()} />
-      <Show when={web() !== undefined} fallback={<p class="loading">Loading…</p>}>
+      <Show when={web() !== undefined} fallback={<p class="loading">{t('console.loading')}</p>}>
         <Show
           when={web()}
           fallback={
             <section class="card">
-              <p>This chatbot has no web widget yet.</p>
+              <p>{t('widget.none')}</p>
               <button type="button" class="primary" onClick={() => void create()}>
-                Add a web widget
+                {t('widget.add')}
               </button>
             </section>
           }
@@ -100,14 +101,14 @@ export default function WidgetScreen() {
           {(integration) => (
             <div class="grid-2 widget-screen">
               <form class="card widget-form" onSubmit={save} novalidate>
-                <h2>Settings</h2>
+                <h2>{t('widget.settings')}</h2>
                 <For each={fields()}>{(spec) => <Field spec={spec} value={values()[spec.key] ?? ''} problem={problems()[spec.key] ?? null} onInput={(text) => set(spec.key, text)} stored={integration()} background={values().background_color ?? ''} />}</For>
                 <div class="actions">
                   <button type="submit" class="primary" disabled={patch() === null}>
-                    Save
+                    {t('widget.save')}
                   </button>
                   <Show when={patch() === null}>
-                    <span class="form-error">Fix the fields marked above to save.</span>
+                    <span class="form-error">{t('widget.fixFields')}</span>
                   </Show>
                 </div>
                 <Show when={saved()}>
@@ -120,23 +121,23 @@ export default function WidgetScreen() {
               <div class="grid-stack">
                 <section class="card">
                   <div class="actions">
-                    <h2>Preview</h2>
+                    <h2>{t('widget.preview')}</h2>
                     <span class="spacer" />
                     <button type="button" aria-pressed={frame() === 'desktop'} onClick={() => setFrame('desktop')}>
-                      Desktop
+                      {t('widget.desktop')}
                     </button>
                     <button type="button" aria-pressed={frame() === 'phone'} onClick={() => setFrame('phone')}>
-                      Phone
+                      {t('widget.phone')}
                     </button>
                   </div>
-                  <p class="muted">The real widget with the settings as typed, before saving. A chat started here is a real conversation.</p>
+                  <p class="muted">{t('widget.previewIntro')}</p>
                   <PreviewProblem problem={problem.shown()} onSwitchOn={() => void switchOn()} />
                   <div class="preview-box">
                     <Show when={previewUrl()}>
                       <iframe
                         ref={frameElement}
                         class="preview-frame"
-                        title="Widget preview"
+                        title={t('widget.previewFrame')}
                         src={previewUrl()}
                         width={FRAMES[frame()].width}
                         height={FRAMES[frame()].height}
@@ -145,16 +146,16 @@ export default function WidgetScreen() {
                   </div>
                 </section>
                 <section class="card">
-                  <h2>Embed it</h2>
-                  <p class="muted">Paste before the closing &lt;/body&gt; of every page that shows the widget.</p>
+                  <h2>{t('widget.embed')}</h2>
+                  <p class="muted">{t('widget.embedIntro', { tag: '</body>' })}</p>
                   <pre class="snippet" data-embed-snippet>
                     {embedSnippet(window.location.origin, integration().config.widget_key)}
                   </pre>
-                  <CopyButton text={() => embedSnippet(window.location.origin, integration().config.widget_key)} label="Copy the embed snippet" />
-                  <h2>Identity verification</h2>
-                  <p class="muted">With an identity secret set, the widget trusts only user ids your server signed with it.</p>
+                  <CopyButton text={() => embedSnippet(window.location.origin, integration().config.widget_key)} label={t('widget.copyEmbed')} />
+                  <h2>{t('widget.identity')}</h2>
+                  <p class="muted">{t('widget.identityIntro')}</p>
                   <pre class="snippet">{identitySnippet()}</pre>
-                  <CopyButton text={identitySnippet} label="Copy the identity snippet" />
+                  <CopyButton text={identitySnippet} label={t('widget.copyIdentity')} />
                 </section>
               </div>
             </div>
@@ -178,7 +179,7 @@ function Field(props: { spec: FieldSpec; value: string; problem: string | null; 
       <label for={id()}>{props.spec.label}</label>
       {props.spec.kind === 'choice' ? (
         <select {...common()} value={props.value} onChange={(e) => props.onInput(e.currentTarget.value)}>
-          <For each={props.spec.choices}>{(choice) => <option value={choice}>{props.spec.choiceLabels?.[choice] ?? (choice === '' ? 'none' : choice)}</option>}</For>
+          <For each={props.spec.choices}>{(choice) => <option value={choice}>{props.spec.choiceLabels?.[choice] ?? (choice === '' ? t('widget.noneChoice') : choice)}</option>}</For>
         </select>
       ) : props.spec.kind === 'paths' || props.spec.kind === 'domains' || props.spec.kind === 'greeting' ? (
         <textarea {...common()} rows={props.spec.kind === 'greeting' ? 2 : 3} value={props.value} onInput={(e) => props.onInput(e.currentTarget.value)} />
@@ -189,12 +190,12 @@ function Field(props: { spec: FieldSpec; value: string; problem: string | null; 
             type={props.spec.kind === 'secret' ? 'password' : 'text'}
             inputMode={props.spec.kind === 'number' ? 'decimal' : undefined}
             autocomplete="off"
-            placeholder={props.spec.kind === 'secret' && props.stored.config.identity_secret ? `set (${props.stored.config.identity_secret})` : ''}
+            placeholder={props.spec.kind === 'secret' && props.stored.config.identity_secret ? t('widget.secretSet', { hint: props.stored.config.identity_secret }) : ''}
             value={props.value}
             onInput={(e) => props.onInput(e.currentTarget.value)}
           />
           <Show when={(props.spec.kind === 'color' || props.spec.kind === 'optional-color') && props.problem === null && props.value}>
-            <input type="color" aria-label={`${props.spec.label} picker`} value={expandHex(props.value)} onInput={(e) => props.onInput(e.currentTarget.value)} />
+            <input type="color" aria-label={t('widget.picker', { label: props.spec.label })} value={expandHex(props.value)} onInput={(e) => props.onInput(e.currentTarget.value)} />
           </Show>
         </div>
       )}

@@ -1,3 +1,4 @@
+import { t } from '../../i18n/language.ts'
 import { textColorOn } from '../../../../widget/src/settings.ts'
 
 /** WCAG 2.1's thresholds: text (1.4.3, AA) and the focus ring and borders (1.4.11, non-text). */
@@ -40,7 +41,7 @@ export function checkPrimaryColour(primary: string, background = '#ffffff'): Col
   const textRatio = contrastRatio(primary, text)
   const backgroundRatio = contrastRatio(primary, background)
   const warnings: string[] = []
-  if (textRatio < AA_TEXT) warnings.push(`Text on this colour has a contrast of ${shownRatio(textRatio)}; WCAG AA asks for ${AA_TEXT}:1.`)
-  if (backgroundRatio < AA_NON_TEXT) warnings.push(`The focus ring and borders in this colour have a contrast of ${shownRatio(backgroundRatio)} on the chat's background; WCAG AA asks for ${AA_NON_TEXT}:1, so keyboard users may not see where they are.`)
+  if (textRatio < AA_TEXT) warnings.push(t('widget.contrastText', { ratio: shownRatio(textRatio), needed: String(AA_TEXT) }))
+  if (backgroundRatio < AA_NON_TEXT) warnings.push(t('widget.contrastRing', { ratio: shownRatio(backgroundRatio), needed: String(AA_NON_TEXT) }))
   return { text, textRatio, backgroundRatio, warnings }
 }

@@ -9,6 +9,7 @@ import {
   WIDGET_LIMITS,
 } from '../../../../server/protocol/widget-config-defaults.ts'
 import { LOCALE_NAMES, LOCALE_SETTINGS } from '../../../../server/protocol/widget-locales.ts'
+import { t } from '../../i18n/language.ts'
 
 /**
  * The web widget's settings as a form: each field with the spec's limits, checked as it is
@@ -33,33 +34,44 @@ export interface FieldSpec {
   inWidgetConfig: boolean
 }
 
-export const WIDGET_FIELDS: FieldSpec[] = [
-  { key: 'bot_display_name', label: 'Bot name', kind: 'text', limit: '1 to 60 characters', maxLength: 60, inWidgetConfig: true },
-  { key: 'bubble_text', label: 'Launcher text', kind: 'text', limit: '1 to 60 characters', maxLength: 60, inWidgetConfig: true },
-  { key: 'primary_color', label: 'Primary colour', kind: 'color', limit: 'hex, #0066ff or #06f', inWidgetConfig: true },
-  { key: 'secondary_color', label: 'Secondary colour', kind: 'color', limit: 'hex, #f0f4ff or #eef', inWidgetConfig: true },
-  { key: 'background_color', label: 'Background colour', kind: 'optional-color', limit: 'hex, or empty for the default', inWidgetConfig: true },
-  { key: 'bot_avatar_icon', label: 'Avatar icon', kind: 'choice', choices: AVATAR_ICONS, limit: 'a built-in icon, or none', inWidgetConfig: true },
-  { key: 'bot_avatar_url', label: 'Avatar image', kind: 'url', limit: `an https:// image address, at most ${AVATAR_URL_MAX_LENGTH} characters; empty for none`, maxLength: AVATAR_URL_MAX_LENGTH, inWidgetConfig: true },
-  { key: 'font_size', label: 'Font size', kind: 'number', min: WIDGET_LIMITS.font_size.min, max: WIDGET_LIMITS.font_size.max, limit: `${WIDGET_LIMITS.font_size.min} to ${WIDGET_LIMITS.font_size.max} px`, inWidgetConfig: true },
-  { key: 'position', label: 'Position', kind: 'choice', choices: POSITIONS, limit: 'a corner of the page', inWidgetConfig: true },
-  { key: 'width', label: 'Width', kind: 'number', min: WIDGET_LIMITS.width.min, max: WIDGET_LIMITS.width.max, limit: `${WIDGET_LIMITS.width.min} to ${WIDGET_LIMITS.width.max} px`, inWidgetConfig: true },
-  { key: 'height', label: 'Height', kind: 'number', min: WIDGET_LIMITS.height.min, max: WIDGET_LIMITS.height.max, limit: `${WIDGET_LIMITS.height.min} to ${WIDGET_LIMITS.height.max} px`, inWidgetConfig: true },
-  { key: 'allowed_paths', label: 'Pages it shows on', kind: 'paths', limit: 'one path a line: /contact, or /shop/* for a whole section; at most 100; empty: every page', inWidgetConfig: true },
-  { key: 'rating', label: 'Rating at the end', kind: 'choice', choices: ['', 'thumbs', 'stars'], limit: 'thumbs, 1 to 5 stars, or none', inWidgetConfig: true },
-  {
-    key: 'locale',
-    label: 'Language',
-    kind: 'choice',
-    choices: LOCALE_SETTINGS,
-    choiceLabels: { auto: "Auto: the visitor's browser", ...Object.fromEntries(Object.entries(LOCALE_NAMES).map(([tag, name]) => [tag, `${name} (${tag})`])) },
-    limit: "every text the widget shows; auto picks the visitor's browser language, English when none fits",
-    inWidgetConfig: true,
+/** A field's label and limit are read from the catalogue each time they are shown (getters), so they follow the language. */
+const field = (spec: Omit<FieldSpec, 'label' | 'limit' | 'choiceLabels'>, limit: () => string, choiceLabels?: () => Readonly<Record<string, string>>): FieldSpec => ({
+  ...spec,
+  get choiceLabels() {
+    return choiceLabels?.()
   },
-  { key: 'allowed_domains', label: 'Sites that may embed it', kind: 'domains', limit: 'one host a line: example.com, *.example.com, localhost:3000; at most 100; empty: every site', inWidgetConfig: false },
-  { key: 'greeting_message', label: 'Greeting', kind: 'greeting', limit: 'up to 1000 characters; empty for none', maxLength: 1000, inWidgetConfig: false },
-  { key: 'identity_secret', label: 'Identity secret', kind: 'secret', limit: '16 to 256 characters; write-only. Empty keeps the current one', maxLength: 256, inWidgetConfig: false },
-  { key: 'default_country', label: 'Default country', kind: 'country', limit: 'two letters (DE, US) for phone numbers without a country code; empty for none', inWidgetConfig: false },
+  get label() {
+    return t(`widget.field.${spec.key as WidgetFieldKey}`)
+  },
+  get limit() {
+    return limit()
+  },
+})
+type WidgetFieldKey = 'bot_display_name' | 'bubble_text' | 'primary_color' | 'secondary_color' | 'background_color' | 'bot_avatar_icon' | 'bot_avatar_url' | 'font_size' | 'position' | 'width' | 'height' | 'allowed_paths' | 'rating' | 'locale' | 'allowed_domains' | 'greeting_message' | 'identity_secret' | 'default_country'
+const pixels = (limits: { min: number; max: number }) => () => t('widget.limit.pixels', { min: String(limits.min), max: String(limits.max) })
+
+export const WIDGET_FIELDS: FieldSpec[] = [
+  field({ key: 'bot_display_name', kind: 'text', maxLength: 60, inWidgetConfig: true }, () => t('widget.limit.name')),
+  field({ key: 'bubble_text', kind: 'text', maxLength: 60, inWidgetConfig: true }, () => t('widget.limit.name')),
+  field({ key: 'primary_color', kind: 'color', inWidgetConfig: true }, () => t('widget.limit.primary')),
+  field({ key: 'secondary_color', kind: 'color', inWidgetConfig: true }, () => t('widget.limit.secondary')),
+  field({ key: 'background_color', kind: 'optional-color', inWidgetConfig: true }, () => t('widget.limit.background')),
+  field({ key: 'bot_avatar_icon', kind: 'choice', choices: AVATAR_ICONS, inWidgetConfig: true }, () => t('widget.limit.icon')),
+  field({ key: 'bot_avatar_url', kind: 'url', maxLength: AVATAR_URL_MAX_LENGTH, inWidgetConfig: true }, () => t('widget.limit.avatar', { max: String(AVATAR_URL_MAX_LENGTH) })),
+  field({ key: 'font_size', kind: 'number', min: WIDGET_LIMITS.font_size.min, max: WIDGET_LIMITS.font_size.max, inWidgetConfig: true }, pixels(WIDGET_LIMITS.font_size)),
+  field({ key: 'position', kind: 'choice', choices: POSITIONS, inWidgetConfig: true }, () => t('widget.limit.position')),
+  field({ key: 'width', kind: 'number', min: WIDGET_LIMITS.width.min, max: WIDGET_LIMITS.width.max, inWidgetConfig: true }, pixels(WIDGET_LIMITS.width)),
+  field({ key: 'height', kind: 'number', min: WIDGET_LIMITS.height.min, max: WIDGET_LIMITS.height.max, inWidgetConfig: true }, pixels(WIDGET_LIMITS.height)),
+  field({ key: 'allowed_paths', kind: 'paths', inWidgetConfig: true }, () => t('widget.limit.paths')),
+  field({ key: 'rating', kind: 'choice', choices: ['', 'thumbs', 'stars'], inWidgetConfig: true }, () => t('widget.limit.rating')),
+  field({ key: 'locale', kind: 'choice', choices: LOCALE_SETTINGS, inWidgetConfig: true }, () => t('widget.limit.locale'), () => ({
+    auto: t('widget.localeAuto'),
+    ...Object.fromEntries(Object.entries(LOCALE_NAMES).map(([tag, name]) => [tag, t('widget.localeName', { name, tag })])),
+  })),
+  field({ key: 'allowed_domains', kind: 'domains', inWidgetConfig: false }, () => t('widget.limit.domains')),
+  field({ key: 'greeting_message', kind: 'greeting', maxLength: 1000, inWidgetConfig: false }, () => t('widget.limit.greeting')),
+  field({ key: 'identity_secret', kind: 'secret', maxLength: 256, inWidgetConfig: false }, () => t('widget.limit.secret')),
+  field({ key: 'default_country', kind: 'country', inWidgetConfig: false }, () => t('widget.limit.country')),
 ]
 
 /** The form's text for each field, as typed. */
@@ -76,41 +88,41 @@ export function checkField(spec: FieldSpec, text: string): string | null {
   const value = text.trim()
   switch (spec.kind) {
     case 'text':
-      if (value.length === 0) return 'must not be empty'
-      return value.length > (spec.maxLength ?? Infinity) ? `at most ${spec.maxLength} characters (now ${value.length})` : null
+      if (value.length === 0) return t('widget.check.empty')
+      return value.length > (spec.maxLength ?? Infinity) ? t('widget.check.tooLong', { max: String(spec.maxLength), length: String(value.length) }) : null
     case 'color':
-      return HEX_COLOR.test(value) ? null : 'must be a hex colour like #0066ff or #06f'
+      return HEX_COLOR.test(value) ? null : t('widget.check.hex')
     case 'optional-color':
-      return value === '' || HEX_COLOR.test(value) ? null : 'must be a hex colour like #0066ff, or empty'
+      return value === '' || HEX_COLOR.test(value) ? null : t('widget.check.hexOrEmpty')
     case 'url':
       if (value === '') return null
-      if (value.length > AVATAR_URL_MAX_LENGTH) return `at most ${AVATAR_URL_MAX_LENGTH} characters`
-      return AVATAR_URL_PATTERN.test(value) ? null : 'must be an https:// address of an image'
+      if (value.length > AVATAR_URL_MAX_LENGTH) return t('widget.check.atMost', { max: String(AVATAR_URL_MAX_LENGTH) })
+      return AVATAR_URL_PATTERN.test(value) ? null : t('widget.check.https')
     case 'number': {
-      if (!/^\d+(\.\d+)?$/.test(value)) return `must be a number from ${spec.min} to ${spec.max}`
+      if (!/^\d+(\.\d+)?$/.test(value)) return t('widget.check.number', { min: String(spec.min), max: String(spec.max) })
       const number = Number(value)
-      return number < (spec.min ?? -Infinity) || number > (spec.max ?? Infinity) ? `must be from ${spec.min} to ${spec.max}` : null
+      return number < (spec.min ?? -Infinity) || number > (spec.max ?? Infinity) ? t('widget.check.range', { min: String(spec.min), max: String(spec.max) }) : null
     }
     case 'choice':
-      return (spec.choices ?? []).includes(value) ? null : `must be one of ${(spec.choices ?? []).filter(Boolean).join(', ')}`
+      return (spec.choices ?? []).includes(value) ? null : t('widget.check.oneOf', { choices: (spec.choices ?? []).filter(Boolean).join(', ') })
     case 'paths': {
       const paths = lines(text)
-      if (paths.length > 100) return `at most 100 paths (now ${paths.length})`
+      if (paths.length > 100) return t('widget.check.paths', { count: String(paths.length) })
       const wrong = paths.find((path) => !PATH_PATTERN.test(path) || path.length > 512)
-      return wrong ? `"${wrong}" must start with / and may use * only as a final /*` : null
+      return wrong ? t('widget.check.path', { path: wrong }) : null
     }
     case 'domains': {
       const domains = lines(text)
-      if (domains.length > 100) return `at most 100 hosts (now ${domains.length})`
+      if (domains.length > 100) return t('widget.check.hosts', { count: String(domains.length) })
       const wrong = domains.find((domain) => !/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i.test(domain) || domain.length > 270)
-      return wrong ? `"${wrong}" must be a host name like example.com or *.example.com, without scheme or path` : null
+      return wrong ? t('widget.check.host', { host: wrong }) : null
     }
     case 'greeting':
-      return value.length > 1000 ? `at most 1000 characters (now ${value.length})` : null
+      return value.length > 1000 ? t('widget.check.greeting', { length: String(value.length) }) : null
     case 'secret':
-      return value === '' || (value.length >= 16 && value.length <= 256) ? null : `must have 16 to 256 characters (now ${value.length})`
+      return value === '' || (value.length >= 16 && value.length <= 256) ? null : t('widget.check.secret', { length: String(value.length) })
     case 'country':
-      return value === '' || /^[A-Za-z]{2}$/.test(value) ? null : 'must be two letters, such as DE or US'
+      return value === '' || /^[A-Za-z]{2}$/.test(value) ? null : t('widget.check.country')
   }
 }
 

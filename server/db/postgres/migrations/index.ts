@@ -26,9 +26,10 @@ import { flowSteps } from './0025_flow_steps.ts'
 import { modelFailuresAndToolSafety } from './0026_model_failures_and_tool_safety.ts'
 import { contactLocale } from './0027_contact_locale.ts'
 import { lighterTurnRows } from './0029_lighter_turn_rows.ts'
+import { userLocale } from './0030_user_locale.ts'
 
 /**
  * Every PostgreSQL migration, oldest first: one twin per SQLite migration, same id and name
  * (test/db/postgres/migration-track.test.ts holds them together). Append only.
  */
-export const postgresMigrations: readonly PostgresMigration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, deskWaitingAndRatings, visitorAddress, deskSearchByConversation, flowSteps, modelFailuresAndToolSafety, contactLocale, lighterTurnRows]
+export const postgresMigrations: readonly PostgresMigration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, deskWaitingAndRatings, visitorAddress, deskSearchByConversation, flowSteps, modelFailuresAndToolSafety, contactLocale, lighterTurnRows, userLocale]

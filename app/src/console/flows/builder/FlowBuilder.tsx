@@ -14,6 +14,7 @@ import type { Builder } from './panel/fields.tsx'
 import { FlowSettings } from './panel/FlowSettings.tsx'
 import { DeleteConfirm } from './panel/DeleteConfirm.tsx'
 import { StatePanel } from './panel/StatePanel.tsx'
+import { t } from '../../../i18n/language.ts'
 
 /** Copied states outlive a flow: they paste into another one too. */
 let clipboard: Clipboard | null = null
@@ -220,33 +221,33 @@ export default function FlowBuilder(props: FlowBuilderProps) {
 
   return (
     <div class="builder" data-builder data-ready={ready() ? '' : undefined}>
-      <div class="builder-toolbar" role="toolbar" aria-label="Flow builder" hidden={props.showInstead}>
-        <span class="palette" aria-label="Add a state">
+      <div class="builder-toolbar" role="toolbar" aria-label={t('builder.toolbar')} hidden={props.showInstead}>
+        <span class="palette" aria-label={t('builder.palette')}>
           <For each={PALETTE}>
             {(kind) => (
-              <button type="button" class={`add kind-${kind}`} disabled={props.readOnly} onClick={() => add(kind)} data-add={kind} title={`Add a ${KIND_LABELS[kind].toLowerCase()} state`}>
+              <button type="button" class={`add kind-${kind}`} disabled={props.readOnly} onClick={() => add(kind)} data-add={kind} title={t('builder.addKind', { kind: KIND_LABELS[kind].toLowerCase() })}>
                 + {KIND_LABELS[kind]}
               </button>
             )}
           </For>
         </span>
         <span class="spacer" />
-        <button type="button" onClick={() => draft.undo()} disabled={!draft.steps().undo || props.readOnly} title="Undo (Ctrl+Z)">
-          Undo
+        <button type="button" onClick={() => draft.undo()} disabled={!draft.steps().undo || props.readOnly} title={t('builder.undoTitle')}>
+          {t('builder.undo')}
         </button>
-        <button type="button" onClick={() => draft.redo()} disabled={!draft.steps().redo || props.readOnly} title="Redo (Ctrl+Shift+Z)">
-          Redo
+        <button type="button" onClick={() => draft.redo()} disabled={!draft.steps().redo || props.readOnly} title={t('builder.redoTitle')}>
+          {t('builder.redo')}
         </button>
-        <button type="button" onClick={tidy} disabled={props.readOnly || empty()} title="Lay every state out again, left to right">
-          Tidy up
+        <button type="button" onClick={tidy} disabled={props.readOnly || empty()} title={t('builder.tidyTitle')}>
+          {t('builder.tidy')}
         </button>
-        <button type="button" onClick={() => canvas?.fit()} title="Show the whole flow (F)">
-          Fit
+        <button type="button" onClick={() => canvas?.fit()} title={t('builder.fitTitle')}>
+          {t('builder.fit')}
         </button>
-        <button type="button" class="icon" onClick={() => canvas?.zoomBy(1.2)} aria-label="Zoom in">
+        <button type="button" class="icon" onClick={() => canvas?.zoomBy(1.2)} aria-label={t('builder.zoomIn')}>
           +
         </button>
-        <button type="button" class="icon" onClick={() => canvas?.zoomBy(1 / 1.2)} aria-label="Zoom out">
+        <button type="button" class="icon" onClick={() => canvas?.zoomBy(1 / 1.2)} aria-label={t('builder.zoomOut')}>
           −
         </button>
       </div>
@@ -254,7 +255,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
         <Insights botId={props.botId} flowId={draft.flow()?.id ?? ''} publishedVersion={props.publishedVersion} onShow={setInsights} />
       </Show>
       <Show when={props.readOnly}>
-        <p class="builder-notice" role="status">The JSON view holds text that is not JSON: the canvas shows the last definition that was, and changes nothing until it is fixed.</p>
+        <p class="builder-notice" role="status">{t('builder.readOnly')}</p>
       </Show>
       <div class="builder-main">
         <div class="builder-canvas" hidden={props.showInstead}>
@@ -280,7 +281,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
           />
           <Show when={empty()}>
             <div class="templates" data-templates>
-              <h3>Start from a template</h3>
+              <h3>{t('builder.templates')}</h3>
               <div class="template-cards">
                 <For each={TEMPLATES}>
                   {(template) => (
@@ -291,18 +292,18 @@ export default function FlowBuilder(props: FlowBuilderProps) {
                   )}
                 </For>
               </div>
-              <p class="muted">…or add states from the palette above.</p>
+              <p class="muted">{t('builder.orPalette')}</p>
             </div>
           </Show>
         </div>
         <Show when={props.showInstead}>{props.instead}</Show>
-        <aside class="builder-panel nowheel" aria-label="Edit or try the flow">
-          <nav class="tabs" role="tablist" aria-label="Beside the canvas">
+        <aside class="builder-panel nowheel" aria-label={t('builder.side')}>
+          <nav class="tabs" role="tablist" aria-label={t('builder.sideTabs')}>
             <a href="#edit" role="tab" aria-selected={side() === 'edit'} classList={{ active: side() === 'edit' }} onClick={(event) => (event.preventDefault(), setSide('edit'))} data-side="edit">
-              Edit
+              {t('builder.edit')}
             </a>
             <a href="#try" role="tab" aria-selected={side() === 'try'} classList={{ active: side() === 'try' }} onClick={(event) => (event.preventDefault(), setSide('try'))} data-side="try">
-              Try it
+              {t('builder.try')}
             </a>
           </nav>
           <div class="side-try" hidden={side() !== 'try'}>
@@ -318,13 +319,13 @@ export default function FlowBuilder(props: FlowBuilderProps) {
             fallback={
               <Show when={selected().size > 1} fallback={<FlowSettings builder={builder} />}>
                 <div class="multi">
-                  <p>{selected().size} states selected.</p>
+                  <p>{t('builder.selected', { count: selected().size })}</p>
                   <div class="actions">
                     <button type="button" onClick={copy}>
-                      Copy
+                      {t('builder.copy')}
                     </button>
                     <button type="button" class="danger" onClick={() => askDelete([...selected()])}>
-                      Delete them
+                      {t('builder.deleteThem')}
                     </button>
                   </div>
                 </div>
@@ -337,7 +338,7 @@ export default function FlowBuilder(props: FlowBuilderProps) {
         </aside>
       </div>
       <p class="muted builder-keys" hidden={props.showInstead}>
-        Drag the background to pan, the wheel or a pinch to zoom. Drag from a port (●) onto a state to connect. Keys: Delete, Ctrl+C / Ctrl+V, Ctrl+Z / Ctrl+Shift+Z, arrows move, F fits.
+        {t('builder.keys')}
       </p>
     </div>
   )

@@ -2,6 +2,7 @@ import { createSignal, For, Show } from 'solid-js'
 import { api } from '../../../api.ts'
 import { errorText } from '../../parts.tsx'
 import type { NodeInsight } from './canvas/NodeCard.tsx'
+import { t } from '../../../i18n/language.ts'
 
 export interface InsightsShown {
   states: Map<string, NodeInsight>
@@ -56,9 +57,9 @@ export function Insights(props: { botId: string; flowId: string; publishedVersio
   return (
     <div class="insights-bar" data-insights-bar>
       <label>
-        What conversations did:{' '}
-        <select aria-label="Show what conversations did" value={days()} onChange={(event) => void load(Number(event.currentTarget.value))} disabled={props.publishedVersion === null}>
-          <option value={0}>{props.publishedVersion === null ? 'publish first to see' : 'hidden'}</option>
+        {t('builder.insights')}{' '}
+        <select aria-label={t('builder.insightsLabel')} value={days()} onChange={(event) => void load(Number(event.currentTarget.value))} disabled={props.publishedVersion === null}>
+          <option value={0}>{props.publishedVersion === null ? t('builder.publishFirst') : t('builder.hidden')}</option>
           <For each={PERIODS}>{(period) => <option value={period.days}>{period.label}</option>}</For>
         </select>
       </label>

@@ -7,6 +7,7 @@ import type { LevelledIssue } from '../model/issues.ts'
 import { NODE_WIDTH } from '../model/layout.ts'
 import { Minimap } from './Minimap.tsx'
 import { NodeCard, type NodeInsight } from './NodeCard.tsx'
+import { t } from '../../../../i18n/language.ts'
 
 export interface CanvasApi {
   fit(): void
@@ -263,7 +264,7 @@ export function Canvas(props: CanvasProps) {
   }
 
   return (
-    <div class="canvas" tabindex="0" role="application" aria-label="The flow's states; drag to move, drag from a port to a state to connect" onKeyDown={(event) => props.onKey(event)}>
+    <div class="canvas" tabindex="0" role="application" aria-label={t('builder.canvas')} onKeyDown={(event) => props.onKey(event)}>
       <div class="canvas-pane" ref={pane} onClick={backgroundClick} data-canvas>
         <div class="canvas-viewport" style={{ transform: `translate(${view().x}px, ${view().y}px) scale(${view().zoom})` }} classList={{ 'far-out': view().zoom < 0.5 }}>
           <svg class="canvas-edges" width="1" height="1" aria-hidden="true">

@@ -2,6 +2,7 @@ import { type PanZoomInstance, XYMinimap } from '@xyflow/system'
 import { createEffect, For, onCleanup, onMount } from 'solid-js'
 import type { Position } from '../model/edits.ts'
 import { NODE_WIDTH } from '../model/layout.ts'
+import { t } from '../../../../i18n/language.ts'
 
 const WIDTH = 180
 const HEIGHT = 120
@@ -51,7 +52,7 @@ export function Minimap(props: {
     return `${x} ${y} ${WIDTH * s} ${HEIGHT * s}`
   }
   return (
-    <svg ref={svg} class="minimap nopan nowheel" width={WIDTH} height={HEIGHT} viewBox={viewBox()} role="img" aria-label="Overview of the whole flow" data-minimap>
+    <svg ref={svg} class="minimap nopan nowheel" width={WIDTH} height={HEIGHT} viewBox={viewBox()} role="img" aria-label={t('builder.minimap')} data-minimap>
       <For each={props.names}>{(name) => <rect class="minimap-node" classList={{ current: name === props.current }} x={props.at(name).x} y={props.at(name).y} width={NODE_WIDTH} height={props.height(name)} rx="12" />}</For>
       <rect class="minimap-view" x={shownBox().x} y={shownBox().y} width={shownBox().width} height={shownBox().height} />
     </svg>

@@ -1,8 +1,9 @@
 import { For, onCleanup, onMount, Show } from 'solid-js'
 import type { Position } from '../model/edits.ts'
 import { KIND_LABELS, type StateNode } from '../model/flow-model.ts'
-import { type LevelledIssue, plural } from '../model/issues.ts'
+import type { LevelledIssue } from '../model/issues.ts'
 import { NODE_WIDTH } from '../model/layout.ts'
+import { t } from '../../../../i18n/language.ts'
 
 /** What real conversations did in a state, over the chosen period. */
 export interface NodeInsight {
@@ -44,9 +45,9 @@ export function NodeCard(props: {
   const title = () =>
     [
       `${KIND_LABELS[props.node.kind]} "${props.node.name}"`,
-      props.start ? 'the start' : '',
-      props.unreachable ? 'never reached from the start' : '',
-      props.deadEnd ? 'no way out' : '',
+      props.start ? t('builder.node.start') : '',
+      props.unreachable ? t('builder.node.unreachable') : '',
+      props.deadEnd ? t('builder.node.deadEnd') : '',
       ...props.issues.map((issue) => `${issue.level}: ${issue.message}`),
     ]
       .filter(Boolean)
@@ -80,21 +81,21 @@ export function NodeCard(props: {
         <span class="node-kind">{KIND_LABELS[props.node.kind]}</span>
         <span class="node-name">{props.node.name}</span>
         <Show when={props.start}>
-          <span class="node-start" title="Conversations start here">start</span>
+          <span class="node-start" title={t('builder.node.startsHere')}>{t('builder.node.startBadge')}</span>
         </Show>
         <Show when={errors().length > 0}>
           <span class="node-errors" data-node-errors>
-            {plural(errors().length, 'error')}
+            {t('flows.errors', { count: errors().length })}
           </span>
         </Show>
         <Show when={errors().length === 0 && warnings().length > 0}>
-          <span class="node-warnings">{plural(warnings().length, 'warning')}</span>
+          <span class="node-warnings">{t('flows.warnings', { count: warnings().length })}</span>
         </Show>
       </div>
       <div class="node-body">
         <For each={props.node.says.slice(0, 3)}>{(line) => <p class="node-says">{line}</p>}</For>
         <Show when={props.node.says.length > 3}>
-          <p class="node-more">+{props.node.says.length - 3} more</p>
+          <p class="node-more">{t('builder.node.more', { count: props.node.says.length - 3 })}</p>
         </Show>
         <Show when={props.node.asks}>
           <p class="node-asks">{props.node.asks}</p>
@@ -102,12 +103,12 @@ export function NodeCard(props: {
         <Show when={errors()[0]}>{(first) => <p class="node-issue">{first().message}</p>}</Show>
         <Show when={props.insight !== undefined}>
           <p class="node-insight" data-insight>
-            <Show when={props.insight} fallback="no conversations">
+            <Show when={props.insight} fallback={t('builder.node.none')}>
               {(seen) => (
                 <>
-                  {seen().entered} in · {seen().stopped} stopped{seen().entered ? ` (${Math.round((100 * seen().stopped) / seen().entered)}%)` : ''}
-                  <Show when={seen().handoffs}> · {seen().handoffs} to a person</Show>
-                  <Show when={seen().agent_failures}> · {seen().agent_failures} failed</Show>
+                  {t('builder.node.entered', { entered: seen().entered, stopped: seen().stopped })}{seen().entered ? ` (${Math.round((100 * seen().stopped) / seen().entered)}%)` : ''}
+                  <Show when={seen().handoffs}>{t('builder.node.toPerson', { count: seen().handoffs })}</Show>
+                  <Show when={seen().agent_failures}>{t('builder.node.failed', { count: seen().agent_failures })}</Show>
                 </>
               )}
             </Show>
@@ -123,7 +124,7 @@ export function NodeCard(props: {
                 <Show when={port.to}>
                   <span class="port-to">→ {port.to}</span>
                 </Show>
-                <span class="handle nopan" data-handle={port.way} title={`Drag onto a state: where "${port.label}" goes`} onPointerDown={(event) => props.onPortPress(port.way, event)} />
+                <span class="handle nopan" data-handle={port.way} title={t('builder.node.port', { way: port.label })} onPointerDown={(event) => props.onPortPress(port.way, event)} />
               </li>
             )}
           </For>

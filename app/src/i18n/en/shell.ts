@@ -1,0 +1,21 @@
+/** The shell's texts in English: what the desk and the console share (the top bar, the language menu, the API's own words). */
+export const shell = {
+  'shell.loading': 'Loading…',
+  'shell.unreachable': 'The server cannot be reached. Check the connection and try again.',
+  'shell.answered': 'The server answered {status}.',
+  'shell.signOut': 'Sign out',
+  'shell.console': 'Console',
+  'shell.desk': 'Desk',
+  'shell.language': 'Language',
+  'shell.languageAuto': 'As my browser ({name})',
+  'shell.languageFailed': 'The language could not be saved: {reason}',
+  'shell.consoleBrand': 'Parley console',
+  'shell.nav.chatbots': 'Chatbots',
+  'shell.nav.people': 'People',
+  'shell.nav.keys': 'API keys',
+  'shell.nav.operations': 'Operations',
+  'shell.adminsOnly': 'The console is for admins. Your role is {role}: the {desk} has everything you need.',
+  'shell.deskLink': 'desk',
+  'shell.role.admin': 'admin',
+  'shell.role.agent': 'agent',
+} as const

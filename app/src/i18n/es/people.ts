@@ -1,0 +1,32 @@
+import type { Translation } from '../catalogue.ts'
+import type { people as en } from '../en/people.ts'
+
+export const people: Translation<typeof en> = {
+  'people.title': 'Personas',
+  'people.intro': 'Los administradores ven la consola y la bandeja; los agentes, solo la bandeja. No hace falta servidor de correo: entrega el enlace de invitación como prefieras.',
+  'people.email': 'Correo electrónico',
+  'people.name': 'Nombre',
+  'people.role': 'Rol',
+  'people.role.agent': 'agente',
+  'people.role.admin': 'administrador',
+  'people.status.invited': 'invitada',
+  'people.status.active': 'activa',
+  'people.status.disabled': 'sin acceso',
+  'people.emailPlaceholder': 'sam@acme.io',
+  'people.namePlaceholder': 'Sam Lee',
+  'people.invite': 'Invitar',
+  'people.resetLinkFor': 'Enlace para restablecer la contraseña de {name}: cópialo ahora',
+  'people.inviteLinkFor': 'Enlace de invitación para {name}: cópialo ahora',
+  'people.linkOnce': 'Funciona una vez, hasta el {time}, y no se volverá a mostrar. Un enlace nuevo lo sustituye.',
+  'people.you': ' (tú)',
+  'people.roleOf': 'Rol de {name}',
+  'people.giveBack': 'Devolver el acceso',
+  'people.newInvite': 'Nuevo enlace de invitación',
+  'people.newReset': 'Enlace para restablecer la contraseña',
+  'people.revokeInvite': 'Revocar la invitación',
+  'people.removeAccess': 'Quitar el acceso',
+  'people.revokeInviteOf': '¿Revocar la invitación de {name}?',
+  'people.removeAccessOf': '¿Quitar el acceso a {name}?',
+  'people.inviteStops': 'Su enlace de invitación deja de funcionar al instante. Puedes devolverle el acceso y crear un enlace nuevo más tarde.',
+  'people.signedOut': '{name} pierde la sesión en todas partes al instante y no puede volver a entrar. Sus respuestas y notas se conservan, con su nombre. Puedes devolverle el acceso más tarde.',
+}
