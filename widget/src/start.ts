@@ -47,11 +47,11 @@ export async function startWidget(
     } catch (error) {
       return refused(error)
     }
-    remember(boot)
   }
   await domReady()
   let widget = show(boot)
-  if (!cached) return
+  // Kept for the next visit once the bubble is drawn: a storage write is not on its way.
+  if (!cached) return remember(boot)
   let answer: WidgetBootConfig
   try {
     answer = await asked
