@@ -35,8 +35,7 @@ export function drawShell(settings: WidgetConfigValues, language: WidgetLocale, 
   launcher.setAttribute('aria-controls', 'parley-window')
   const icon = element('span')
   icon.style.display = 'contents'
-  const chatIcon = svgIcon(22, 'M4 5h16v11H9l-5 4z')
-  const closeIcon = svgIcon(20, 'M6 6l12 12M18 6L6 18')
+  const icons: { chat?: SVGSVGElement; close?: SVGSVGElement } = {}
   const text = element('span')
   text.className = 'bubble-text'
   const badge = element('span')
@@ -69,7 +68,7 @@ export function drawShell(settings: WidgetConfigValues, language: WidgetLocale, 
     launcher.classList.toggle('open', state.open)
     launcher.setAttribute('aria-expanded', String(state.open))
     launcher.setAttribute('aria-label', state.label)
-    const wanted = state.open ? closeIcon : chatIcon
+    const wanted = state.open ? (icons.close ??= svgIcon(20, 'M6 6l12 12M18 6L6 18')) : (icons.chat ??= svgIcon(22, 'M4 5h16v11H9l-5 4z'))
     if (icon.firstChild !== wanted) icon.replaceChildren(wanted)
     text.textContent = c.bubble_text
     text.remove()

@@ -33,28 +33,33 @@ export async function startWidget(
   const prefix = `parley:${options.widgetKey}:`
   const memory = browserStore('localStorage', prefix)
   const tabMemory = browserStore('sessionStorage', prefix)
-  const asked = loadBootConfig(options.serverUrl, options.widgetKey, warn)
+  const ask = () => loadBootConfig(options.serverUrl, options.widgetKey, warn)
   const refused = (error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error)
     warn(error instanceof WidgetRefused ? `the server refused this widget: ${reason}` : `could not load the widget: ${reason}`)
   }
   const remember = (boot: WidgetBootConfig) => memory.set(BOOT_CONFIG_KEY, JSON.stringify(boot))
   const cached = cachedBootConfig(memory)
+  // A first visit asks at once. A returning visitor's bubble is drawn first and the server
+  // asked after (starting a request takes the page's thread a few milliseconds the bubble
+  // need not wait for), unless the page is still loading: then it asks while it waits.
+  const early = !cached || document.readyState === 'loading' ? ask() : undefined
   let boot = cached
   if (!boot) {
     try {
-      boot = await asked
+      boot = await (early as Promise<WidgetBootConfig>)
     } catch (error) {
       return refused(error)
     }
   }
   await domReady()
   let widget = show(boot)
-  // Kept for the next visit once the bubble is drawn: a storage write is not on its way.
+  // What is not needed for the bubble waits until its frame is drawn (a storage write, a request's start).
+  await afterPaint()
   if (!cached) return remember(boot)
   let answer: WidgetBootConfig
   try {
-    answer = await asked
+    answer = await (early ?? ask())
   } catch (error) {
     // Unreachable for now: the stored widget stays (its socket retries). Refused: it goes.
     if (!(error instanceof WidgetRefused)) return
@@ -71,7 +76,9 @@ export async function startWidget(
   function show(config: WidgetBootConfig) {
     let settings = resolveSettings(config.widget_config)
     const language = () => chooseLocale(settings.locale, browserLanguages())
-    const shell = drawShell(settings, language(), tabMemory.get('open') === '1')
+    // Open on the previous page of this tab: the bubble is drawn open. (Only a kept
+    // configuration can follow such a page; a first visit skips reading the tab's storage.)
+    const shell = drawShell(settings, language(), cached !== null && tabMemory.get('open') === '1')
     const visibility: ((visible: boolean) => void)[] = []
     const handle: LiveHandle = {
       options,
@@ -114,9 +121,7 @@ export async function startWidget(
         },
       ))
     // The rest once the bubble's frame is on screen: its script's run never delays the bubble.
-    // (A tab in the background draws no frames: there the timer alone starts it.)
-    requestAnimationFrame(() => setTimeout(start))
-    setTimeout(start, 100)
+    void afterPaint().then(start)
     return {
       redraw(next: WidgetBootConfig) {
         settings = resolveSettings(next.widget_config)
@@ -136,6 +141,14 @@ export async function startWidget(
       },
     }
   }
+}
+
+/** Once the next frame is drawn (or after 100 ms: a tab in the background draws no frames). */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve))
+    setTimeout(resolve, 100)
+  })
 }
 
 function domReady(): Promise<void> {
