@@ -84,13 +84,15 @@ describe('a repeat visit in Chromium: the bubble at once, then what the server s
     const visitor = await WidgetPage.open(suite.browser)
     opened.push(visitor)
     let release = () => {}
-    const held = new Promise<void>((resolve) => (release = resolve))
+    let held = Promise.resolve()
+    const hold = () => (held = new Promise<void>((resolve) => (release = resolve)))
     let asked = 0
     await visitor.page.route('**/widget-live.js*', async (route) => {
       asked++
       await held
       await route.continue()
     })
+    hold()
     await visitor.goto(suite.host.url('shop.test', path))
     await visitor.launcher.waitFor({ state: 'visible' })
     expect((await visitor.launcher.textContent())?.trim()).toBe('Talk to us')
@@ -101,6 +103,17 @@ describe('a repeat visit in Chromium: the bubble at once, then what the server s
     release()
     await visitor.window.waitFor({ state: 'visible' })
     await visitor.connected()
+    expect(await visitor.launcher.getAttribute('aria-expanded')).toBe('true')
+    // Reloaded with the chat open, the bubble is drawn open (the close icon, no text) before widget-live.js has come.
+    hold()
+    await visitor.page.reload()
+    await visitor.launcher.waitFor({ state: 'visible' })
+    await waitUntil(async () => asked === 2, 'widget-live.js asked for again')
+    expect(await visitor.launcher.getAttribute('aria-expanded')).toBe('true')
+    expect(await visitor.page.locator('#parley-widget .launcher.open').count()).toBe(1)
+    expect(await visitor.page.locator('#parley-widget .launcher .bubble-text').count()).toBe(0)
+    release()
+    await visitor.window.waitFor({ state: 'visible' })
     expect(await visitor.launcher.getAttribute('aria-expanded')).toBe('true')
     expect(visitor.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)

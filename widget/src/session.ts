@@ -320,6 +320,8 @@ export function createSession(options: SessionOptions) {
     setOpen(open: boolean) {
       setIsOpen(open)
       tabMemory.set('open', open ? '1' : null)
+      // A hint for widget.js: only a visitor who has ever opened the chat here makes it read the tab's storage before the bubble.
+      if (open) memory.set('opened', '1')
       if (open) {
         markSeen()
         startIfNeeded()

@@ -76,9 +76,10 @@ export async function startWidget(
   function show(config: WidgetBootConfig) {
     let settings = resolveSettings(config.widget_config)
     const language = () => chooseLocale(settings.locale, browserLanguages())
-    // Open on the previous page of this tab: the bubble is drawn open. (Only a kept
-    // configuration can follow such a page; a first visit skips reading the tab's storage.)
-    const shell = drawShell(settings, language(), cached !== null && tabMemory.get('open') === '1')
+    // Open on the previous page of this tab: the bubble is drawn open. The tab's storage is
+    // read only when that can be (a kept configuration, a chat opened here before): a first
+    // read of it can cost the bubble milliseconds.
+    const shell = drawShell(settings, language(), cached !== null && memory.get('opened') === '1' && tabMemory.get('open') === '1')
     const visibility: ((visible: boolean) => void)[] = []
     const handle: LiveHandle = {
       options,
