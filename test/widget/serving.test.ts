@@ -121,7 +121,7 @@ describe('GET /widget-live.js and /widget-chat.js (the scripts widget.js and wid
     const older = await get('an-older-build')
     expect(older.headers.get('cache-control')).toBe('public, max-age=300')
     expect(await older.text()).toBe(script)
-    expect((await get(Bun.hash(script).toString(36)).then((r) => r.headers.get('etag'))) ?? '').toMatch(/^"[A-Za-z0-9_-]{27}"$/)
+    expect(current.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/)
   })
 })
 
