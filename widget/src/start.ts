@@ -17,8 +17,8 @@ declare const __PARLEY_LIVE_VERSION__: string
 /**
  * After the script found its key: the bubble first, the rest after. A returning visitor's
  * bubble is drawn at once from the configuration the last visit stored (public settings only,
- * kept per widget key), while the server is asked again; a first visit's is drawn when the
- * server answers. Right after the bubble's frame (or at once when it is clicked) widget-live.js
+ * kept per widget key), and the server is asked again once it is on screen; a first visit's is
+ * drawn when the server answers. Right after the bubble's frame (or at once when it is clicked) widget-live.js
  * comes: the session, the socket, the language, the preview and the chat window. The server's
  * answer wins: the same, nothing changes; other settings, they are drawn in place (the same
  * bubble, the conversation stays); another socket or a refusal (the key revoked, the site no
@@ -44,6 +44,8 @@ export async function startWidget(
   // asked after (starting a request takes the page's thread a few milliseconds the bubble
   // need not wait for), unless the page is still loading: then it asks while it waits.
   const early = !cached || document.readyState === 'loading' ? ask() : undefined
+  // Awaited below, maybe only after a refusal has come: not an unhandled rejection meanwhile.
+  early?.catch(() => {})
   let boot = cached
   if (!boot) {
     try {
