@@ -26,7 +26,7 @@ export const ASSETS: Asset[] = [
   {
     name: 'widget',
     inputs: ['widget/src', 'server/protocol', 'scripts/build-widget.ts', ...COMMON],
-    outputs: ['dist/widget/widget.js', 'dist/widget/widget-chat.js', 'dist/widget/widget-chat.css'],
+    outputs: ['dist/widget/widget.js', 'dist/widget/widget-live.js', 'dist/widget/widget-chat.js', 'dist/widget/widget-chat.css'],
     build: async () => (await import('./build-widget.ts')).buildWidget(),
   },
   {

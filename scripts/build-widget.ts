@@ -1,15 +1,19 @@
 #!/usr/bin/env bun
 /**
- * Builds the embeddable widget into two minified classic scripts and a stylesheet, in
+ * Builds the embeddable widget into three minified classic scripts and a stylesheet, in
  * dist/widget/:
- * - widget.js, what every page loads: the launcher, the preview of a new message, the socket
- *   and the page's API (an IIFE; Solid and the launcher's stylesheet inlined);
+ * - widget.js, what every page loads and runs first: the page's API and the bubble, drawn with
+ *   plain DOM from the stored or fetched configuration (an IIFE, no Solid; the launcher's
+ *   stylesheet inlined);
+ * - widget-live.js, added by widget.js once the bubble is on screen: the session and its
+ *   socket, the language, the preview of a new message (an IIFE with Solid inside);
  * - widget-chat.js, what only an open chat needs (the window, the log, the composer), loaded by
- *   widget.js from the same server when the chat first opens. It takes Solid from widget.js
- *   (one copy, one reactive system): it is built as an ES module with Solid left external,
- *   its imports become reads from the runtime widget.js hands it, and widget.js is built with
- *   exactly those exports (the virtual module `virtual:parley-chat-runtime`);
+ *   widget-live.js when the chat first opens. It takes Solid from widget-live.js (one copy, one
+ *   reactive system): it is built as an ES module with Solid left external, its imports become
+ *   reads from the runtime widget-live.js hands it, and widget-live.js is built with exactly
+ *   those exports (the virtual module `virtual:parley-chat-runtime`);
  * - widget-chat.css, the open chat's stylesheet, loaded at the same time.
+ * Each later script is asked for with `?v=` and the hash of its bytes.
  */
 import { rmSync } from 'node:fs'
 import type { Plugin } from 'vite'
@@ -17,21 +21,26 @@ import { buildSolidBundle } from './build-solid-bundle.ts'
 
 const root = new URL('..', import.meta.url).pathname
 export const WIDGET_OUTPUT = `${root}dist/widget/widget.js`
+/** The rest of the widget but the open chat, added by widget.js once the bubble is drawn. */
+export const LIVE_SCRIPT_OUTPUT = `${root}dist/widget/widget-live.js`
 /** The open chat's script, fetched by the widget when the chat first opens. */
 export const CHAT_SCRIPT_OUTPUT = `${root}dist/widget/widget-chat.js`
 /** The open chat's stylesheet, fetched by the widget when the chat first opens. */
 export const CHAT_STYLESHEET_OUTPUT = `${root}dist/widget/widget-chat.css`
 
-/** The modules widget-chat.js takes from widget.js instead of carrying its own copy. */
+/** The modules widget-chat.js takes from widget-live.js instead of carrying its own copy. */
 const SHARED_MODULES = ['solid-js', 'solid-js/web']
 const RUNTIME_MODULE = 'virtual:parley-chat-runtime'
 /** The chat script's one parameter: a name its minified code cannot also declare. */
 const RUNTIME_PARAMETER = '$parleyRuntime$'
 
 export interface WidgetBuild {
-  /** widget.js, what loads before the chat is opened. */
+  /** widget.js, what every page loads first. */
   bytes: number
   gzipped: number
+  /** widget-live.js, what loads once the bubble is drawn. */
+  liveBytes: number
+  liveGzipped: number
   /** widget-chat.js, loaded when the chat first opens. */
   chatBytes: number
   chatGzipped: number
@@ -43,19 +52,30 @@ export async function buildWidget(): Promise<WidgetBuild> {
     folder: 'widget',
     // No delegated events: they would touch window at load (SSR) and hang listeners on the host's document.
     solid: { delegateEvents: false },
-    lib: { entry: `${root}widget/src/embed.ts`, formats: ['iife'], name: 'ParleyWidgetBundle', fileName: () => 'widget.js' },
+    lib: { entry: `${root}widget/src/live.ts`, formats: ['iife'], name: 'ParleyWidgetLive', fileName: () => 'widget-live.js' },
     plugins: [chatRuntimeModule(chat.imports)],
     define: { __PARLEY_CHAT_VERSION__: JSON.stringify(chat.version) },
   })
   // ASCII only: a host page that serves or includes the script with another charset must not garble its text.
+  const live = asciiOnly(await Bun.file(LIVE_SCRIPT_OUTPUT).text())
+  await Bun.write(LIVE_SCRIPT_OUTPUT, live)
+  await buildSolidBundle({
+    folder: 'widget',
+    lib: { entry: `${root}widget/src/embed.ts`, formats: ['iife'], name: 'ParleyWidgetBundle', fileName: () => 'widget.js' },
+    define: { __PARLEY_LIVE_VERSION__: JSON.stringify(scriptVersion(live)) },
+  })
   const source = asciiOnly(await Bun.file(WIDGET_OUTPUT).text())
+  if (/solid-track|\$\$click/.test(source)) throw new Error('widget.js must draw the bubble without Solid: a Solid import reached it')
   await Bun.write(WIDGET_OUTPUT, source)
   await buildChatStylesheet()
   const bytes = new TextEncoder().encode(source)
+  const liveBytes = new TextEncoder().encode(live)
   const chatBytes = new TextEncoder().encode(chat.script)
   return {
     bytes: bytes.length,
     gzipped: Bun.gzipSync(bytes, { level: 9 }).length,
+    liveBytes: liveBytes.length,
+    liveGzipped: Bun.gzipSync(liveBytes, { level: 9 }).length,
     chatBytes: chatBytes.length,
     chatGzipped: Bun.gzipSync(chatBytes, { level: 9 }).length,
   }
@@ -96,7 +116,12 @@ async function buildChatScript(): Promise<{ imports: Map<string, Set<string>>; v
   const minified = new Bun.Transpiler({ loader: 'js', minifyWhitespace: true }).transformSync(`(function(${RUNTIME_PARAMETER}){${code}})(document.currentScript.parleyRuntime);`)
   const script = asciiOnly(minified)
   await Bun.write(CHAT_SCRIPT_OUTPUT, script)
-  return { imports, version: Bun.hash(script).toString(36), script }
+  return { imports, version: scriptVersion(script), script }
+}
+
+/** The `?v=` a script is asked for with: the hash of its bytes (the server answers such a request as immutable). */
+export function scriptVersion(script: string): string {
+  return Bun.hash(script).toString(36)
 }
 
 /** `a, b as c` (the inside of an import's or export's braces) as [['a'], ['b', 'c']]. */
@@ -104,7 +129,7 @@ function specifiers(names: string): string[][] {
   return names.split(',').map((name) => name.trim()).filter(Boolean).map((name) => name.split(/\s+as\s+/))
 }
 
-/** `virtual:parley-chat-runtime` for widget.js: the exports widget-chat.js asked for, by module. */
+/** `virtual:parley-chat-runtime` for widget-live.js: the exports widget-chat.js asked for, by module. */
 function chatRuntimeModule(imports: Map<string, Set<string>>): Plugin {
   const resolved = `\0${RUNTIME_MODULE}`
   return {
@@ -149,7 +174,9 @@ function cssAsciiOnly(source: string): string {
 
 if (import.meta.main) {
   const started = performance.now()
-  const { bytes, gzipped, chatBytes, chatGzipped } = await buildWidget()
+  const { bytes, gzipped, liveBytes, liveGzipped, chatBytes, chatGzipped } = await buildWidget()
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
-  console.log(`dist/widget/widget.js built in ${Math.round(performance.now() - started)} ms (${kb(bytes)}, ${kb(gzipped)} gzipped; widget-chat.js ${kb(chatBytes)}, ${kb(chatGzipped)} gzipped)`)
+  console.log(
+    `dist/widget/widget.js built in ${Math.round(performance.now() - started)} ms (${kb(bytes)}, ${kb(gzipped)} gzipped; widget-live.js ${kb(liveBytes)}, ${kb(liveGzipped)} gzipped; widget-chat.js ${kb(chatBytes)}, ${kb(chatGzipped)} gzipped)`,
+  )
 }

@@ -14,7 +14,7 @@ mkdirSync(`${root}dist`, { recursive: true })
 
 const started = performance.now()
 const widget = await buildWidget()
-console.log(`dist/widget/widget.js built (${(widget.gzipped / 1024).toFixed(1)} KB gzipped; widget-chat.js ${(widget.chatGzipped / 1024).toFixed(1)} KB gzipped)`)
+console.log(`dist/widget/widget.js built (${(widget.gzipped / 1024).toFixed(1)} KB gzipped; widget-live.js ${(widget.liveGzipped / 1024).toFixed(1)} KB gzipped; widget-chat.js ${(widget.chatGzipped / 1024).toFixed(1)} KB gzipped)`)
 const app = await buildApp()
 console.log(`dist/app/ built (${(app.gzipped / 1024).toFixed(1)} KB gzipped)`)
 const result = await Bun.build({

@@ -20,12 +20,12 @@ import { loadConfig } from '../../server/config.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { closeDatabase, openDatabase } from '../../server/db/open-database.ts'
 import { createLogger } from '../../server/support/logger.ts'
-import { buildWidget, CHAT_SCRIPT_OUTPUT, WIDGET_OUTPUT } from '../build-widget.ts'
+import { buildWidget, CHAT_SCRIPT_OUTPUT, LIVE_SCRIPT_OUTPUT, WIDGET_OUTPUT } from '../build-widget.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts'
 import { WIDGET_LOCALES } from '../../server/protocol/widget-locales.ts'
 import { WIDGET_TEXTS } from '../../server/widget-assets/widget-texts.ts'
 
-/** What every page may load before the chat is opened, gzipped (test/widget/bundle.test.ts holds widget.js to it). */
+/** What every page may load before the chat is opened, gzipped (test/widget/bundle.test.ts holds widget.js and widget-live.js to it). */
 const WIDGET_BUDGET_BYTES = 20 * 1024
 /** Issue 34's first-paint targets: widget.js gzipped, and the bubble's time as a ratio to the baseline's. */
 const WIDGET_SCRIPT_TARGET_BYTES = 14 * 1024
@@ -141,16 +141,18 @@ const gzipKb = (Bun.gzipSync(new TextEncoder().encode(widgetSource), { level: 9 
 console.log(`bench:widget  ${RUNS} runs in headless Chromium; widget.js ${(widgetSource.length / 1024).toFixed(1)} KB (${gzipKb} KB gzipped); baseline the same size`)
 // What the open chat loads on its first open, not measured above (nothing loads it before).
 const chatSource = await Bun.file(CHAT_SCRIPT_OUTPUT).bytes()
-// What loads before the chat opens, per language: widget.js, the configuration answer and (for
-// any language but English, which widget.js carries) the language's texts, each gzipped; the
-// widget's budget is for their sum.
+// What loads before the chat opens, per language: widget.js, widget-live.js (added once the
+// bubble is drawn), the configuration answer and (for any language but English, which
+// widget-live.js carries) the language's texts, each gzipped; the widget's budget is for their sum.
 {
   const gzip = (text: string) => Bun.gzipSync(new TextEncoder().encode(text), { level: 9 }).length
   const config = gzip(await (await fetch(`${parleyUrl}/widget/v1/config/${widgetKey}`)).text())
   const script = gzip(widgetSource)
-  const sizes = WIDGET_LOCALES.map((tag) => [tag, script + config + (tag === 'en' ? 0 : gzip(JSON.stringify(WIDGET_TEXTS[tag])))] as const)
+  const live = gzip(await Bun.file(LIVE_SCRIPT_OUTPUT).text())
+  const sizes = WIDGET_LOCALES.map((tag) => [tag, script + live + config + (tag === 'en' ? 0 : gzip(JSON.stringify(WIDGET_TEXTS[tag])))] as const)
   const largest = Math.max(...sizes.map(([, bytes]) => bytes))
-  console.log(`  before the chat opens (widget.js + configuration + the language's texts, gzipped; budget ${WIDGET_BUDGET_BYTES / 1024} KB): ${largest <= WIDGET_BUDGET_BYTES ? 'MET' : 'NOT MET'}`)
+  console.log(`  widget-live.js ${(live / 1024).toFixed(1)} KB gzipped, added once the bubble is drawn`)
+  console.log(`  before the chat opens (widget.js + widget-live.js + configuration + the language's texts, gzipped; budget ${WIDGET_BUDGET_BYTES / 1024} KB): ${largest <= WIDGET_BUDGET_BYTES ? 'MET' : 'NOT MET'}`)
   console.log(`    ${sizes.map(([tag, bytes]) => `${tag} ${(bytes / 1024).toFixed(1)} KB`).join(', ')}`)
   console.log(`  widget.js ${(script / 1024).toFixed(1)} KB gzipped (target <= ${WIDGET_SCRIPT_TARGET_BYTES / 1024} KB): ${verdict(script <= WIDGET_SCRIPT_TARGET_BYTES)}`)
 }

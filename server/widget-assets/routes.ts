@@ -4,6 +4,7 @@ import { WIDGET_LOCALES, WIDGET_TEXTS_PATH } from '../protocol/widget-locales.ts
 import { widgetTextAssets } from './widget-texts.ts'
 import chatStylesheetPath from '../../dist/widget/widget-chat.css' with { type: 'file' }
 import chatScriptPath from '../../dist/widget/widget-chat.js' with { type: 'file' }
+import liveScriptPath from '../../dist/widget/widget-live.js' with { type: 'file' }
 import widgetPath from '../../dist/widget/widget.js' with { type: 'file' }
 import { demoPage } from './demo-page.ts'
 import { assetResponse, prepareAsset, type WidgetAsset } from './widget-asset.ts'
@@ -19,6 +20,8 @@ export interface WidgetAssetOptions {
   chatStylesheetFile?: string
   /** Defaults to the built dist/widget/widget-chat.js (embedded in the compiled binary). */
   chatScriptFile?: string
+  /** Defaults to the built dist/widget/widget-live.js (embedded in the compiled binary). */
+  liveScriptFile?: string
 }
 
 const detail = { tags: ['Widget'], security: [] }
@@ -29,9 +32,17 @@ const detail = { tags: ['Widget'], security: [] }
  * security headers (nosniff, the demo page's Content-Security-Policy) are added as the
  * answers leave the app, by http/security-headers.ts.
  */
-export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widgetPath, chatStylesheetFile = chatStylesheetPath, chatScriptFile = chatScriptPath }: WidgetAssetOptions) {
+export function widgetAssetRoutes({
+  demoWidgetKey,
+  publicUrl,
+  widgetFile = widgetPath,
+  chatStylesheetFile = chatStylesheetPath,
+  chatScriptFile = chatScriptPath,
+  liveScriptFile = liveScriptPath,
+}: WidgetAssetOptions) {
   const script = servedAsset(prepareAsset(widgetFile), 'text/javascript; charset=utf-8')
-  const chatScript = servedAsset(prepareAsset(chatScriptFile), 'text/javascript; charset=utf-8')
+  const liveScript = versionedAsset(liveScriptFile)
+  const chatScript = versionedAsset(chatScriptFile)
   const chatStylesheet = servedAsset(prepareAsset(chatStylesheetFile), 'text/css; charset=utf-8')
   const texts = widgetTextAssets()
   return new Elysia()
@@ -47,12 +58,20 @@ export function widgetAssetRoutes({ demoWidgetKey, publicUrl, widgetFile = widge
         },
       },
     )
+    .get('/widget-live.js', ({ request }) => liveScript(request), {
+      detail: {
+        ...detail,
+        summary: "The widget's session, socket and language",
+        description:
+          "Added by widget.js as soon as the bubble is drawn (or clicked): everything but the bubble and the open chat (the conversation's socket, the widget's language, the preview of a new message). It runs only inside widget.js's handle. widget.js asks for it with `?v=` and the build's hash: that answer is cached for a year (`immutable`); any other is cached as /widget.js is.",
+      },
+    })
     .get('/widget-chat.js', ({ request }) => chatScript(request), {
       detail: {
         ...detail,
         summary: "The open chat's script",
         description:
-          "Loaded by widget.js when the chat is first opened (the message log, the composer, file uploads), so the script every page loads stays small. It runs only inside widget.js's runtime. Cached and compressed as /widget.js is; widget.js asks for it with `?v=` and the build's hash, so a page never mixes versions.",
+          "Loaded by widget-live.js when the chat is first opened (the message log, the composer, file uploads), so the scripts every page loads stay small. It runs only inside widget-live.js's runtime. Asked for with `?v=` and the build's hash, so a page never mixes versions: that answer is cached for a year (`immutable`), any other as /widget.js is.",
       },
     })
     .get('/widget-chat.css', ({ request }) => chatStylesheet(request), {
@@ -95,4 +114,20 @@ const COMMON_HEADERS = {
 /** Answers a request for one of the widget's files: any site may load it, cached five minutes. */
 function servedAsset(asset: WidgetAsset, contentType: string) {
   return (request: Request): Response | Promise<Response> => assetResponse(request, asset, contentType, COMMON_HEADERS)
+}
+
+/**
+ * A script the widget asks for with `?v=` and the hash of its bytes (scripts/build-widget.ts's
+ * scriptVersion): asked for with this build's hash, it never changes at that address, so a
+ * returning visitor's browser runs it from its cache without asking again; any other `v` (a
+ * page still running an older widget.js) gets these bytes cached as briefly as widget.js.
+ */
+function versionedAsset(file: string) {
+  const asset = prepareAsset(file)
+  const version = Bun.hash(new TextDecoder().decode(asset.identity.body)).toString(36)
+  const immutable = { ...COMMON_HEADERS, 'cache-control': 'public, max-age=31536000, immutable' }
+  return (request: Request): Response | Promise<Response> => {
+    const asked = new URL(request.url).searchParams.get('v')
+    return assetResponse(request, asset, 'text/javascript; charset=utf-8', asked === version ? immutable : COMMON_HEADERS)
+  }
 }

@@ -17,3 +17,8 @@ declare module '*/dist/widget/widget-chat.js' {
   const path: string
   export default path
 }
+
+declare module '*/dist/widget/widget-live.js' {
+  const path: string
+  export default path
+}

@@ -7,7 +7,7 @@ const root = join(import.meta.dir, '../..')
 describe('the compiled executable carries the widget', () => {
   const moved = movedBinary()
 
-  test('a copy moved away from the build tree serves /widget.js, /widget-chat.js and /widget-chat.css from inside itself', async () => {
+  test('a copy moved away from the build tree serves /widget.js, /widget-live.js, /widget-chat.js and /widget-chat.css from inside itself', async () => {
     const widget = await Bun.file(join(root, 'dist/widget/widget.js')).text()
     // The bytes are in the executable, not a path back into the build tree.
     expect((await Bun.file(moved.binary).text()).includes(widget)).toBe(true)
@@ -23,7 +23,11 @@ describe('the compiled executable carries the widget', () => {
     const chatStylesheet = await fetch(`${server.url}/widget-chat.css`, { headers: { 'accept-encoding': 'identity' } })
     expect(chatStylesheet.headers.get('content-type')).toBe('text/css; charset=utf-8')
     expect(await chatStylesheet.text()).toBe(await Bun.file(join(root, 'dist/widget/widget-chat.css')).text())
-    // And the open chat's script, which widget.js asks for with its build's hash.
+    // The rest of the widget, which widget.js adds once the bubble is drawn.
+    const liveScript = await fetch(`${server.url}/widget-live.js?v=1`, { headers: { 'accept-encoding': 'identity' } })
+    expect(liveScript.status).toBe(200)
+    expect(await liveScript.text()).toBe(await Bun.file(join(root, 'dist/widget/widget-live.js')).text())
+    // And the open chat's script, which widget-live.js asks for with its build's hash.
     const chatScript = await fetch(`${server.url}/widget-chat.js?v=1`, { headers: { 'accept-encoding': 'identity' } })
     expect(chatScript.status).toBe(200)
     expect(chatScript.headers.get('content-type')).toBe('text/javascript; charset=utf-8')

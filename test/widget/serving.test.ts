@@ -103,6 +103,28 @@ describe('GET /widget.js', () => {
   })
 })
 
+describe('GET /widget-live.js and /widget-chat.js (the scripts widget.js and widget-live.js add)', () => {
+  const app = testApp()
+  afterAll(() => app.close())
+  const dist = join(import.meta.dir, '../../dist/widget')
+
+  test.each(['widget-live.js', 'widget-chat.js'])('%s asked for with the hash of its bytes is cached for a year as immutable; any other version as briefly as widget.js', async (name) => {
+    const script = await Bun.file(join(dist, name)).text()
+    const get = (version: string) => app.fetch(new Request(`http://localhost/${name}?v=${version}`))
+    const current = await get(Bun.hash(script).toString(36))
+    expect(current.status).toBe(200)
+    expect(current.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(current.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(current.headers.get('access-control-allow-origin')).toBe('*')
+    expect(await current.text()).toBe(script)
+    // A page still running an older widget.js gets today's bytes, which it must not keep for long.
+    const older = await get('an-older-build')
+    expect(older.headers.get('cache-control')).toBe('public, max-age=300')
+    expect(await older.text()).toBe(script)
+    expect(current.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/)
+  })
+})
+
 describe('choosing the content coding', () => {
   test.each([
     [null, 'identity'],

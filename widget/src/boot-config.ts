@@ -1,5 +1,5 @@
 import type { WidgetBootConfig } from '../../server/protocol/widget-protocol.ts'
-import { backoffDelay } from './connection.ts'
+import { backoffDelay } from './backoff.ts'
 import type { KeyValueStore } from './storage.ts'
 
 /**

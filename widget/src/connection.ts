@@ -1,5 +1,8 @@
 import { FINAL_CLOSE_CODES } from '../../server/protocol/close-codes.ts'
 import type { ClientMessage, ServerMessage } from '../../server/protocol/widget-protocol.ts'
+import { backoffDelay } from './backoff.ts'
+
+export { backoffDelay }
 
 /**
  * The widget's socket: hello on every open, exponential backoff with jitter between tries,
@@ -9,17 +12,9 @@ import type { ClientMessage, ServerMessage } from '../../server/protocol/widget-
 
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'refused'
 
-const BASE_DELAY_MS = 500
-const MAX_DELAY_MS = 30_000
 const PING_EVERY_MS = 25_000
 /** No frame at all for this long (two missed pongs) means the link is dead. */
 const SILENCE_LIMIT_MS = 60_000
-
-/** Wait before try number `attempt` (0 = first retry): half the ceiling plus a random half. */
-export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.max(0, attempt))
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2)
-}
 
 /** `http://host/` + `/widget/v1/socket?key=...` → `ws://host/widget/v1/socket?key=...`. */
 export function socketUrl(serverUrl: string, socketPath: string): string {

@@ -12,7 +12,7 @@ import { UPLOAD_TYPES } from '../../server/protocol/upload-rules.ts'
 import type { TextKey } from '../../server/protocol/widget-texts/en.ts'
 import { fillText } from './fill-text.ts'
 import { ENGLISH, type Speech } from './speech.ts'
-import { uploadFile } from './upload-file.ts'
+import type { UploadRequest } from './upload-file.ts'
 
 /** A visitor message shown before the server has confirmed it. */
 export interface Outgoing {
@@ -226,8 +226,12 @@ export function createSession(options: SessionOptions) {
     socket.send(message(client_id))
   }
 
-  /** A file from the attach button, a paste or a drop: shown at once with its progress, refused here when it cannot pass. */
-  const sendFile = (file: File) => {
+  /**
+   * A file from the attach button, a paste or a drop: shown at once with its progress, refused
+   * here when it cannot pass. `send` sends it (upload-file.ts): the open chat's script
+   * carries it, so the script every page loads does not.
+   */
+  const sendFile = (file: File, send: (request: UploadRequest) => Promise<ChatMessage>) => {
     const client_id = newClientId()
     const image = file.type.startsWith('image/')
     const fail = (failed: string) => failOutgoing(client_id, failed)
@@ -249,7 +253,7 @@ export function createSession(options: SessionOptions) {
       }
       reader.readAsDataURL(file)
     }
-    uploadFile({
+    send({
       url: options.uploadUrl,
       token: upload.token,
       clientId: client_id,
@@ -316,6 +320,8 @@ export function createSession(options: SessionOptions) {
     setOpen(open: boolean) {
       setIsOpen(open)
       tabMemory.set('open', open ? '1' : null)
+      // A hint for widget.js: only a visitor who has ever opened the chat here makes it read the tab's storage before the bubble.
+      if (open) memory.set('opened', '1')
       if (open) {
         markSeen()
         startIfNeeded()

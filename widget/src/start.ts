@@ -1,26 +1,28 @@
-import type { ProfileListener, VisitorProfile } from './api.ts'
-import { BOOT_CONFIG_KEY, cachedBootConfig, loadBootConfig, WidgetRefused } from './boot-config.ts'
-import { UPLOAD_PATH } from '../../server/protocol/upload-rules.ts'
+import { chooseLocale } from '../../server/protocol/widget-locales.ts'
 import type { WidgetBootConfig } from '../../server/protocol/widget-protocol.ts'
-import { socketUrl } from './connection.ts'
+import type { ProfileListener, VisitorProfile } from './api.ts'
+import { browserLanguages } from './browser-languages.ts'
+import { BOOT_CONFIG_KEY, cachedBootConfig, loadBootConfig, WidgetRefused } from './boot-config.ts'
 import type { EmbedOptions } from './embed-options.ts'
-import { loadChat } from './load-chat.ts'
-import { mountWidget } from './mount.tsx'
-import { createSession } from './session.ts'
+import type { LiveHandle, LiveModule, LiveWidget } from './live-handle.ts'
+import { loadScript } from './load-script.ts'
 import { resolveSettings } from './settings.ts'
-import { createSignal } from 'solid-js'
-import { LANGUAGE_TAG_MAX_LENGTH, LANGUAGE_TAG_PATTERN } from '../../server/protocol/widget-locales.ts'
-import { ENGLISH, loadSpeech, pickSpeech, type Speech } from './speech.ts'
+import { drawShell } from './shell.ts'
 import { browserStore } from './storage.ts'
 import { watchVisibility } from './visibility.ts'
 
+/** The build's hash of widget-live.js: a new widget.js never runs a cached older one. */
+declare const __PARLEY_LIVE_VERSION__: string
+
 /**
- * After the script found its key: the public configuration, the widget drawn in its Shadow
- * DOM, connected, following navigation (allowed_paths) and the network. A returning visitor's
- * widget is drawn at once from the configuration the last visit stored, while the server is
- * asked again; its answer wins: the same, nothing changes; other settings, the widget is drawn
- * again with them (the conversation stays); another socket or a refusal (the key revoked, the
- * site no longer allowed), the widget goes, and comes back with the new configuration if any.
+ * After the script found its key: the bubble first, the rest after. A returning visitor's
+ * bubble is drawn at once from the configuration the last visit stored (public settings only,
+ * kept per widget key), and the server is asked again once it is on screen; a first visit's is
+ * drawn when the server answers. Right after the bubble's frame (or at once when it is clicked) widget-live.js
+ * comes: the session, the socket, the language, the preview and the chat window. The server's
+ * answer wins: the same, nothing changes; other settings, they are drawn in place (the same
+ * bubble, the conversation stays); another socket or a refusal (the key revoked, the site no
+ * longer allowed), the widget goes, and comes back with the new configuration if any.
  */
 export async function startWidget(
   options: EmbedOptions,
@@ -30,27 +32,36 @@ export async function startWidget(
 ): Promise<void> {
   const prefix = `parley:${options.widgetKey}:`
   const memory = browserStore('localStorage', prefix)
-  const asked = loadBootConfig(options.serverUrl, options.widgetKey, warn)
+  const tabMemory = browserStore('sessionStorage', prefix)
+  const ask = () => loadBootConfig(options.serverUrl, options.widgetKey, warn)
   const refused = (error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error)
     warn(error instanceof WidgetRefused ? `the server refused this widget: ${reason}` : `could not load the widget: ${reason}`)
   }
   const remember = (boot: WidgetBootConfig) => memory.set(BOOT_CONFIG_KEY, JSON.stringify(boot))
   const cached = cachedBootConfig(memory)
+  // A first visit asks at once. A returning visitor's bubble is drawn first and the server
+  // asked after (starting a request takes the page's thread a few milliseconds the bubble
+  // need not wait for), unless the page is still loading: then it asks while it waits.
+  const early = !cached || document.readyState === 'loading' ? ask() : undefined
+  // Awaited below, maybe only after a refusal has come: not an unhandled rejection meanwhile.
+  early?.catch(() => {})
   let boot = cached
   if (!boot) {
     try {
-      boot = await asked
+      boot = await (early as Promise<WidgetBootConfig>)
     } catch (error) {
       return refused(error)
     }
-    remember(boot)
   }
-  let widget = await show(boot)
-  if (!cached) return
+  await domReady()
+  let widget = show(boot)
+  // What is not needed for the bubble waits until its frame is drawn (a storage write, a request's start).
+  await afterPaint()
+  if (!cached) return remember(boot)
   let answer: WidgetBootConfig
   try {
-    answer = await asked
+    answer = await (early ?? ask())
   } catch (error) {
     // Unreachable for now: the stored widget stays (its socket retries). Refused: it goes.
     if (!(error instanceof WidgetRefused)) return
@@ -62,65 +73,85 @@ export async function startWidget(
   remember(answer)
   if (answer.socket_path === cached.socket_path) return widget.redraw(answer)
   widget.remove()
-  widget = await show(answer)
+  widget = show(answer)
 
-  async function show(config: WidgetBootConfig) {
+  function show(config: WidgetBootConfig) {
     let settings = resolveSettings(config.widget_config)
-    const [speech, setSpeech] = createSignal<Speech>(ENGLISH)
-    const languages = browserLanguages()
-    // The widget's language: its texts fetched now (English is inside this script), drawn when they come.
-    const speak = (locale: string) => {
-      const chosen = pickSpeech(locale, languages)
-      if (chosen.tag === speech().tag && chosen.intl === speech().intl) return
-      loadSpeech(options.serverUrl, chosen).then(setSpeech, (error: Error) => warn(`${error.message}; the widget speaks English`))
-    }
-    speak(settings.locale)
-    const session = createSession({
-      speech,
-      locale: languages.find((tag) => tag.length <= LANGUAGE_TAG_MAX_LENGTH && LANGUAGE_TAG_PATTERN.test(tag)),
-      socketUrl: socketUrl(options.serverUrl, config.socket_path),
-      uploadUrl: `${options.serverUrl}${UPLOAD_PATH}?key=${encodeURIComponent(options.widgetKey)}`,
+    const language = () => chooseLocale(settings.locale, browserLanguages())
+    // Open on the previous page of this tab: the bubble is drawn open. The tab's storage is
+    // read only when that can be (a kept configuration, a chat opened here before): a first
+    // read of it can cost the bubble milliseconds.
+    const shell = drawShell(settings, language(), cached !== null && memory.get('opened') === '1' && tabMemory.get('open') === '1')
+    const visibility: ((visible: boolean) => void)[] = []
+    const handle: LiveHandle = {
+      options,
       profile,
-      memory,
-      tabMemory: browserStore('sessionStorage', prefix),
-      // Origin and path only: query strings may carry tokens that agents should never see.
-      pageUrl: () => `${location.origin}${location.pathname}`,
+      listen,
       warn,
-    })
-    listen(session.listener)
-    await domReady()
-    // The view asks once, and again only after a failure (components/App.tsx).
-    const load = () => loadChat(options.serverUrl)
-    const mounted = mountWidget(session, settings, config.greeting_message, { stylesheet: `${options.serverUrl}/widget-chat.css`, load }, warn, speech)
+      memory,
+      tabMemory,
+      shell,
+      config,
+      settings,
+      visible: true,
+      onVisible: (listener) => visibility.push(listener),
+      openWanted: false,
+    }
     const watch = () =>
       watchVisibility(window, settings.allowed_paths, (visible) => {
-        mounted.host.style.display = visible ? '' : 'none'
-        session.setActive(visible)
+        handle.visible = visible
+        shell.host.style.display = visible ? '' : 'none'
+        for (const listener of visibility) listener(visible)
       })
     let unwatch = watch()
-    window.addEventListener('online', session.retryNow)
+    shell.onClick(() => {
+      handle.openWanted = true
+      void start()
+    })
+    let live: LiveWidget | undefined
+    let removed = false
+    let loading: Promise<void> | undefined
+    const start = () =>
+      (loading ??= loadScript<LiveModule>(`${options.serverUrl}/widget-live.js?v=${__PARLEY_LIVE_VERSION__}`, {}).then(
+        ({ startLive }) => {
+          if (!removed) live = startLive(handle)
+        },
+        (error: Error) => {
+          // The next click tries again.
+          loading = undefined
+          handle.openWanted = false
+          warn(`${error.message}; the chat cannot open`)
+        },
+      ))
+    // The rest once the bubble's frame is on screen: its script's run never delays the bubble.
+    void afterPaint().then(start)
     return {
       redraw(next: WidgetBootConfig) {
         settings = resolveSettings(next.widget_config)
-        speak(settings.locale)
-        mounted.redraw(settings, next.greeting_message)
+        handle.config = next
+        handle.settings = settings
+        shell.restyle(settings)
+        shell.speak(language())
         unwatch()
         unwatch = watch()
+        live?.redraw(next, settings)
       },
       remove() {
+        removed = true
         unwatch()
-        session.setActive(false)
-        window.removeEventListener('online', session.retryNow)
-        mounted.remove()
+        live?.remove()
+        shell.remove()
       },
     }
   }
 }
 
-/** The visitor's languages, most wanted first, as the browser gives them. */
-function browserLanguages(): string[] {
-  const list = navigator.languages?.length ? navigator.languages : [navigator.language]
-  return list.filter((tag): tag is string => typeof tag === 'string' && tag !== '')
+/** Once the next frame is drawn (or after 100 ms: a tab in the background draws no frames). */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve))
+    setTimeout(resolve, 100)
+  })
 }
 
 function domReady(): Promise<void> {

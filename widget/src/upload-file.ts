@@ -16,12 +16,12 @@ export interface UploadRequest {
  * answer came), which the widget words in the visitor's language, and its detail as the message.
  */
 export class UploadRefused extends Error {
-  constructor(
-    message: string,
-    readonly code: string | undefined,
-    readonly status: number,
-  ) {
+  // Assigned in the constructor rather than as parameter properties, which es2020 lowers into helpers.
+  declare readonly code: string | undefined
+  declare readonly status: number
+  constructor(message: string, code: string | undefined, status: number) {
     super(message)
+    Object.assign(this, { code, status })
   }
 }
 

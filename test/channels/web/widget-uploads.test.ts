@@ -5,7 +5,7 @@ import { type LiveServer, liveServer } from '../../support/live-server.ts'
 import { rawRequest } from '../../support/raw-request.ts'
 import { setUpWebChat, type WebChat } from '../../support/web-chat.ts'
 import { WidgetClient } from '../../support/widget-client.ts'
-import { refusalNote } from '../../../widget/src/upload-file.ts'
+import { refusalNote, uploadFile } from '../../../widget/src/upload-file.ts'
 import { openSession, until } from '../../widget/support/session-helpers.ts'
 
 const MAX_BYTES = 4096
@@ -134,7 +134,7 @@ describe('a file just over the limit reads the same from the widget and from the
     const session = openSession(server, chat.widgetKey)
     try {
       await until(() => session.messages().length >= 1, 'the greeting, after the welcome with the limit')
-      session.sendFile(new File([big], 'photo.png', { type: 'image/png' }))
+      session.sendFile(new File([big], 'photo.png', { type: 'image/png' }), uploadFile)
       await until(() => session.outgoing().some((item) => item.failed), "the widget's refusal")
       expect(session.outgoing()[0]!.failed).toBe(refusalNote(detail))
       expect(refusalNote(detail)).toBe('The file is 4.1 KiB; files may be at most 4 KiB.')

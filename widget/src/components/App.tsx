@@ -2,10 +2,9 @@ import { createEffect, createSignal, on, Show } from 'solid-js'
 import type { WidgetConfigValues } from '../../../server/protocol/widget-config-defaults.ts'
 import type { ChatModule } from '../load-chat.ts'
 import type { Session } from '../session.ts'
-import { textColorOn } from '../settings.ts'
 import { fillText } from '../fill-text.ts'
 import type { Speech } from '../speech.ts'
-import { ChatIcon, CloseIcon } from './Icons.tsx'
+import type { Shell } from '../shell.ts'
 import { MessagePreview } from './MessagePreview.tsx'
 
 interface Props {
@@ -14,7 +13,8 @@ interface Props {
   greeting: string | null
   /** The widget's language (widget_config.locale, else the visitor's browser): English until its texts have come. */
   speech: Speech
-  css: string
+  /** The bubble and the root widget.js drew (shell.ts): the root carries the theme, the launcher is driven from here. */
+  shell: Shell
   /** The open chat's stylesheet (widget-chat.css on the Parley server), loaded when the chat first opens. */
   chatStylesheet: string
   /** The open chat's script (widget-chat.js), loaded when the chat first opens. */
@@ -22,30 +22,23 @@ interface Props {
   warn: (message: string) => void
 }
 
-/** The launcher bubble, the preview of a message that came while closed, and, when open, the chat window; every widget_config value as a CSS variable. */
+/**
+ * The preview of a message that came while closed and, when open, the chat window, drawn in
+ * the shell's layer; the launcher bubble (drawn by widget.js before this script came) shows
+ * what the session says: open or closed, the unread count, its label.
+ */
 export function App(props: Props) {
   const s = props.session
   const c = props.settings
-  let launcher: HTMLButtonElement | undefined
+  const launcher = props.shell.launcher
   let input: HTMLTextAreaElement | undefined
-  const theme = {
-    '--pw-primary': c.primary_color,
-    '--pw-on-primary': textColorOn(c.primary_color),
-    '--pw-secondary': c.secondary_color,
-    '--pw-on-secondary': textColorOn(c.secondary_color),
-    '--pw-background': c.background_color ?? '#ffffff',
-    '--pw-on-background': textColorOn(c.background_color ?? '#ffffff'),
-    '--pw-font-size': `${c.font_size}px`,
-    '--pw-width': `${c.width}px`,
-    '--pw-height': `${c.height}px`,
-  }
   // Focus follows the window: into the composer on open, back to the bubble on close.
   createEffect(
     on(
       s.isOpen,
       (open, wasOpen) => {
         if (wasOpen === undefined) return
-        queueMicrotask(() => (open ? input?.focus() : launcher?.focus()))
+        queueMicrotask(() => (open ? input?.focus() : launcher.focus()))
       },
     ),
   )
@@ -76,9 +69,11 @@ export function App(props: Props) {
   )
   const t = () => props.speech.t
   const launcherLabel = () => (s.unread() > 0 ? fillText(t().open_chat_unread, { bubble: c.bubble_text, count: s.unread() }) : c.bubble_text)
+  createEffect(() => props.shell.setChatLoading(!ready()))
+  createEffect(() => props.shell.setLauncher({ open: s.isOpen(), unread: s.unread(), label: s.isOpen() ? t().close_chat : launcherLabel() }))
+  props.shell.onClick(() => s.setOpen(!s.isOpen()))
   return (
-    <div class={`root ${c.position}${ready() ? '' : ' chat-loading'}`} style={theme} dir={props.speech.dir} lang={props.speech.tag}>
-      <style>{props.css}</style>
+    <>
       <Show when={chatWanted()}>
         <link rel="stylesheet" href={props.chatStylesheet} onLoad={() => setChatStyled(true)} onError={() => setChatStyled(true)} />
       </Show>
@@ -95,31 +90,9 @@ export function App(props: Props) {
         onOpen={() => s.setOpen(true)}
         onDismiss={() => {
           s.dismissPreview()
-          launcher?.focus()
+          launcher.focus()
         }}
       />
-      <button
-        type="button"
-        class="launcher"
-        classList={{ open: s.isOpen() }}
-        ref={launcher}
-        aria-expanded={s.isOpen()}
-        aria-controls="parley-window"
-        aria-label={s.isOpen() ? t().close_chat : launcherLabel()}
-        onClick={() => s.setOpen(!s.isOpen())}
-      >
-        <Show when={s.isOpen()} fallback={<ChatIcon />}>
-          <CloseIcon />
-        </Show>
-        <Show when={!s.isOpen()}>
-          <span class="bubble-text">{c.bubble_text}</span>
-        </Show>
-        <Show when={!s.isOpen() && s.unread() > 0}>
-          <span class="badge" aria-hidden="true">
-            {s.unread() > 99 ? '99+' : s.unread()}
-          </span>
-        </Show>
-      </button>
-    </div>
+    </>
   )
 }

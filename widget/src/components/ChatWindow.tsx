@@ -1,3 +1,4 @@
+import { uploadFile } from '../upload-file.ts'
 import { createMemo, createSignal, onCleanup, Show } from 'solid-js'
 import type { WidgetConfigValues } from '../../../server/protocol/widget-config-defaults.ts'
 import type { Session } from '../session.ts'
@@ -42,7 +43,7 @@ export function ChatWindow(props: Props) {
   }
   const sendFiles = (files: File[]) => {
     if (s.unavailable()) return
-    for (const file of files) s.sendFile(file)
+    for (const file of files) s.sendFile(file, uploadFile)
   }
   // A file dragged over the window shows where it would land; dropped anywhere on it, it is sent.
   const [dragging, setDragging] = createSignal(false)
