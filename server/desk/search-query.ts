@@ -9,7 +9,8 @@ export interface SearchQuery {
 const quoted = (word: string) => `"${word.replaceAll('"', '""')}"`
 
 export function searchQuery(typed: string): SearchQuery {
-  const words = typed.normalize('NFKC').split(/\s+/).filter((word) => word.length > 0).slice(0, 16)
+  // A control character (a NUL ends an FTS5 query's text early) separates words, as a space does.
+  const words = typed.normalize('NFKC').replace(/\p{Cc}/gu, ' ').split(/\s+/).filter((word) => word.length > 0).slice(0, 16)
   // A phone number typed with its "+" or spaces: the index holds E.164 digits.
   const contactWords = words.map((word) => word.replace(/^\+/, '')).filter((word) => [...word].length >= 3)
   const messageWords = words.filter((word) => /[\p{L}\p{N}]/u.test(word))

@@ -6,6 +6,9 @@ import type { StepStore } from './step-store.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 export const DEFAULT_PERIOD_DAYS = 30
+/** A period is counted within years 1970 to 9999: stored times are ISO texts of four-digit years, compared as text. */
+const EARLIEST_MS = Date.UTC(1970, 0, 1)
+const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 
 export type InsightsService = ReturnType<typeof insightsService>
 
@@ -20,8 +23,8 @@ export function insightsService(flows: Pick<FlowService, 'get' | 'version'>, sto
     async of(workspaceId: string, chatbotId: string, flowId: string, query: InsightsQuery): Promise<FlowInsights> {
       const flow = await flows.get(workspaceId, chatbotId, flowId)
       if (flow.type !== 'conversation') throw unprocessable('not_a_conversation_flow', 'only conversation flows have states to count')
-      const until = query.until ? new Date(query.until).toISOString() : now()
-      const since = query.since ? new Date(query.since).toISOString() : new Date(Date.parse(until) - DEFAULT_PERIOD_DAYS * DAY_MS).toISOString()
+      const until = query.until ? instantOf(query.until, 'until') : now()
+      const since = query.since ? instantOf(query.since, 'since') : new Date(Math.max(EARLIEST_MS, Date.parse(until) - DEFAULT_PERIOD_DAYS * DAY_MS)).toISOString()
       if (since >= until) throw unprocessable('invalid_period', 'since must be before until', [{ path: '/since', code: 'invalid_value', message: 'must be before until' }])
       const version = query.version ?? flow.published_version
       if (version === null) return { version: null, since, until, started: 0, states: [], ways: [] }
@@ -62,4 +65,13 @@ function summed(rows: ReturnType<StepStore['counts']>): Pick<FlowInsights, 'star
   // A step that left before the period and came back within it can make left exceed entered.
   for (const counts of states.values()) counts.stopped = Math.max(0, counts.entered - counts.left)
   return { started, states: [...states.values()], ways }
+}
+
+/** A date-time of the query as the ISO text stored times are compared with; 422 naming the field outside 1970-9999. */
+function instantOf(text: string, field: 'since' | 'until'): string {
+  const ms = Date.parse(text)
+  if (!(ms >= EARLIEST_MS && ms <= LATEST_MS)) {
+    throw unprocessable('invalid_period', `${field} must be a time from 1970 to 9999`, [{ path: `/${field}`, code: 'out_of_range', message: 'must be from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z' }])
+  }
+  return new Date(ms).toISOString()
 }

@@ -79,6 +79,14 @@ scenarios<Ctx>('desk: the conversation lists and search', deskContext, [
     status: 200,
     check: ({ body }) => expect(body.items).toEqual([]),
   },
+  {
+    name: 'control characters in a search (a NUL, a tab, an escape) separate words, as spaces do',
+    method: 'GET',
+    path: list(`?q=${encodeURIComponent('invo\u0000ice\u001b refu\tnds')}`),
+    status: 200,
+    check: ({ body }) => expect(body.items).toEqual([]),
+  },
+  { name: 'control characters alone find nothing, as punctuation alone', method: 'GET', path: list(`?q=${encodeURIComponent('\u0000\u0001')}`), status: 200, check: ({ body }) => expect(body.items).toEqual([]) },
   { name: 'punctuation alone finds nothing', method: 'GET', path: list(`?q=${encodeURIComponent('@ !')}`), status: 200, check: ({ body }) => expect(body.items).toEqual([]) },
   {
     name: 'pages follow the cursor without repeating or skipping',

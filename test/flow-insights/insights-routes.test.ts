@@ -79,6 +79,22 @@ describe('GET .../flows/{flow_id}/insights', () => {
     expect((await insights('?since=yesterday')).status).toBe(422)
   })
 
+  test.each([
+    ['until', '?until=-271821-04-20T00:00:00.042Z'],
+    ['since', '?since=1969-12-31T23:59:59Z'],
+    ['until', '?until=%2B010000-01-01T00:00:00Z'],
+  ])('a time outside 1970-9999 is 422 naming %s, never a 500', async (field, query) => {
+    const answer = await insights(query)
+    expect(answer.status).toBe(422)
+    expect(answer.body.errors?.[0]).toMatchObject({ path: `/${field}`, code: expect.any(String) })
+  })
+
+  test('an until early in 1970 counts from the first instant of 1970 by default', async () => {
+    const { status, body } = await insights('?until=1970-01-05T00:00:00Z')
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ since: '1970-01-01T00:00:00.000Z', until: '1970-01-05T00:00:00.000Z', started: 0 })
+  })
+
   test('a draft has no counts; a meta flow has no states; another workspace gets 404', async () => {
     const draft = await createFlow(app, chat.chatbotId, { name: 'Draft', type: 'conversation', flow })
     expect((await app.call('GET', chat.path(`/flows/${draft}/insights`))).body).toMatchObject({ version: null, started: 0, states: [], ways: [] })
