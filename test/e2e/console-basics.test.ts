@@ -123,6 +123,8 @@ describe('the console at /app/console in Chromium, against the compiled binary',
     await page.locator('[data-version]').waitFor()
     expect(await page.locator('[data-version]').textContent()).toMatch(/^\d+\.\d+\.\d+/)
     expect(await page.locator('[data-database]').textContent()).toMatch(/\d+(\.\d)? (KB|MB)/)
+    // Which database this Parley keeps its data in, and where (issue 26: the operations screen names it).
+    expect(await page.locator('[data-database-engine="sqlite"]').textContent()).toMatch(/^SQLite, in \/.*parley\.db$/)
     await waitUntil(async () => ((await page.locator('[data-logs]').textContent()) ?? '').includes('/api/dev/v1/operations'), 'the request log lines')
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-backup]').click()])
     expect(download.suggestedFilename()).toMatch(/^parley-backup-.*\.db$/)

@@ -87,6 +87,7 @@ export interface Operations {
   version: string
   started_at: string
   uptime_seconds: number
+  database: { engine: 'sqlite' | 'postgresql'; location: string }
   database_bytes: number
   wal_bytes: number
   backups: ScheduledBackups

@@ -29,7 +29,14 @@ export default function OperationsScreen() {
                 <dd>{when(s().started_at)}</dd>
                 <dt>{t('ops.database')}</dt>
                 <dd data-database>
-                  {formatBytes(s().database_bytes)} <span class="muted">{t('ops.wal', { size: formatBytes(s().wal_bytes) })}</span>
+                  <span class="database-location" data-database-engine={s().database.engine}>
+                    {s().database.engine === 'sqlite' ? t('ops.sqlite', { location: s().database.location }) : t('ops.postgresql', { location: s().database.location })}
+                  </span>
+                  <br />
+                  {formatBytes(s().database_bytes)}{' '}
+                  <Show when={s().database.engine === 'sqlite'}>
+                    <span class="muted">{t('ops.wal', { size: formatBytes(s().wal_bytes) })}</span>
+                  </Show>
                 </dd>
               </dl>
             )}

@@ -39,6 +39,8 @@ export const consoleShared = {
   'ops.started': 'Started',
   'ops.database': 'Database',
   'ops.wal': '(+ {size} write-ahead log)',
+  'ops.sqlite': 'SQLite, in {location}',
+  'ops.postgresql': 'PostgreSQL, at {location}',
   'ops.backup': 'Backup',
   'ops.backupIntro': 'A consistent, checked copy of the whole database, made while Parley runs. To restore one, stop Parley and run {command}.',
   'ops.download': 'Download a backup',

@@ -41,6 +41,8 @@ export const consoleShared: Translation<typeof en> = {
   'ops.started': 'Iniciada',
   'ops.database': 'Base de datos',
   'ops.wal': '(+ {size} de registro de escritura anticipada)',
+  'ops.sqlite': 'SQLite, en {location}',
+  'ops.postgresql': 'PostgreSQL, en {location}',
   'ops.backup': 'Copia de seguridad',
   'ops.backupIntro': 'Una copia coherente y comprobada de toda la base de datos, hecha mientras Parley funciona. Para restaurar una, detén Parley y ejecuta {command}.',
   'ops.download': 'Descargar una copia',
