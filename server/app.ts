@@ -89,7 +89,7 @@ import { refuseRepeatedQueryParameters } from './http/repeated-query.ts'
 import { routeMethods } from './http/route-methods.ts'
 import { integrationRoutes } from './integrations/routes.ts'
 import { integrationService } from './integrations/service.ts'
-import { sqliteIntegrationReadsNow } from './integrations/sqlite-store.ts'
+import { answeredNow } from './db/answered-now.ts'
 import { chatappChannelOf, restApiChannelOf } from './integrations/channel-lookups.ts'
 import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
 import { modelTest } from './llm/model-test.ts'
@@ -149,8 +149,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const units = sqliteUnits(batch, stores)
   const chatbotRows = chatbotStore(db)
   const mcpOAuthState = oauthStateOf(stores.mcpOAuth)
-  // Until the turn is a unit (postgres-plan.md): the turn's channel writers read their integration at once.
-  const integrationsNow = sqliteIntegrationReadsNow(db)
   const integrations = integrationService({
     stores,
     units,
@@ -205,7 +203,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     store: outboxStore(db),
     claims: { stores, units },
     integrations,
-    integrationNow: (id) => restApiChannelOf(integrationsNow.getById(id)),
+    integrationNow: (id) => restApiChannelOf(answeredNow(stores.integrations.getById(id))),
     contactOf: (id) => contacts.get(id),
     events,
     outbound,
@@ -219,7 +217,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     store: chatappRows,
     claims: { stores, units },
     integrations,
-    integrationNow: (id) => chatappChannelOf(integrationsNow.getById(id)),
+    integrationNow: (id) => chatappChannelOf(answeredNow(stores.integrations.getById(id))),
     contactOf: (id) => contacts.get(id),
     metaFlow,
     events,

@@ -95,18 +95,6 @@ export function sqliteIntegrationStore(db: Database): IntegrationStore {
   }
 }
 
-/**
- * The read that must still answer in the caller's tick, SQLite only, until its callers await:
- * a turn's channel writers (they run inside the turn's synchronous batch until the turn is a
- * unit, postgres-plan.md wave 2). One indexed read, as before the seam.
- */
-export function sqliteIntegrationReadsNow(db: Database) {
-  const selectById = db.query<StoredIntegration, [string]>(`${SELECT} WHERE i.id = ?`)
-  return {
-    getById: (id: string): IntegrationRow | null => parsedIntegration(selectById.get(id)),
-  }
-}
-
 /** The message of a unique-index violation; any other error is thrown on. */
 function uniqueViolation(error: unknown): string {
   const message = String((error as Error).message)
