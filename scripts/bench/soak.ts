@@ -22,7 +22,7 @@ const PACE_MS = Number(process.env.BENCH_SOAK_PACE_MS ?? 1000)
 const RECONNECT_EVERY = Number(process.env.BENCH_SOAK_RECONNECT ?? 50)
 const durationMs = MINUTES * 60_000
 const SAMPLES = 60
-const sampleMs = Math.max(1000, durationMs / SAMPLES)
+const sampleMs = Math.max(250, durationMs / SAMPLES)
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
 

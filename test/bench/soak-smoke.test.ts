@@ -12,7 +12,7 @@ describe('bench:soak, a short run', () => {
   test('visitors chat and come back, every message is answered, and the memory is sampled and judged', async () => {
     const soak = Bun.spawn([process.execPath, 'scripts/bench/soak.ts'], {
       cwd: root,
-      env: { ...process.env, BENCH_SOAK_MINUTES: '0.2', BENCH_SOAK_VISITORS: '10', BENCH_SOAK_PACE_MS: '150', BENCH_SOAK_RECONNECT: '4' },
+      env: { ...process.env, BENCH_SOAK_MINUTES: '0.08', BENCH_SOAK_VISITORS: '10', BENCH_SOAK_PACE_MS: '100', BENCH_SOAK_RECONNECT: '4' },
       stdout: 'pipe',
       stderr: 'pipe',
     })

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { openPage, type WatchedPage } from './browser.ts'
 import type { Person } from './desk-bed.ts'
+import { signInByApi } from './sign-in-by-api.ts'
 
 /** An admin's browser on the console at /app/console, driven by what is shown. */
 export class ConsolePage {
@@ -30,6 +31,13 @@ export class ConsolePage {
     await this.page.locator('.console').waitFor({ state: 'visible' })
     // What the browser said while signed out (the 401 of "who am I?") is not the console's.
     this.watched.console.length = 0
+  }
+
+  /** Signed in without the form (see signInByApi), then the console at `path`. */
+  async enter(person: Person, path = '/app/console'): Promise<void> {
+    await signInByApi(this.watched, this.baseUrl, person)
+    await this.goto(path)
+    await this.page.locator('.console').waitFor({ state: 'visible' })
   }
 
   /** Page errors and failed loads the browser reported (a lazily loaded chunk that 404s shows here). */

@@ -36,7 +36,7 @@ export function consoleSuite(env: Record<string, string> = {}): ConsoleSuite {
   suite.consoleOf = async (person, path, options = {}) => {
     const page = await ConsolePage.open(suite.browser, suite.bed.url, options)
     suite.opened.push(page)
-    await page.signIn(person, path)
+    await page.enter(person, path)
     return page
   }
   return suite

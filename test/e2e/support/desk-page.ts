@@ -1,6 +1,7 @@
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import { openPage, type WatchedPage } from './browser.ts'
 import type { Person } from './desk-bed.ts'
+import { signInByApi } from './sign-in-by-api.ts'
 import { waitUntil } from './widget-page.ts'
 
 export interface ShownRow {
@@ -64,6 +65,13 @@ export class DeskPage {
     await this.page.locator('input[name=email]').fill(person.email)
     await this.page.locator('input[name=password]').fill(person.password)
     await this.page.locator('button[type=submit]').click()
+    await this.page.locator('.desk').waitFor({ state: 'visible' })
+  }
+
+  /** Signed in without the form (see signInByApi), then the desk at `path`. */
+  async enter(person: Person, path = '/app'): Promise<void> {
+    await signInByApi(this.watched, this.baseUrl, person)
+    await this.goto(path)
     await this.page.locator('.desk').waitFor({ state: 'visible' })
   }
 

@@ -25,7 +25,7 @@ export function deskSuite(env: Record<string, string> = {}): DeskSuite {
   suite.desk = async (person, options = {}) => {
     const page = await DeskPage.open(suite.browser, suite.bed.url, options)
     suite.opened.push(page)
-    await page.signIn(person)
+    await page.enter(person)
     return page
   }
   suite.visitorSays = async (text, flow = HANDOFF_FLOW, browser = {}) => {
