@@ -28,7 +28,7 @@ export interface ProfileSummary {
   functions: { name: string; us: number }[]
 }
 
-/** `server/http/authenticate.ts`, `elysia`, `(garbage collector)`; native code is its caller's. */
+/** `server/people/authenticate.ts`, `elysia`, `(garbage collector)`; native code is its caller's. */
 export function moduleOf(url: string, functionName: string, root: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : 'native (Bun, SQLite, JSC built-ins)'
   const path = decodeURIComponent(url.replace(/^file:\/\//, ''))

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { ChatMessage } from '../conversations/model.ts'
-import type { Authenticate } from '../http/authenticate.ts'
+import type { Authenticate } from '../people/authenticate.ts'
 import { attachmentTooLarge } from '../attachments/service.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { type BodyLimit, declaredBodyBytes, fileBytes } from '../http/json-body.ts'

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { Authenticate } from '../http/authenticate.ts'
+import type { Authenticate } from '../people/authenticate.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { FlowParams } from '../flows/model.ts'
 import type { InsightsService } from './insights-service.ts'

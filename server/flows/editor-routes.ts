@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { Authenticate } from '../http/authenticate.ts'
+import type { Authenticate } from '../people/authenticate.ts'
 import { FlowParams } from './model.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import type { DraftRunner } from './draft-run.ts'

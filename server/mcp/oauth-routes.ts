@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import type { Authenticate } from '../http/authenticate.ts'
+import type { Authenticate } from '../people/authenticate.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { perAddressLimit } from '../http/per-address-limit.ts'
 import { refuseRepeatedQueryParameters } from '../http/repeated-query.ts'

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import type { Authenticate } from '../http/authenticate.ts'
+import type { Authenticate } from '../people/authenticate.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { OperationsStatus, RecentLogs } from './model.ts'
 import type { OperationsService } from './service.ts'

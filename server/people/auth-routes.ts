@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { ApiError, notFound } from '../http/api-error.ts'
-import type { Authenticate } from '../http/authenticate.ts'
+import type { Authenticate } from './authenticate.ts'
 import { clientAddress } from '../http/client-address.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { failedAttempts } from '../http/failed-attempts.ts'

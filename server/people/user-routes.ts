@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { Authenticate } from '../http/authenticate.ts'
+import type { Authenticate } from './authenticate.ts'
 import { PageQuery } from '../http/common-model.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { CreatedUser, CreateUser, OneTimeLink, UpdateUser, User, UserList, UserParams } from './model.ts'

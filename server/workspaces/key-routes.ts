@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { Authenticate } from '../http/authenticate.ts'
+import type { Authenticate } from '../people/authenticate.ts'
 import { notFound } from '../http/api-error.ts'
 import { errorResponses } from '../http/error-responses.ts'
 import { ApiKey, ApiKeyList, ApiKeyParams, CreateApiKey, CreatedApiKey } from './key-model.ts'

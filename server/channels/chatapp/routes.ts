@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { Authenticate } from '../../http/authenticate.ts'
+import type { Authenticate } from '../../people/authenticate.ts'
 import { chatbotLogRoute } from '../chatbot-log-route.ts'
 import type { ChatappDeliveries } from './chatapp-deliveries.ts'
 import type { ChatappInboundService } from './inbound-service.ts'

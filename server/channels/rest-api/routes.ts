@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import type { Authenticate } from '../../http/authenticate.ts'
+import type { Authenticate } from '../../people/authenticate.ts'
 import { ChatbotParams } from '../../http/common-model.ts'
 import { errorResponses } from '../../http/error-responses.ts'
 import type { BodyLimit } from '../../http/json-body.ts'

@@ -1,13 +1,17 @@
 import { Elysia } from 'elysia'
-import type { WorkspaceService } from '../workspaces/service.ts'
-import { ApiError, unauthorized } from './api-error.ts'
-import type { Caller, SessionAuth } from '../people/session-auth.ts'
-import { addressGroup, clientAddress } from './client-address.ts'
-import type { FailedAttempts } from './failed-attempts.ts'
-import type { RateLimiter } from './rate-limiter.ts'
+import { ApiError, unauthorized } from '../http/api-error.ts'
+import { addressGroup, clientAddress } from '../http/client-address.ts'
+import type { FailedAttempts } from '../http/failed-attempts.ts'
+import type { RateLimiter } from '../http/rate-limiter.ts'
+import type { Caller, SessionAuth } from './session-auth.ts'
 
 export type Authenticate = ReturnType<typeof authenticate>
 export type ApiKeyCheck = (request: Request) => Promise<string>
+
+/** What the key check needs of the workspaces (server/workspaces/service.ts): the workspace a key opens, or null. */
+export interface ApiKeys {
+  authenticate(presented: string): Promise<string | null>
+}
 
 /**
  * The workspace `Authorization: Bearer pk_...` opens, or a 401 saying what is wrong. An
@@ -15,7 +19,7 @@ export type ApiKeyCheck = (request: Request) => Promise<string>
  * its key is even looked at, valid or not: otherwise the refusal would not slow down a
  * caller testing a list of leaked keys, and its answer would tell which key is valid.
  */
-export function apiKeyCheck(workspaces: WorkspaceService, failures: FailedAttempts): ApiKeyCheck {
+export function apiKeyCheck(workspaces: ApiKeys, failures: FailedAttempts): ApiKeyCheck {
   return async (request) => {
     // The peer's address is only looked up when some address has failed (or this one fails now).
     const address = failures.any() ? addressGroup(clientAddress(request)) : null
@@ -34,7 +38,7 @@ export function apiKeyCheck(workspaces: WorkspaceService, failures: FailedAttemp
   }
 }
 
-async function workspaceOf(workspaces: WorkspaceService, request: Request): Promise<string> {
+async function workspaceOf(workspaces: ApiKeys, request: Request): Promise<string> {
   const header = request.headers.get('authorization')
   if (!header) throw unauthorized('send your API key as Authorization: Bearer pk_...')
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
