@@ -69,19 +69,10 @@ import { flowService } from './flows/service.ts'
 import { metaFlowLookup } from './flows/meta-flow-view.ts'
 import { healthRoutes } from './health/routes.ts'
 import { answerAfterCommit } from './http/answer-after-commit.ts'
-import { authRoutes } from './people/auth-routes.ts'
-import { passwordPool } from './people/password-pool.ts'
-import { usePasswordHashing } from './people/password.ts'
-import { peopleService } from './people/service.ts'
-import { sessionAuth, sessionFirst } from './people/session-auth.ts'
-import { sessionService } from './people/sessions.ts'
-import { signInService } from './people/sign-in.ts'
-import { userRoutes } from './people/user-routes.ts'
-import { apiKeyCheck, authenticate } from './people/authenticate.ts'
-import { failedAttempts } from './http/failed-attempts.ts'
+import { peopleModule } from './people/people-module.ts'
+import { sessionFirst } from './people/session-auth.ts'
 import { type BodyLimit, DEFAULT_BODY_LIMIT, declaredBodyBytes, jsonBodyParser } from './http/json-body.ts'
 import { loggedFetch } from './http/logged-fetch.ts'
-import { rateLimiter } from './http/rate-limiter.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { renderError } from './http/render-error.ts'
 import { trustedProxies } from './http/trusted-proxies.ts'
@@ -168,8 +159,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     mcpIntegrationIds: async (chatbotId) => new Set(await integrations.listMcpIntegrationIds(chatbotId)),
   })
   const chatbots = chatbotService({ store: chatbotRows, now, events, flowKind: flows.kind, outbound })
-  usePasswordHashing(config.passwordHashing)
-  const passwords = passwordPool({ concurrency: config.passwordChecks })
   const contacts = contactStore(db)
   const conversationRows = conversationStore(db)
   // The stores' cached rows must match the database: a rolled-back batch or a chatbot's
@@ -192,12 +181,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     tuning: mcpTuning,
   })
   const workspaces = workspaceService({ stores, units, now })
-  const people = peopleService({ stores, units, now, publicUrl: config.publicUrl, events, passwords })
-  const sessions = sessionService({ stores, units, now, events })
-  const signIn = signInService({ stores, sessions, passwords })
-  const sessionCookies = sessionAuth({ sessions, publicOrigin: config.publicUrl })
-  const checkKey = apiKeyCheck(workspaces, failedAttempts(config.authFailuresPerMinute))
-  const auth = authenticate(checkKey, rateLimiter(config.rateLimitPerMinute), sessionCookies.caller)
+  const team = peopleModule({ stores, units, now, events, config, apiKeys: workspaces })
+  const { people, sessions, sessionCookies, checkKey, auth } = team
   const messages = messageStore(db)
   const restApiOut = restApiDeliveries({
     store: outboxStore(db),
@@ -320,8 +305,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(modelTestRoutes(auth, modelTest({ settingsOf: chatbots.modelSettings, outbound, timeoutMs: autopilotTuning?.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS, ca: mcpTuning?.ca })))
     .use(restApiChannelRoutes(auth, restApiIn, restApiOut))
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
-    .use(authRoutes({ auth, people, sessions, signIn, sessionAuth: sessionCookies }))
-    .use(userRoutes(auth, people))
+    .use(team.routes)
     .use(deskRoutes(auth, deskWork))
 
   // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
