@@ -16,7 +16,6 @@ import { chatappChannelRoutes } from './channels/chatapp/routes.ts'
 import { chatappWebhookRoutes } from './channels/chatapp/webhook-routes.ts'
 import { attachmentRoutes } from './attachments/routes.ts'
 import { backupThread } from './backups/backup-thread.ts'
-import { backupSchedule } from './backups/schedule.ts'
 import { attachmentService } from './attachments/service.ts'
 import { activityRoutes } from './chatbots/activity-routes.ts'
 import { activityService } from './chatbots/activity-service.ts'
@@ -67,7 +66,6 @@ import { flowRoutes } from './flows/routes.ts'
 import { flowSchemaRoutes } from './flows/schema-routes.ts'
 import { flowService } from './flows/service.ts'
 import { metaFlowLookup } from './flows/meta-flow-view.ts'
-import { healthRoutes } from './health/routes.ts'
 import { answerAfterCommit } from './http/answer-after-commit.ts'
 import { peopleModule } from './people/people-module.ts'
 import { sessionFirst } from './people/session-auth.ts'
@@ -98,8 +96,7 @@ import { eventBus } from './support/events.ts'
 import type { Logger } from './support/logger.ts'
 import { type Lookup, outboundUrlPolicy } from './support/outbound-url.ts'
 import type { LogRing } from './operations/log-ring.ts'
-import { operationsRoutes } from './operations/routes.ts'
-import { operationsService } from './operations/service.ts'
+import { operationsModule } from './operations/operations-module.ts'
 import { sqliteDatabaseBytes } from './operations/sqlite-store.ts'
 import { systemOutboxTime } from './outbox/outbox-time.ts'
 import { UPLOAD_PATH } from './protocol/widget-protocol.ts'
@@ -273,7 +270,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const stopDeskAnnouncements = deskAnnouncements({ events, feed, store: deskRows, batch, now, pass: deskSockets.pass })
   const findWebIntegration = (widgetKey: string) => integrations.findWebByWidgetKey(widgetKey)
   const writeBackup = backupThread(BACKUP_WORKER_URL)
-  const backups = backupSchedule({ settings: config.backups, databaseFile: db.filename, write: writeBackup, logger })
+  const running = operationsModule({ store: stores.operations, config, version: VERSION, now, logger, recentLogs, databaseFile: db.filename, writeBackup })
   const demo = demoChatbot({ chatbots, flows, integrations, instance: stores.instance, units })
   const web = webChannel({
     findIntegration: findWebIntegration,
@@ -299,7 +296,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(activityRoutes(auth, activityService({ stores, now })))
     .use(insightsRoutes(auth, insightsService(flows, flowSteps, now)))
     .use(apiKeyRoutes(auth, workspaces))
-    .use(operationsRoutes(auth, operationsService({ store: stores.operations, dataDir: config.dataDir, version: VERSION, now, recentLogs, writeBackup, backups, database: config.database })))
+    .use(running.routes(auth))
     .use(conversationRoutes(auth, desk))
     .use(autopilotRoutes(auth, runInsight({ chatbots, conversations: conversationRows, stores })))
     .use(modelTestRoutes(auth, modelTest({ settingsOf: chatbots.modelSettings, outbound, timeoutMs: autopilotTuning?.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS, ca: mcpTuning?.ca })))
@@ -331,7 +328,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     outboxPending: outboxStore(db).pendingByKind,
     databaseBytes: sqliteDatabaseBytes(db),
     walBytes: () => fileBytes(`${db.filename}-wal`),
-    backups: backups.status,
+    backups: running.backups.status,
   })
 
   http
@@ -351,7 +348,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .onTransform(({ request, path }) => {
       if (path.startsWith('/api/')) refuseRepeatedQueryParameters(request)
     })
-    .use(healthRoutes(stores.operations))
+    .use(running.publicRoutes)
     .use(metricsRoutes({ token: config.metricsToken, proxies, render: metrics.render }))
     .use(docsRoutes(() => http.routes, config.publicUrl))
     .use(flowSchemaRoutes(config.publicUrl))
@@ -366,7 +363,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close(), () => backups.close(), stopAppMetrics]
+  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close(), running.close, stopAppMetrics]
 
   return {
     http,

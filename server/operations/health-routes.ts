@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { ApiError } from '../http/api-error.ts'
-import type { OperationsStore } from '../operations/store.ts'
+import type { OperationsStore } from './store.ts'
 
 /**
  * /healthz: liveness, 200 while the process serves (a restart is the cure when it does not);
