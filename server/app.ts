@@ -80,13 +80,11 @@ import { integrationRoutes } from './integrations/routes.ts'
 import { integrationService } from './integrations/service.ts'
 import { answeredNow } from './db/answered-now.ts'
 import { chatappChannelOf, restApiChannelOf } from './integrations/channel-lookups.ts'
-import { type McpTuning, mcpService } from './mcp/mcp-service.ts'
+import type { McpTuning } from './mcp/mcp-service.ts'
+import { mcpModule } from './mcp/mcp-module.ts'
 import { modelTest } from './llm/model-test.ts'
 import { modelTestRoutes } from './llm/model-test-routes.ts'
-import { mcpOAuth } from './mcp/oauth-service.ts'
-import { mcpOAuthCallbackRoutes, mcpOAuthRoutes } from './mcp/oauth-routes.ts'
 import { oauthStateOf } from './mcp/oauth-state.ts'
-import { mcpServerRoutes } from './mcp/routes.ts'
 import { appMetrics } from './metrics/app-metrics.ts'
 import { httpMetrics } from './metrics/http-metrics.ts'
 import { metricsRegistry } from './metrics/registry.ts'
@@ -147,7 +145,6 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     publicUrl: config.publicUrl,
     outbound,
   })
-  const mcpAuth = mcpOAuth({ integrations: integrations.mcp, stores, units, policy: outbound, now, publicUrl: config.publicUrl, logger, ca: mcpTuning?.ca })
   const flows = flowService({
     stores,
     units,
@@ -166,17 +163,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   }
   events.on('chatbot.removed', forgetCachedRows)
   events.on('database.rolled_back', forgetCachedRows)
-  const mcp = mcpService({
-    integrations: integrations.mcp,
-    stores,
-    units,
-    policy: outbound,
-    events,
-    now,
-    logger,
-    oauth: { providerFor: mcpAuth.providerFor, stateOf: mcpOAuthState, wantedScopeOf: mcpAuth.wantedScopeOf },
-    tuning: mcpTuning,
-  })
+  const tools = mcpModule({ integrations: integrations.mcp, oauthStateOf: mcpOAuthState, stores, units, outbound, events, now, logger, publicUrl: config.publicUrl, publicRatePerMinute: config.publicRatePerMinute, tuning: mcpTuning })
+  const { mcp } = tools
   const workspaces = workspaceService({ stores, units, now })
   const team = peopleModule({ stores, units, now, events, config, apiKeys: workspaces })
   const { people, sessions, sessionCookies, checkKey, auth } = team
@@ -289,8 +277,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
     .use(chatbotRoutes(auth, chatbots))
     .use(integrationRoutes(auth, integrations))
-    .use(mcpServerRoutes(auth, mcp))
-    .use(mcpOAuthRoutes(auth, mcpAuth))
+    .use(tools.routes(auth))
     .use(flowRoutes(auth, flows))
     .use(flowEditorRoutes(auth, flows, draftRunner(flows, draftAgents, now)))
     .use(activityRoutes(auth, activityService({ stores, now })))
@@ -356,14 +343,14 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(webUploadRoutes(web.uploads, sessionCookies.isTeamPage))
     .use(devApi)
     .use(chatappWebhookRoutes(integrations, chatappIn, config.publicRatePerMinute))
-    .use(mcpOAuthCallbackRoutes(mcpAuth, config.publicRatePerMinute))
+    .use(tools.publicRoutes)
     .use(attachmentRoutes(attachments, config.publicRatePerMinute))
     .use(widgetPreviewRoutes())
     .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
     .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
-  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), () => mcp.close(), running.close, stopAppMetrics]
+  const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), tools.close, running.close, stopAppMetrics]
 
   return {
     http,
