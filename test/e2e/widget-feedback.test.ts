@@ -94,6 +94,7 @@ describe('the widget against the compiled binary, in Chromium', () => {
       const rating = visitor.page.locator('#parley-widget .rating')
       await rating.getByRole('button', { name: 'Bad' }).click()
       await visitor.window.screenshot({ path: `${SHOTS}/widget-rating-thumbs.png` })
+      await expectAccessible(visitor.page, 'the thumbs rating')
       await rating.getByRole('button', { name: 'Send rating' }).click()
       await rating.getByRole('status').waitFor()
       expect(await rating.getByRole('status').textContent()).toBe('Thanks for your feedback.')
@@ -145,6 +146,7 @@ describe('the widget against the compiled binary, in Chromium', () => {
       await desk.say(conversationId, 'Yes, Sam here.', 'Sam')
       await visitor.shownText('Yes, Sam here.', 'agent')
       await visitor.window.screenshot({ path: `${SHOTS}/widget-times-seen.png` })
+      await expectAccessible(visitor.page, 'times and seen marks')
 
       // The visitor has the chat open: they have seen the agent's answer, and the API says so.
       const messages = await desk.messages(conversationId)
@@ -194,6 +196,7 @@ describe('the widget against the compiled binary, in Chromium', () => {
       expect(await heads.nth(3).locator('.author').textContent()).toBe('Agent')
       expect(await heads.nth(0).locator('.face').getAttribute('aria-hidden')).toBe('true')
       await visitor.window.screenshot({ path: `${SHOTS}/widget-agent-avatars.png` })
+      await expectAccessible(visitor.page, "agents' names and avatars")
       expect(visitor.pageErrors()).toEqual([])
     }, E2E_TIMEOUT)
   })
