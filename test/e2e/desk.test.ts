@@ -4,6 +4,7 @@ import { DeskPage } from './support/desk-page.ts'
 import { type DeskSuite, deskSuite } from './support/desk-suite.ts'
 import { waitUntil } from './support/widget-page.ts'
 import { expectInViewport } from '../journeys/support/in-viewport.ts'
+import { expectAccessible } from '../journeys/support/accessible.ts'
 
 describe('the desk at /app in Chromium, against the compiled binary', () => {
   const suite = deskSuite()
@@ -149,6 +150,27 @@ describe('the desk at /app in Chromium, against the compiled binary', () => {
     await phone.messagesWhen((messages) => messages.findLast((message) => message.role !== 'event')?.text === 'Answered from a phone', 'the reply')
     await phone.page.getByRole('button', { name: 'Back to the list' }).click()
     await phone.page.locator('.list').waitFor({ state: 'visible' })
+
+    // The language, on a phone too: a globe and the language's tag in the top bar; a tap lands
+    // on the language select itself (transparent over them), which opens the phone's picker.
+    const face = phone.page.locator('.topbar .language-face')
+    await expectInViewport(phone.page.locator('.topbar .language-picker'), "the language's globe in the phone's top bar")
+    expect((await face.textContent())?.trim()).toBe('EN')
+    const box = (await face.boundingBox())!
+    expect(await phone.page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.getAttribute('aria-label'), { x: box.x + box.width / 2, y: box.y + box.height / 2 })).toBe('Language')
+    await phone.page.screenshot({ path: `${process.env.PARLEY_SCREENSHOTS ?? '/tmp'}/desk-phone-language.png` })
+    await expectAccessible(phone.page, "the desk's list on a phone, with the language in its top bar")
+    await phone.page.getByRole('combobox', { name: 'Language' }).selectOption('es')
+    await phone.page.locator('.view[data-view=waiting]', { hasText: 'En espera' }).waitFor()
+    expect((await face.textContent())?.trim()).toBe('ES')
+    expect(await phone.page.evaluate(() => document.documentElement.lang)).toBe('es')
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await phone.page.screenshot({ path: `${process.env.PARLEY_SCREENSHOTS ?? '/tmp'}/desk-phone-spanish.png` })
+    await expectAccessible(phone.page, "the desk's list on a phone, in Spanish")
+    // Back to the browser's language (Ada's other tests read English).
+    await phone.page.getByRole('combobox', { name: 'Idioma' }).selectOption('')
+    await phone.page.locator('.view[data-view=waiting]', { hasText: 'Waiting' }).waitFor()
+    expect((await face.textContent())?.trim()).toBe('EN')
   }, E2E_TIMEOUT)
 
   test('? lists the keyboard shortcuts; j opens the next conversation; Esc goes back', async () => {

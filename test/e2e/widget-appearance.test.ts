@@ -56,7 +56,7 @@ describe('widget_config applied, read back from computed styles in Chromium', ()
     }
     const viewport = { width: 1280, height: 900 }
     const visitor = await visitChat(config, viewport, HOSTILE_CSS)
-    expect((await visitor.launcher.textContent())?.trim()).toBe('Ask us')
+    expect((await visitor.launcher.locator('.bubble-text').textContent())?.trim()).toBe('Ask us')
     expect(await visitor.styleOf('.launcher', ['background-color', 'color', 'font-size', 'border-top-width'])).toEqual({
       'background-color': rgb(config.primary_color),
       // Text on the primary colour: white reads better on this dark red.
@@ -91,7 +91,7 @@ describe('widget_config applied, read back from computed styles in Chromium', ()
   test('the defaults: bottom-right, the spec\'s colours, 380 x 600, and a 16 px text box so phones do not zoom', async () => {
     const viewport = { width: 1280, height: 800 }
     const visitor = await visitChat({}, viewport)
-    expect((await visitor.launcher.textContent())?.trim()).toBe('Need Help?')
+    expect((await visitor.launcher.locator('.bubble-text').textContent())?.trim()).toBe('Need Help?')
     const bubble = (await visitor.launcher.boundingBox())!
     expect(viewport.width - (bubble.x + bubble.width)).toBe(20)
     expect(await visitor.styleOf('.launcher', ['background-color'])).toEqual({ 'background-color': rgb('#0066ff') })

@@ -8,6 +8,7 @@ import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
 import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
 import { WidgetPage, waitUntil } from './support/widget-page.ts'
+import { expectAccessible } from '../journeys/support/accessible.ts'
 
 /** Where the screenshots of these tests go, to be looked at (PARLEY_SHOTS, else the temp folder). */
 const SHOTS = process.env.PARLEY_SHOTS ?? '/tmp'
@@ -163,6 +164,7 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     expect(await failed.locator('.error-note').textContent()).toBe('Not delivered: Only PNG, JPEG, GIF or WebP images and PDF files can be sent; this file is an SVG image.')
     expect(await failed.locator('.file-name').textContent()).toBe('logo.png')
     await visitor.window.screenshot({ path: `${SHOTS}/widget-attachment-refused.png` })
+    await expectAccessible(visitor.page, 'a file the server refused, its reason in its bubble')
     await failed.locator('button.dismiss').click()
     await waitUntil(async () => (await failed.count()) === 0, 'the refused file is put away')
 
@@ -209,6 +211,7 @@ describe('attachments from the widget, against the compiled binary, in Chromium'
     const failed = inWidget(visitor, '.msg.visitor.failed')
     await failed.waitFor()
     expect(await failed.locator('.error-note').textContent()).toBe('Not delivered: The file is 244.2 KiB; files may be at most 195.3 KiB.')
+    await expectAccessible(visitor.page, 'a file refused before it is sent (too large)')
     await failed.locator('button.dismiss').click()
     await picker(visitor).setInputFiles({ name: 'drawing.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(SAMPLE.svg) })
     await failed.waitFor()

@@ -270,14 +270,15 @@ describe('talking to a chatbot through the widget in Chromium', () => {
     await badge.waitFor({ state: 'visible' })
     await desk.say(id, 'We have a discount today.')
     await waitForText(badge, '2')
-    expect(await visitor.launcher.getAttribute('aria-label')).toBe('Need Help?, unread messages: 2')
+    // Its name, read out, says how many; the text and the digits are what is seen.
+    expect(await visitor.page.getByRole('button', { name: 'Need Help?, unread messages: 2', exact: true }).count()).toBe(1)
     await visitor.openChat()
     expect(await badge.count()).toBe(0)
     await visitor.shownText('We have a discount today.', 'agent')
     await visitor.launcher.click()
     await visitor.window.waitFor({ state: 'detached' })
     expect(await badge.count()).toBe(0)
-    expect(await visitor.launcher.getAttribute('aria-label')).toBe('Need Help?')
+    expect(await visitor.page.getByRole('button', { name: 'Need Help?', exact: true }).count()).toBe(1)
   }, E2E_TIMEOUT)
 
   test('opening moves focus into the text box; Escape closes and gives focus back to the bubble', async () => {

@@ -8,6 +8,7 @@ import { E2E_TIMEOUT, launchBrowser } from './support/browser.ts'
 import { embedPage, type HostPages, startHostPages } from './support/host-pages.ts'
 import { type ImageHost, startImageHost } from './support/image-host.ts'
 import { WidgetPage, waitUntil } from './support/widget-page.ts'
+import { expectAccessible } from '../journeys/support/accessible.ts'
 
 const waitFor = (check: () => Promise<boolean>) => waitUntil(check, 'the condition holds')
 
@@ -93,6 +94,7 @@ describe('the widget against the compiled binary, in Chromium', () => {
       const rating = visitor.page.locator('#parley-widget .rating')
       await rating.getByRole('button', { name: 'Bad' }).click()
       await visitor.window.screenshot({ path: `${SHOTS}/widget-rating-thumbs.png` })
+      await expectAccessible(visitor.page, 'the thumbs rating')
       await rating.getByRole('button', { name: 'Send rating' }).click()
       await rating.getByRole('status').waitFor()
       expect(await rating.getByRole('status').textContent()).toBe('Thanks for your feedback.')
@@ -144,6 +146,7 @@ describe('the widget against the compiled binary, in Chromium', () => {
       await desk.say(conversationId, 'Yes, Sam here.', 'Sam')
       await visitor.shownText('Yes, Sam here.', 'agent')
       await visitor.window.screenshot({ path: `${SHOTS}/widget-times-seen.png` })
+      await expectAccessible(visitor.page, 'times and seen marks')
 
       // The visitor has the chat open: they have seen the agent's answer, and the API says so.
       const messages = await desk.messages(conversationId)
@@ -193,6 +196,7 @@ describe('the widget against the compiled binary, in Chromium', () => {
       expect(await heads.nth(3).locator('.author').textContent()).toBe('Agent')
       expect(await heads.nth(0).locator('.face').getAttribute('aria-hidden')).toBe('true')
       await visitor.window.screenshot({ path: `${SHOTS}/widget-agent-avatars.png` })
+      await expectAccessible(visitor.page, "agents' names and avatars")
       expect(visitor.pageErrors()).toEqual([])
     }, E2E_TIMEOUT)
   })
@@ -252,6 +256,7 @@ describe('the widget against the compiled binary, in Chromium', () => {
           expect(visitor.sent('hello')[0]?.locale).toBe(expected.locale)
           const { contact } = await desk.conversation((await desk.onlyConversation()).id)
           expect(contact.locale).toBe(expected.locale)
+          await expectAccessible(visitor.page, `the widget in ${expected.locale}`)
           expect(visitor.pageErrors()).toEqual([])
         }),
       )
@@ -279,6 +284,7 @@ describe('the widget against the compiled binary, in Chromium', () => {
       expect(window.x + window.width - (bots.x + bots.width)).toBeLessThan(40)
       expect(send.x).toBeLessThan(attach.x)
       await visitor.window.screenshot({ path: `${SHOTS}/widget-arabic.png` })
+      await expectAccessible(visitor.page, 'the widget in Arabic, right to left')
       expect(visitor.pageErrors()).toEqual([])
     }, E2E_TIMEOUT)
 
@@ -300,6 +306,7 @@ describe('the widget against the compiled binary, in Chromium', () => {
       expect(await visitor.page.locator('#parley-widget .ended').last().textContent()).toBe('会話が終了しました')
       expect(await rating.getByRole('button', { name: '良い' }).count()).toBe(1)
       await visitor.window.screenshot({ path: `${SHOTS}/widget-japanese.png` })
+      await expectAccessible(visitor.page, 'the widget in Japanese, its rating after the end')
       expect(visitor.pageErrors()).toEqual([])
     }, E2E_TIMEOUT)
   })

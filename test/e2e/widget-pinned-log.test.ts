@@ -4,6 +4,7 @@ import type { ChatMessage } from '../../server/protocol/widget-protocol.ts'
 import type { ConversationRef } from '../../server/support/events.ts'
 import { newId } from '../../server/support/new-id.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
+import { expectAccessible } from '../journeys/support/accessible.ts'
 import { DEVICES, expectInViewport, expectOutOfViewport, inViewport, screenshot } from '../journeys/support/journey.ts'
 import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
@@ -77,6 +78,7 @@ describe('the widget log stays pinned to the bottom (Chromium, a 390x844 phone)'
     await expectInViewport(pill, 'the "New message" pill')
     expect(await pill.textContent()).toContain('New message')
     await screenshot(visitor.page, 'widget-new-message-pill')
+    await expectAccessible(visitor.page, 'the new-message pill over a scrolled log')
     expect(await log.evaluate((element) => element.scrollTop)).toBe(0)
     expect((await inViewport(last)).ok).toBe(false)
     await pill.click()

@@ -5,6 +5,7 @@ import { E2E_TIMEOUT } from './support/browser.ts'
 import { browserSuite } from './support/browser-suite.ts'
 import { embedPage } from './support/host-pages.ts'
 import { WidgetPage, waitUntil } from './support/widget-page.ts'
+import { expectAccessible } from '../journeys/support/accessible.ts'
 
 describe('the preview of a new message above the closed launcher, in Chromium', () => {
   const suite = browserSuite()
@@ -50,6 +51,7 @@ describe('the preview of a new message above the closed launcher, in Chromium', 
     expect(await visitor.page.evaluate(() => (window as { __injected?: number }).__injected)).toBeUndefined()
     // The badge still counts alongside.
     expect(await visitor.page.locator('#parley-widget .launcher .badge').textContent()).toBe('1')
+    await expectAccessible(visitor.page, "the preview card of an agent's message above the closed launcher")
 
     await preview.open.click()
     await visitor.window.waitFor({ state: 'visible' })

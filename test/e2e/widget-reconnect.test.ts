@@ -6,6 +6,7 @@ import { agentDesk } from './support/agent-desk.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { browserSuite } from './support/browser-suite.ts'
 import { texts, waitUntil } from './support/widget-page.ts'
+import { expectAccessible } from '../journeys/support/accessible.ts'
 
 describe('the widget survives a dropped connection in Chromium', () => {
   const suite = browserSuite((s) => s.parley.resume())
@@ -27,12 +28,14 @@ describe('the widget survives a dropped connection in Chromium', () => {
     await suite.parley.pause()
     await offline.waitFor({ state: 'attached' })
     expect(await offline.textContent()).toBe('You are offline. Reconnecting…')
+    await expectAccessible(visitor.page, "the widget's offline notice")
 
     // While it is down: an agent answers (stored, not delivered) and the visitor writes (kept, dimmed).
     await desk.say(id, 'Sorry, we were restarting.', 'Sam')
     await visitor.sendText('Hello? Anyone?')
     const waiting = await visitor.shownText('Pick one')
     expect(waiting.at(-1)).toMatchObject({ role: 'visitor', text: 'Hello? Anyone?', pending: true })
+    await expectAccessible(visitor.page, 'a message written offline, not sent yet')
 
     suite.parley.resume()
     await visitor.connected(2)
@@ -92,6 +95,7 @@ describe('the widget survives a dropped connection in Chromium', () => {
     const removed = await suite.parley.app.call('DELETE', `/api/dev/v1/chatbots/${chat.chatbotId}/integrations/${chat.integrationId}`)
     expect(removed.status).toBe(204)
     await visitor.page.locator('#parley-widget .notice', { hasText: 'Chat is unavailable right now.' }).waitFor()
+    await expectAccessible(visitor.page, "the widget's unavailable notice")
     expect(visitor.warnings().some((warning) => warning.includes(`(${CloseCode.integrationRemoved}`))).toBe(true)
     expect(await visitor.openSockets()).toBe(0)
     expect(visitor.sockets).toHaveLength(1)

@@ -31,7 +31,7 @@ describe('a repeat visit in Chromium: the bubble at once, then what the server s
       await held
       await route.continue()
     })
-    const launcherText = async () => (await visitor.launcher.textContent())?.trim()
+    const launcherText = async () => (await visitor.launcher.locator('.bubble-text').textContent())?.trim()
     return { chat, visitor, url, release, asked: () => asked, launcherText }
   }
 
@@ -95,7 +95,7 @@ describe('a repeat visit in Chromium: the bubble at once, then what the server s
     hold()
     await visitor.goto(suite.host.url('shop.test', path))
     await visitor.launcher.waitFor({ state: 'visible' })
-    expect((await visitor.launcher.textContent())?.trim()).toBe('Talk to us')
+    expect((await visitor.launcher.locator('.bubble-text').textContent())?.trim()).toBe('Talk to us')
     expect(await visitor.launcher.getAttribute('aria-expanded')).toBe('false')
     await waitUntil(async () => asked === 1, 'widget-live.js asked for once the bubble is drawn')
     expect(visitor.sockets).toHaveLength(0)

@@ -195,6 +195,28 @@ describe('journey: the admin sets up tools and tries the widget in the console',
     await waitUntil(async () => ((await page.locator('[data-logs]').textContent()) ?? '').trim() !== '', 'the log lines shown')
     await expectAccessible(page, "the console's operations")
 
+    // Ada reads Spanish better: chosen in the top bar, each screen of the console speaks it at
+    // once (no reload), and axe finds nothing on any of them.
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('es')
+    await page.locator('main h1', { hasText: 'Operaciones' }).waitFor()
+    const spanish: [string, string, string][] = [
+      ['Personas', 'Personas', 'people'],
+      ['Claves de API', 'Claves de API', 'keys'],
+      ['Chatbots', 'Chatbots', 'chatbots'],
+    ]
+    for (const [link, heading, name] of spanish) {
+      await nav.getByRole('link', { name: link, exact: true }).click()
+      await expectInViewport(page.locator('main h1', { hasText: heading }), `${name} in Spanish`)
+      await expectAccessible(page, `the console's ${name} in Spanish`)
+    }
+    for (const [path, heading, name] of [['integrations', 'Integraciones', 'integrations'], ['widget', 'Widget web', 'widget']]) {
+      await page.goto(`${new URL(page.url()).origin}/app/console/bots/${chatbotId}/${path}`)
+      await expectInViewport(page.locator('main h1', { hasText: heading }), `the ${name} screen in Spanish`)
+      await screenshot(page, `console-tools-6-${name}-in-spanish`)
+      await expectAccessible(page, `the chatbot's ${name} in Spanish`)
+    }
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('es')
+
     expect(admin.errors()).toEqual([])
   }, JOURNEY_TIMEOUT)
 })

@@ -295,6 +295,25 @@ describe('the flow builder on a tablet, by touch and keys', () => {
       const text = page.locator('.editor-host .cm-content')
       await waitUntil(async () => ((await text.textContent()) ?? '').includes('"person_copy"'), 'the JSON view has the copy')
       expect(await text.textContent()).not.toContain('"person"')
+
+      // In Spanish (chosen in the top bar): the palette, the cards, their ways out, the panel's
+      // form and what the palette adds speak it, with no English left in the agent's form.
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('es')
+      await page.locator('[data-tab=canvas]').tap()
+      await expectInView(page, page.locator('[data-add=message]', { hasText: 'Mensaje' }), 'the palette in Spanish')
+      await waitUntil(async () => (await agent.locator('.node-kind').textContent()) === 'Agente LLM', 'the agent card in Spanish')
+      expect(await agent.locator('[data-port="agent/on_error"]').textContent()).toContain('si falla')
+      await page.locator('[data-state=assistant] .node-head').tap()
+      const form = panel.locator('[data-panel-state=assistant]')
+      await expectInView(page, form.locator('input[name=state_name]'), "the agent's form in Spanish")
+      const said = (await form.textContent()) ?? ''
+      for (const words of ['Dice', 'Después', 'Instrucciones', 'Herramientas (servidores MCP de este chatbot)', 'Salidas', '+ Salida', 'Cuando el modelo falla, ir a', 'Modelo y límites']) expect(said).toContain(words)
+      for (const words of ['Says', 'Then', 'Instructions', 'Exits', 'When the model fails', 'Model and limits']) expect(said).not.toContain(words)
+      expect(await form.locator('[data-field$="/(way out)"] select option:checked').textContent()).toBe('Dejar que responda un agente LLM')
+      await page.screenshot({ path: `${SHOTS}/builder-in-spanish.png` })
+      await expectAccessible(page, 'the flow builder in Spanish')
+      await page.locator('[data-add=message]').tap()
+      await waitUntil(async () => ((await page.locator('[data-state=message_2]').textContent()) ?? '').includes('¡Hola!'), "the palette's message says ¡Hola!")
       expect(admin.errors()).toEqual([])
     } catch (failure) {
       await page.screenshot({ path: `${SHOTS}/tablet-failure.png` })

@@ -38,6 +38,12 @@ export function drawShell(settings: WidgetConfigValues, language: WidgetLocale, 
   const icons: { chat?: SVGSVGElement; close?: SVGSVGElement } = {}
   const text = element('span')
   text.className = 'bubble-text'
+  // The closed bubble's name is its content: the label (its text, and the unread count in
+  // words) for screen readers, while the text and the badge's digits are what the eyes get.
+  // Named by aria-label instead, the badge's digit would be seen but not in the name.
+  text.setAttribute('aria-hidden', 'true')
+  const spoken = element('span')
+  spoken.className = 'sr-only'
   const badge = element('span')
   badge.className = 'badge'
   badge.setAttribute('aria-hidden', 'true')
@@ -67,13 +73,16 @@ export function drawShell(settings: WidgetConfigValues, language: WidgetLocale, 
     for (const [name, value] of Object.entries(theme)) root.style.setProperty(name, value)
     launcher.classList.toggle('open', state.open)
     launcher.setAttribute('aria-expanded', String(state.open))
-    launcher.setAttribute('aria-label', state.label)
+    if (state.open) launcher.setAttribute('aria-label', state.label)
+    else launcher.removeAttribute('aria-label')
     const wanted = state.open ? (icons.close ??= svgIcon(20, 'M6 6l12 12M18 6L6 18')) : (icons.chat ??= svgIcon(22, 'M4 5h16v11H9l-5 4z'))
     if (icon.firstChild !== wanted) icon.replaceChildren(wanted)
     text.textContent = c.bubble_text
+    spoken.textContent = state.label
     text.remove()
+    spoken.remove()
     badge.remove()
-    if (!state.open) launcher.append(text)
+    if (!state.open) launcher.append(text, spoken)
     if (!state.open && state.unread > 0) {
       badge.textContent = state.unread > 99 ? '99+' : String(state.unread)
       launcher.append(badge)

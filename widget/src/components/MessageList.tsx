@@ -74,7 +74,7 @@ export function MessageList(props: Props) {
     message.role === 'visitor' ? t().you : message.role === 'agent' ? message.author || t().agent : message.role === 'bot' ? props.botName : ''
   return (
     <div class="log-frame">
-      <div class="log" role="log" aria-live="polite" aria-label={t().messages} ref={log}>
+      <div class="log" role="log" aria-live="polite" aria-label={t().messages} tabindex="0" ref={log}>
         <Show when={props.hasMore}>
           <button type="button" class="older" onClick={loadOlder}>
             {t().show_earlier}

@@ -5,7 +5,7 @@ import { adoptBuilderStyles } from './builder-styles.ts'
 import { Canvas, type CanvasApi } from './canvas/Canvas.tsx'
 import { Insights, type InsightsShown } from './Insights.tsx'
 import { addState, type Clipboard, connect, copyStates, deleteStates, layoutOf, moveStates, pasteStates, type Position } from './model/edits.ts'
-import { flowModel, KIND_LABELS, type StateKind } from './model/flow-model.ts'
+import { flowModel, kindLabel, type StateKind } from './model/flow-model.ts'
 import { issuesByState, type LevelledIssue } from './model/issues.ts'
 import { isObject, type Json, writeAt } from './model/json.ts'
 import { autoLayout, NODE_WIDTH } from './model/layout.ts'
@@ -225,8 +225,8 @@ export default function FlowBuilder(props: FlowBuilderProps) {
         <span class="palette" aria-label={t('builder.palette')}>
           <For each={PALETTE}>
             {(kind) => (
-              <button type="button" class={`add kind-${kind}`} disabled={props.readOnly} onClick={() => add(kind)} data-add={kind} title={t('builder.addKind', { kind: KIND_LABELS[kind].toLowerCase() })}>
-                + {KIND_LABELS[kind]}
+              <button type="button" class={`add kind-${kind}`} disabled={props.readOnly} onClick={() => add(kind)} data-add={kind} title={t('builder.addKind', { kind: kindLabel(kind).toLowerCase() })}>
+                + {kindLabel(kind)}
               </button>
             )}
           </For>
@@ -286,8 +286,8 @@ export default function FlowBuilder(props: FlowBuilderProps) {
                 <For each={TEMPLATES}>
                   {(template) => (
                     <button type="button" class="template-card" disabled={props.readOnly} onClick={() => useTemplate(template.id)} data-template={template.id}>
-                      <strong>{template.title}</strong>
-                      <span class="muted">{template.description}</span>
+                      <strong>{template.title()}</strong>
+                      <span class="muted">{template.description()}</span>
                     </button>
                   )}
                 </For>

@@ -1,6 +1,6 @@
 import { For, onCleanup, onMount, Show } from 'solid-js'
 import type { Position } from '../model/edits.ts'
-import { KIND_LABELS, type StateNode } from '../model/flow-model.ts'
+import { kindLabel, type StateNode } from '../model/flow-model.ts'
 import type { LevelledIssue } from '../model/issues.ts'
 import { NODE_WIDTH } from '../model/layout.ts'
 import { t } from '../../../../i18n/language.ts'
@@ -44,7 +44,7 @@ export function NodeCard(props: {
   onMount(() => onCleanup(props.observe(card)))
   const title = () =>
     [
-      `${KIND_LABELS[props.node.kind]} "${props.node.name}"`,
+      `${kindLabel(props.node.kind)} "${props.node.name}"`,
       props.start ? t('builder.node.start') : '',
       props.unreachable ? t('builder.node.unreachable') : '',
       props.deadEnd ? t('builder.node.deadEnd') : '',
@@ -78,7 +78,7 @@ export function NodeCard(props: {
       }}
     >
       <div class="node-head">
-        <span class="node-kind">{KIND_LABELS[props.node.kind]}</span>
+        <span class="node-kind">{kindLabel(props.node.kind)}</span>
         <span class="node-name">{props.node.name}</span>
         <Show when={props.start}>
           <span class="node-start" title={t('builder.node.startsHere')}>{t('builder.node.startBadge')}</span>

@@ -1,3 +1,4 @@
+import { t } from '../../../../i18n/language.ts'
 import { isObject, type Json, objectsIn } from './json.ts'
 import { portsOf } from './flow-model.ts'
 
@@ -61,14 +62,14 @@ export function incoming(flow: Json, name: string): { from: string; way: string;
   const ways = references(flow)
     .filter((reference) => reference.holder[reference.key] === name)
     .map(({ from, way }) => ({ from, way, label: labels(from).get(way) ?? way }))
-  return flow.start === name ? [{ from: '', way: 'start', label: 'the start' }, ...ways] : ways
+  return flow.start === name ? [{ from: '', way: 'start', label: t('flowModel.theStart') }, ...ways] : ways
 }
 
 /** Renames a state; `start`, every way that names it and its place on the canvas follow. */
 export function renameState(flow: Json, from: string, to: string): Json | string {
   if (from === to) return flow
-  if (!STATE_NAME.test(to)) return 'a state name starts with a letter or _, then letters, digits, _ or -, at most 64 characters'
-  if (Object.hasOwn(statesOf(flow), to)) return `a state named "${to}" exists already`
+  if (!STATE_NAME.test(to)) return t('flowModel.badName')
+  if (Object.hasOwn(statesOf(flow), to)) return t('flowModel.nameTaken', { name: to })
   const next = structuredClone(flow)
   next.states = Object.fromEntries(Object.entries(statesOf(next)).map(([name, state]) => [name === from ? to : name, state]))
   for (const reference of references(next)) if (reference.holder[reference.key] === from) reference.holder[reference.key] = to

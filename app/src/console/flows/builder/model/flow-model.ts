@@ -1,3 +1,4 @@
+import { t } from '../../../../i18n/language.ts'
 import { isObject, type Json, objectsIn } from './json.ts'
 
 /**
@@ -50,16 +51,19 @@ export interface FlowModel {
   deadEnds: Set<string>
 }
 
-export const KIND_LABELS: Record<StateKind, string> = {
-  message: 'Message',
-  question: 'Question',
-  list: 'List',
-  capture: 'Capture',
-  condition: 'Condition',
-  handoff: 'Handoff',
-  agent: 'LLM agent',
-  end: 'End',
-}
+const KIND_KEYS = {
+  message: 'flowModel.kind.message',
+  question: 'flowModel.kind.question',
+  list: 'flowModel.kind.list',
+  capture: 'flowModel.kind.capture',
+  condition: 'flowModel.kind.condition',
+  handoff: 'flowModel.kind.handoff',
+  agent: 'flowModel.kind.agent',
+  end: 'flowModel.kind.end',
+} as const satisfies Record<StateKind, string>
+
+/** A kind's name in the language shown (reactive). */
+export const kindLabel = (kind: StateKind): string => t(KIND_KEYS[kind])
 
 const short = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 const str = (value: unknown) => (typeof value === 'string' ? value : '')
@@ -75,8 +79,8 @@ export function kindOf(state: Json): StateKind {
 }
 
 function sayLine(message: Json): string {
-  if (isObject(message.media)) return `[${str(message.media.type) || 'media'}] ${str(message.media.caption) || str(message.media.filename) || str(message.media.url)}`
-  if (isObject(message.meta_flow)) return `[form] ${str(message.meta_flow.cta)}`
+  if (isObject(message.media)) return `[${str(message.media.type) || t('flowModel.media')}] ${str(message.media.caption) || str(message.media.filename) || str(message.media.url)}`
+  if (isObject(message.meta_flow)) return `[${t('flowModel.form')}] ${str(message.meta_flow.cta)}`
   return short(str(message.text))
 }
 
@@ -92,11 +96,11 @@ function offers(state: Json): { buttons: Map<string, string>; rows: Map<string, 
 }
 
 function branchLabel(rule: Json): { kind: WayKind; label: string } {
-  if (isObject(rule.hours)) return { kind: 'hours', label: `open ${str(rule.hours.from)}–${str(rule.hours.until)}` }
+  if (isObject(rule.hours)) return { kind: 'hours', label: t('flowModel.way.open', { from: str(rule.hours.from), until: str(rule.hours.until) }) }
   const subject = typeof rule.var === 'string' ? rule.var : typeof rule.contact === 'string' ? `contact.${rule.contact}` : null
-  if (subject === null) return { kind: 'else', label: 'else' }
-  if (rule.set === true) return { kind: 'branch', label: `${subject} is set` }
-  if (rule.set === false) return { kind: 'branch', label: `${subject} is not set` }
+  if (subject === null) return { kind: 'else', label: t('flowModel.way.else') }
+  if (rule.set === true) return { kind: 'branch', label: t('flowModel.way.isSet', { subject }) }
+  if (rule.set === false) return { kind: 'branch', label: t('flowModel.way.isNotSet', { subject }) }
   return { kind: 'branch', label: `${subject} = ${String(rule.equals ?? '')}` }
 }
 
@@ -118,29 +122,29 @@ export function portsOf(state: Json): Port[] {
         ports.push({ way, kind: 'row', label: rows.get(value.row) ?? value.row, to: target(value.to) })
       } else if (typeof value.match === 'string') ports.push({ way, kind: 'match', label: `~ ${short(value.match, 24)}`, to: target(value.to) })
       else if (typeof value.equals === 'string') ports.push({ way, kind: 'equals', label: `= ${short(value.equals, 24)}`, to: target(value.to) })
-      else ports.push({ way, kind: 'fallback', label: 'anything else', to: target(value.to) })
+      else ports.push({ way, kind: 'fallback', label: t('flowModel.way.anythingElse'), to: target(value.to) })
     }
     for (const [id, title] of buttons) if (!taken.buttons.has(id)) ports.push({ way: `button:${id}`, kind: 'button', label: title, to: null })
     for (const [id, title] of rows) if (!taken.rows.has(id)) ports.push({ way: `row:${id}`, kind: 'row', label: title, to: null })
     return ports
   }
-  if (kind === 'capture') return [{ way: 'next', kind: 'capture', label: 'then', to: target(state.next) }]
+  if (kind === 'capture') return [{ way: 'next', kind: 'capture', label: t('flowModel.way.then'), to: target(state.next) }]
   if (Array.isArray(state.branch)) return objectsIn(state.branch).map(({ value, index }) => ({ way: `branch/${index}`, ...branchLabel(value), to: target(value.to) }))
-  if (isObject(state.handoff)) return [{ way: 'handoff/resume', kind: 'resume', label: 'handed back', to: target(state.handoff.resume) }]
+  if (isObject(state.handoff)) return [{ way: 'handoff/resume', kind: 'resume', label: t('flowModel.way.handedBack'), to: target(state.handoff.resume) }]
   if (isObject(state.agent)) {
     const agent = state.agent
-    for (const { value, index } of objectsIn(agent.exits)) ports.push({ way: `agent/exits/${index}`, kind: 'exit', label: short(str(value.when) || 'exit', 40), to: target(value.to) })
-    if (agent.max_turns !== undefined || agent.on_limit !== undefined) ports.push({ way: 'agent/on_limit', kind: 'limit', label: 'turn limit', to: target(agent.on_limit) })
-    ports.push({ way: 'agent/on_error', kind: 'error', label: 'on error', to: target(agent.on_error) })
+    for (const { value, index } of objectsIn(agent.exits)) ports.push({ way: `agent/exits/${index}`, kind: 'exit', label: short(str(value.when) || t('flowModel.way.exit'), 40), to: target(value.to) })
+    if (agent.max_turns !== undefined || agent.on_limit !== undefined) ports.push({ way: 'agent/on_limit', kind: 'limit', label: t('flowModel.way.turnLimit'), to: target(agent.on_limit) })
+    ports.push({ way: 'agent/on_error', kind: 'error', label: t('flowModel.way.onError'), to: target(agent.on_error) })
     return ports
   }
-  return [{ way: 'next', kind: 'next', label: 'then', to: target(state.next) }]
+  return [{ way: 'next', kind: 'next', label: t('flowModel.way.then'), to: target(state.next) }]
 }
 
 function asksOf(state: Json, kind: StateKind): string | null {
-  if (kind === 'capture' && isObject(state.capture)) return `${str(state.capture.as) || 'text'} into {{${str(state.capture.var)}}}`
+  if (kind === 'capture' && isObject(state.capture)) return t('flowModel.captureInto', { as: str(state.capture.as) || 'text', variable: `{{${str(state.capture.var)}}}` })
   if (kind === 'agent' && isObject(state.agent)) return short(str(state.agent.instructions), 80)
-  if (kind === 'handoff' && isObject(state.handoff)) return str(state.handoff.text) ? short(str(state.handoff.text)) : 'a person takes over'
+  if (kind === 'handoff' && isObject(state.handoff)) return str(state.handoff.text) ? short(str(state.handoff.text)) : t('flowModel.personTakesOver')
   return null
 }
 

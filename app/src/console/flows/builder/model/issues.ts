@@ -40,5 +40,3 @@ export function issuesByState(errors: Issue[], warnings: Issue[]): Map<string, L
 /** The issues at a field's pointer or under it. */
 export const issuesAt = (issues: LevelledIssue[], pointer: string, exact = false): LevelledIssue[] =>
   issues.filter((issue) => issue.path === pointer || (!exact && issue.path.startsWith(`${pointer}/`)))
-
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`

@@ -1,3 +1,4 @@
+import { t } from '../../../../i18n/language.ts'
 import { For, Show } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
 import { type Builder, Field, GoTo, moved, RowTools, StateSelect, TemplateField, liveObjectAt, positions } from './fields.tsx'
@@ -20,12 +21,12 @@ export function AgentEditor(props: { builder: Builder; base: string; agent: unkn
   }
   return (
     <div class="agent-editor">
-      <Field label="Instructions" pointer={`${props.base}/instructions`} builder={props.builder}>
-        <TemplateField label="Instructions" multiline value={agent().instructions} builder={props.builder} onInput={(text) => props.builder.set(`${props.base}/instructions`, text, `${props.base}/instructions`)} />
+      <Field label={t('flowPanel.instructions')} pointer={`${props.base}/instructions`} builder={props.builder}>
+        <TemplateField label={t('flowPanel.instructions')} multiline value={agent().instructions} builder={props.builder} onInput={(text) => props.builder.set(`${props.base}/instructions`, text, `${props.base}/instructions`)} />
       </Field>
-      <Field label="Tools (MCP servers of this chatbot)" pointer={`${props.base}/tools`} builder={props.builder} exact={false}>
+      <Field label={t('flowPanel.tools')} pointer={`${props.base}/tools`} builder={props.builder} exact={false}>
         <span class="tool-list">
-          <For each={props.builder.mcpIntegrations()} fallback={<span class="muted">No MCP server yet: add one under Integrations.</span>}>
+          <For each={props.builder.mcpIntegrations()} fallback={<span class="muted">{t('flowPanel.noTools')}</span>}>
             {(server) => (
               <label class="day">
                 <input type="checkbox" checked={tools().some((tool) => tool.integration_id === server.id)} onChange={(event) => toggleTool(server.id, event.currentTarget.checked)} />
@@ -35,8 +36,8 @@ export function AgentEditor(props: { builder: Builder; base: string; agent: unkn
           </For>
         </span>
       </Field>
-      <h4>Exits</h4>
-      <p class="hint">The agent answers until it reports one of these; then the flow goes where the exit says.</p>
+      <h4>{t('flowPanel.exits')}</h4>
+      <p class="hint">{t('flowPanel.exitsHint')}</p>
       <For each={positions(exits())}>
         {(position) => {
           const exit = liveObjectAt(exits, position)
@@ -46,14 +47,14 @@ export function AgentEditor(props: { builder: Builder; base: string; agent: unkn
           return (
             <div class="way-row" data-way={`agent/exits/${index()}`}>
               <div class="row">
-                <Field label="When" pointer={`${at()}/when`} builder={props.builder}>
+                <Field label={t('flowPanel.when')} pointer={`${at()}/when`} builder={props.builder}>
                   <input value={String(exit.when ?? '')} onInput={(event) => props.builder.set(`${at()}/when`, event.currentTarget.value, `${at()}/when`)} />
                 </Field>
                 <RowTools what="exit" index={index()} count={exits().length} move={(from, to) => setExits(moved(exits(), from, to))} remove={() => setExits(exits().filter((_, i) => i !== index()))} />
               </div>
               <GoTo at={at()} to={exit.to} builder={props.builder} />
               <Show when={Object.keys(props.builder.variables()).length > 0}>
-                <Field label="Fills the variables" pointer={`${at()}/capture`} builder={props.builder} exact={false}>
+                <Field label={t('flowPanel.fills')} pointer={`${at()}/capture`} builder={props.builder} exact={false}>
                   <span class="tool-list">
                     <For each={Object.keys(props.builder.variables())}>
                       {(name) => (
@@ -78,22 +79,22 @@ export function AgentEditor(props: { builder: Builder; base: string; agent: unkn
         }}
       </For>
       <button type="button" onClick={() => setExits([...exits(), { when: '' }])}>
-        + Exit
+        {t('flowPanel.addExit')}
       </button>
-      <Field label="When the model fails, go to" pointer={`${props.base}/on_error`} builder={props.builder} hint="Without it the bot apologises and a person takes over.">
-        <StateSelect value={agent().on_error} none="apologise and hand off" builder={props.builder} onChange={(to) => props.builder.set(`${props.base}/on_error`, to)} />
+      <Field label={t('flowPanel.onError')} pointer={`${props.base}/on_error`} builder={props.builder} hint={t('flowPanel.onErrorHint')}>
+        <StateSelect value={agent().on_error} none={t('flowPanel.onErrorNone')} builder={props.builder} onChange={(to) => props.builder.set(`${props.base}/on_error`, to)} />
       </Field>
       <details class="agent-limits">
-        <summary>Model and limits</summary>
-        <Field label="Model (optional)" pointer={`${props.base}/model`} builder={props.builder} hint="Overrides the chatbot's model in this state.">
+        <summary>{t('flowPanel.limits')}</summary>
+        <Field label={t('flowPanel.model')} pointer={`${props.base}/model`} builder={props.builder} hint={t('flowPanel.modelHint')}>
           <input value={String(agent().model ?? '')} onInput={(event) => props.builder.set(`${props.base}/model`, event.currentTarget.value || undefined, `${props.base}/model`)} />
         </Field>
-        {number('temperature', 'Temperature (0 to 2)', 'Overrides the chatbot\'s temperature.')}
-        {number('max_steps', 'Rounds per message (1 to 32)', 'Model and tool rounds for one visitor message; default 8.')}
-        {number('history', 'Messages given (0 to 200)', 'Past messages the model reads; default 20.')}
-        {number('max_turns', 'Messages answered before the limit', 'Then the flow goes to the turn-limit state.')}
+        {number('temperature', t('flowPanel.temperature'), t('flowPanel.temperatureHint'))}
+        {number('max_steps', t('flowPanel.maxSteps'), t('flowPanel.maxStepsHint'))}
+        {number('history', t('flowPanel.history'), t('flowPanel.historyHint'))}
+        {number('max_turns', t('flowPanel.maxTurns'), t('flowPanel.maxTurnsHint'))}
         <Show when={agent().max_turns !== undefined}>
-          <Field label="After the limit, go to" pointer={`${props.base}/on_limit`} builder={props.builder}>
+          <Field label={t('flowPanel.onLimit')} pointer={`${props.base}/on_limit`} builder={props.builder}>
             <StateSelect value={agent().on_limit} builder={props.builder} onChange={(to) => props.builder.set(`${props.base}/on_limit`, to)} />
           </Field>
         </Show>

@@ -1,9 +1,13 @@
+import { intlTag, t } from '../../../../i18n/language.ts'
 import { For, Match, Switch } from 'solid-js'
 import { isObject, type Json, objectsIn } from '../model/json.ts'
 import { addedBeforeCatchAll, type Builder, Field, GoTo, moved, RowTools, liveObjectAt, positions } from './fields.tsx'
 
 type Subject = 'var' | 'contact' | 'hours' | 'else'
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+
+/** A day of the flow's opening hours (`mon`…`sun`, as stored) by its short name in the language shown. */
+const dayName = (day: (typeof DAYS)[number]) => new Intl.DateTimeFormat(intlTag(), { weekday: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 1 + DAYS.indexOf(day))))
 
 const subjectOf = (rule: Json): Subject => (isObject(rule.hours) ? 'hours' : 'var' in rule ? 'var' : 'contact' in rule ? 'contact' : 'else')
 const testOf = (rule: Json) => (rule.set === true ? 'set' : rule.set === false ? 'unset' : 'equals')
@@ -27,7 +31,7 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
   }
   return (
     <div class="branches">
-      <p class="hint">Tried in order; the first that holds is taken at once. The last entry, "otherwise", is taken when none does.</p>
+      <p class="hint">{t('flowPanel.branchHint')}</p>
       <For each={positions(rules())}>
         {(position) => {
           const rule = liveObjectAt(rules, position)
@@ -37,11 +41,11 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
           return (
             <div class="way-row" data-way={`branch/${index()}`}>
               <div class="row">
-                <select aria-label="Check" value={subjectOf(rule)} onChange={(event) => props.builder.set(at(), resubject(rule, event.currentTarget.value as Subject))}>
-                  <option value="var">a variable</option>
-                  <option value="contact">a contact detail</option>
-                  <option value="hours">the opening hours</option>
-                  <option value="else">otherwise</option>
+                <select aria-label={t('flowPanel.check')} value={subjectOf(rule)} onChange={(event) => props.builder.set(at(), resubject(rule, event.currentTarget.value as Subject))}>
+                  <option value="var">{t('flowPanel.subject.var')}</option>
+                  <option value="contact">{t('flowPanel.subject.contact')}</option>
+                  <option value="hours">{t('flowPanel.subject.hours')}</option>
+                  <option value="else">{t('flowPanel.subject.else')}</option>
                 </select>
                 <RowTools what="condition" index={index()} count={rules().length} move={(from, to) => setRules(moved(rules(), from, to))} remove={() => setRules(rules().filter((_, i) => i !== index()))} />
               </div>
@@ -50,40 +54,40 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
                   <div class="row">
                     <Switch>
                       <Match when={subjectOf(rule) === 'var'}>
-                        <Field label="Variable" pointer={`${at()}/var`} builder={props.builder}>
+                        <Field label={t('flowPanel.variable')} pointer={`${at()}/var`} builder={props.builder}>
                           <select value={String(rule.var ?? '')} onChange={(event) => props.builder.set(`${at()}/var`, event.currentTarget.value)}>
-                            <option value="">— choose —</option>
+                            <option value="">{t('flowPanel.choose')}</option>
                             <For each={Object.keys(props.builder.variables())}>{(name) => <option value={name} selected={name === rule.var}>{name}</option>}</For>
                           </select>
                         </Field>
                       </Match>
                       <Match when={true}>
-                        <Field label="Contact detail" pointer={`${at()}/contact`} builder={props.builder}>
+                        <Field label={t('flowPanel.contactDetail')} pointer={`${at()}/contact`} builder={props.builder}>
                           <input value={String(rule.contact ?? '')} onInput={(event) => props.builder.set(`${at()}/contact`, event.currentTarget.value, `${at()}/contact`)} />
                         </Field>
                       </Match>
                     </Switch>
-                    <Field label="Test" pointer={`${at()}/equals`} builder={props.builder}>
+                    <Field label={t('flowPanel.test')} pointer={`${at()}/equals`} builder={props.builder}>
                       <select value={testOf(rule)} onChange={(event) => props.builder.set(at(), retest(rule, event.currentTarget.value))}>
-                        <option value="set">is set</option>
-                        <option value="unset">is not set</option>
-                        <option value="equals">equals</option>
+                        <option value="set">{t('flowPanel.test.set')}</option>
+                        <option value="unset">{t('flowPanel.test.unset')}</option>
+                        <option value="equals">{t('flowPanel.test.equals')}</option>
                       </select>
                     </Field>
                   </div>
                   <Switch>
                     <Match when={testOf(rule) === 'equals'}>
-                      <Field label="Value (ignoring case)" pointer={`${at()}/equals`} builder={props.builder}>
+                      <Field label={t('flowPanel.value')} pointer={`${at()}/equals`} builder={props.builder}>
                         <input value={String(rule.equals ?? '')} onInput={(event) => props.builder.set(`${at()}/equals`, event.currentTarget.value, `${at()}/equals`)} />
                       </Field>
                     </Match>
                   </Switch>
                 </Match>
                 <Match when={subjectOf(rule) === 'hours'}>
-                  <Field label="Time zone" pointer={`${at()}/hours/timezone`} builder={props.builder}>
+                  <Field label={t('flowPanel.timeZone')} pointer={`${at()}/hours/timezone`} builder={props.builder}>
                     <input value={String(hours().timezone ?? '')} onInput={(event) => props.builder.set(`${at()}/hours/timezone`, event.currentTarget.value, `${at()}/hours/timezone`)} />
                   </Field>
-                  <Field label="Days" pointer={`${at()}/hours/days`} builder={props.builder} exact={false}>
+                  <Field label={t('flowPanel.days')} pointer={`${at()}/hours/days`} builder={props.builder} exact={false}>
                     <span class="days">
                       <For each={[...DAYS]}>
                         {(day) => {
@@ -91,7 +95,7 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
                           return (
                             <label class="day">
                               <input type="checkbox" checked={days().includes(day)} onChange={(event) => props.builder.set(`${at()}/hours/days`, event.currentTarget.checked ? DAYS.filter((d) => d === day || days().includes(d)) : days().filter((d) => d !== day))} />
-                              {day}
+                              {dayName(day)}
                             </label>
                           )
                         }}
@@ -99,10 +103,10 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
                     </span>
                   </Field>
                   <div class="row">
-                    <Field label="From" pointer={`${at()}/hours/from`} builder={props.builder}>
+                    <Field label={t('flowPanel.from')} pointer={`${at()}/hours/from`} builder={props.builder}>
                       <input type="time" value={String(hours().from ?? '')} onChange={(event) => props.builder.set(`${at()}/hours/from`, event.currentTarget.value)} />
                     </Field>
-                    <Field label="Until" pointer={`${at()}/hours/until`} builder={props.builder}>
+                    <Field label={t('flowPanel.until')} pointer={`${at()}/hours/until`} builder={props.builder}>
                       <input type="time" value={String(hours().until ?? '')} onChange={(event) => props.builder.set(`${at()}/hours/until`, event.currentTarget.value)} />
                     </Field>
                   </div>
@@ -117,7 +121,7 @@ export function BranchEditor(props: { builder: Builder; base: string; branch: un
         type="button"
         onClick={() => setRules(addedBeforeCatchAll(rules(), (rule) => subjectOf(rule) === 'else', resubject({}, 'var')))}
       >
-        + Condition
+        {t('flowPanel.addCondition')}
       </button>
     </div>
   )

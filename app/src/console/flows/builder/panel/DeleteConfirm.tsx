@@ -1,3 +1,4 @@
+import { rich, t } from '../../../../i18n/language.ts'
 import { For, onMount, Show } from 'solid-js'
 import { incoming } from '../model/edits.ts'
 import type { Json } from '../model/json.ts'
@@ -10,26 +11,26 @@ export function DeleteConfirm(props: { flow: Json; names: string[]; onDelete: ()
   let confirm!: HTMLButtonElement
   const gone = () => new Set(props.names)
   const pointing = () => props.names.flatMap((name) => incoming(props.flow, name).filter((way) => !gone().has(way.from)).map((way) => ({ ...way, to: name })))
-  const what = () => (props.names.length === 1 ? props.names[0] : `these ${props.names.length} states`)
+  const what = () => (props.names.length === 1 ? (props.names[0] as string) : t('flowPanel.theseStates', { count: props.names.length }))
   // The confirming button takes the focus: Enter deletes, Escape keeps.
   onMount(() => confirm.focus())
   return (
-    <div class="confirm" role="alertdialog" aria-label={`Delete ${what()}?`} data-delete-confirm onKeyDown={(event) => event.key === 'Escape' && (event.stopPropagation(), props.onKeep())}>
+    <div class="confirm" role="alertdialog" aria-label={t('flowPanel.deleteWhat', { what: what() })} data-delete-confirm onKeyDown={(event) => event.key === 'Escape' && (event.stopPropagation(), props.onKeep())}>
       <p>
-        Delete <strong>{what()}</strong>?{' '}
-        <Show when={pointing().length > 0} fallback="Nothing else leads to it.">
-          These lead to it and go with it:
+        {rich('flowPanel.deleteWhat', { what: <strong>{what()}</strong> })}{' '}
+        <Show when={pointing().length > 0} fallback={t('flowPanel.nothingLeads')}>
+          {t('flowPanel.theseLead')}
         </Show>
       </p>
       <ul data-pointing>
-        <For each={pointing()}>{(way) => <li>{way.way === 'start' ? `the start of the flow (moves to the first state left)` : `${way.from}: ${way.label} → ${way.to}`}</li>}</For>
+        <For each={pointing()}>{(way) => <li>{way.way === 'start' ? t('flowPanel.startMoves') : `${way.from}: ${way.label} → ${way.to}`}</li>}</For>
       </ul>
       <div class="actions">
         <button type="button" class="danger" ref={confirm} onClick={() => props.onDelete()}>
-          {props.names.length === 1 ? 'Delete it' : 'Delete them'}
+          {props.names.length === 1 ? t('flowPanel.deleteIt') : t('flowPanel.deleteThem')}
         </button>
         <button type="button" onClick={() => props.onKeep()}>
-          Keep {props.names.length === 1 ? 'it' : 'them'}
+          {props.names.length === 1 ? t('flowPanel.keepIt') : t('flowPanel.keepThem')}
         </button>
       </div>
     </div>

@@ -1,6 +1,7 @@
+import { t } from '../../../../i18n/language.ts'
 import { createSignal, onMount, Show } from 'solid-js'
 import { renameState } from '../model/edits.ts'
-import { KIND_LABELS, kindOf } from '../model/flow-model.ts'
+import { kindLabel, kindOf } from '../model/flow-model.ts'
 import { isObject, type Json, pointerOf } from '../model/json.ts'
 import { type Builder, Field } from './fields.tsx'
 import { SayEditor } from './SayEditor.tsx'
@@ -36,19 +37,19 @@ export function StatePanel(props: { builder: Builder; name: string; onRenamed: (
   return (
     <div class="state-panel" data-panel-state={props.name} ref={panel}>
       <div class="panel-head">
-        <span class={`node-kind kind-${kindOf(state())}`}>{KIND_LABELS[kindOf(state())]}</span>
-        <Show when={props.builder.flow().start === props.name} fallback={<button type="button" class="link" onClick={() => props.builder.set('/start', props.name)}>Start here</button>}>
-          <span class="node-start">start</span>
+        <span class={`node-kind kind-${kindOf(state())}`}>{kindLabel(kindOf(state()))}</span>
+        <Show when={props.builder.flow().start === props.name} fallback={<button type="button" class="link" onClick={() => props.builder.set('/start', props.name)}>{t('flowPanel.startHere')}</button>}>
+          <span class="node-start">{t('flowPanel.startBadge')}</span>
         </Show>
         <span class="spacer" />
-        <button type="button" onClick={() => props.onDuplicate()} title="Copy and paste this state (Ctrl+C, Ctrl+V)">
-          Duplicate
+        <button type="button" onClick={() => props.onDuplicate()} title={t('flowPanel.duplicateTitle')}>
+          {t('flowPanel.duplicate')}
         </button>
         <button type="button" class="danger" onClick={() => props.onDelete()}>
-          Delete
+          {t('flowPanel.delete')}
         </button>
       </div>
-      <Field label="Name" pointer={base()} builder={props.builder} exact>
+      <Field label={t('flowPanel.name')} pointer={base()} builder={props.builder} exact>
         <input name="state_name" value={props.name} onChange={(event) => rename(event.currentTarget.value)} />
       </Field>
       <Show when={renameError()}>
@@ -58,7 +59,7 @@ export function StatePanel(props: { builder: Builder; name: string; onRenamed: (
       <WaysEditor builder={props.builder} base={base()} name={props.name} state={state()} />
       <Show when={unknown().length > 0}>
         <p class="muted" data-unknown-keys>
-          Also in this state, kept as they are (edit them in the JSON view): {unknown().join(', ')}.
+          {t('flowPanel.unknownKeys', { keys: unknown().join(', ') })}
         </p>
       </Show>
     </div>

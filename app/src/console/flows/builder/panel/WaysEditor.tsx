@@ -1,3 +1,4 @@
+import { t } from '../../../../i18n/language.ts'
 import { For, Match, Show, Switch, createSignal } from 'solid-js'
 import { WAY_OUT_KEYS } from '../model/edits.ts'
 import { isObject, type Json, objectsIn, writeAt } from '../model/json.ts'
@@ -7,15 +8,15 @@ import { addedBeforeCatchAll, type Builder, Field, GoTo, moved, RowTools, StateS
 
 type WayOut = (typeof WAY_OUT_KEYS)[number]
 
-const WAY_LABELS: Record<WayOut, string> = {
-  next: 'Go on to another state',
-  on: 'Wait for the visitor (buttons, words)',
-  capture: 'Ask for a value and store it',
-  branch: 'Check a condition',
-  handoff: 'Hand over to a person',
-  agent: 'Let an LLM agent answer',
-  end: 'End the conversation',
-}
+const WAY_LABELS = {
+  next: 'flowPanel.way.next',
+  on: 'flowPanel.way.on',
+  capture: 'flowPanel.way.capture',
+  branch: 'flowPanel.way.branch',
+  handoff: 'flowPanel.way.handoff',
+  agent: 'flowPanel.way.agent',
+  end: 'flowPanel.way.end',
+} as const satisfies Record<WayOut, string>
 
 export function wayOutOf(state: Json): WayOut | null {
   if (state.capture !== undefined) return 'capture'
@@ -38,7 +39,7 @@ function switched(state: Json, way: WayOut, self: string): Json {
     case 'handoff':
       return { ...next, handoff: {} }
     case 'agent':
-      return { ...next, agent: { instructions: 'Answer the visitor briefly.', exits: [{ when: 'the visitor wants a person' }] } }
+      return { ...next, agent: { instructions: t('flowPanel.agentStarter'), exits: [{ when: t('flowPanel.agentStarterExit') }] } }
     case 'end':
       return { ...next, end: true }
   }
@@ -48,19 +49,19 @@ function switched(state: Json, way: WayOut, self: string): Json {
 export function WaysEditor(props: { builder: Builder; base: string; name: string; state: Json }) {
   const way = () => wayOutOf(props.state)
   return (
-    <section class="panel-section" aria-label="Way out">
-      <h3>Then</h3>
-      <Field label="Way out" pointer={`${props.base}/(way out)`} builder={props.builder} exact>
+    <section class="panel-section" aria-label={t('flowPanel.wayOut')}>
+      <h3>{t('flowPanel.then')}</h3>
+      <Field label={t('flowPanel.wayOut')} pointer={`${props.base}/(way out)`} builder={props.builder} exact>
         <select value={way() ?? ''} onChange={(event) => props.builder.set(props.base, switched(props.state, event.currentTarget.value as WayOut, props.name))}>
           <Show when={way() === null}>
-            <option value="">— none yet —</option>
+            <option value="">{t('flowPanel.noneYet')}</option>
           </Show>
-          <For each={[...WAY_OUT_KEYS]}>{(key) => <option value={key} selected={key === way()}>{WAY_LABELS[key]}</option>}</For>
+          <For each={[...WAY_OUT_KEYS]}>{(key) => <option value={key} selected={key === way()}>{t(WAY_LABELS[key])}</option>}</For>
         </select>
       </Field>
       <Switch>
         <Match when={way() === 'next'}>
-          <Field label="Go to" pointer={`${props.base}/next`} builder={props.builder}>
+          <Field label={t('flowPanel.goTo')} pointer={`${props.base}/next`} builder={props.builder}>
             <StateSelect value={props.state.next} builder={props.builder} onChange={(to) => props.builder.set(`${props.base}/next`, to)} />
           </Field>
         </Match>
@@ -74,18 +75,18 @@ export function WaysEditor(props: { builder: Builder; base: string; name: string
           <BranchEditor builder={props.builder} base={props.base} branch={props.state.branch} />
         </Match>
         <Match when={way() === 'handoff'}>
-          <Field label="Said as a person takes over (optional)" pointer={`${props.base}/handoff/text`} builder={props.builder}>
-            <TemplateField label="Handoff text" value={isObject(props.state.handoff) ? props.state.handoff.text : ''} builder={props.builder} onInput={(text) => props.builder.set(`${props.base}/handoff/text`, text || undefined, `${props.base}/handoff/text`)} />
+          <Field label={t('flowPanel.handoffText')} pointer={`${props.base}/handoff/text`} builder={props.builder}>
+            <TemplateField label={t('flowPanel.handoffField')} value={isObject(props.state.handoff) ? props.state.handoff.text : ''} builder={props.builder} onInput={(text) => props.builder.set(`${props.base}/handoff/text`, text || undefined, `${props.base}/handoff/text`)} />
           </Field>
-          <Field label="When the person hands back, go to" pointer={`${props.base}/handoff/resume`} builder={props.builder}>
-            <StateSelect value={isObject(props.state.handoff) ? props.state.handoff.resume : undefined} none="the start" builder={props.builder} onChange={(to) => props.builder.set(`${props.base}/handoff/resume`, to)} />
+          <Field label={t('flowPanel.resume')} pointer={`${props.base}/handoff/resume`} builder={props.builder}>
+            <StateSelect value={isObject(props.state.handoff) ? props.state.handoff.resume : undefined} none={t('flowPanel.theStart')} builder={props.builder} onChange={(to) => props.builder.set(`${props.base}/handoff/resume`, to)} />
           </Field>
         </Match>
         <Match when={way() === 'agent'}>
           <AgentEditor builder={props.builder} base={`${props.base}/agent`} agent={props.state.agent} />
         </Match>
         <Match when={way() === 'end'}>
-          <p class="muted">The conversation ends here; a new message from the visitor starts it again.</p>
+          <p class="muted">{t('flowPanel.ends')}</p>
         </Match>
       </Switch>
     </section>
@@ -116,7 +117,7 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
   }
   return (
     <div class="transitions">
-      <p class="hint">Tried in order; the first that fits is taken. Put "anything else" last.</p>
+      <p class="hint">{t('flowPanel.transitionsHint')}</p>
       <For each={positions(list())}>
         {(position) => {
           const transition = liveObjectAt(list, position)
@@ -126,28 +127,28 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
           return (
             <div class="way-row" data-way={`on/${index()}`}>
               <div class="row">
-                <select aria-label="When" value={kind()} onChange={(event) => props.builder.set(at(), retype(transition, event.currentTarget.value as Condition))}>
-                  <option value="button">the visitor picks a button</option>
-                  <option value="row">the visitor picks a list row</option>
-                  <option value="equals">the text is</option>
-                  <option value="match">the text matches a pattern</option>
-                  <option value="always">anything else</option>
+                <select aria-label={t('flowPanel.when')} value={kind()} onChange={(event) => props.builder.set(at(), retype(transition, event.currentTarget.value as Condition))}>
+                  <option value="button">{t('flowPanel.on.button')}</option>
+                  <option value="row">{t('flowPanel.on.row')}</option>
+                  <option value="equals">{t('flowPanel.on.equals')}</option>
+                  <option value="match">{t('flowPanel.on.match')}</option>
+                  <option value="always">{t('flowPanel.on.always')}</option>
                 </select>
                 <RowTools what="transition" index={index()} count={list().length} move={(from, to) => setList(moved(list(), from, to))} remove={() => setList(list().filter((_, i) => i !== index()))} />
               </div>
               <Switch>
                 <Match when={kind() === 'button' || kind() === 'row'}>
-                  <Field label={kind() === 'button' ? 'Button' : 'Row'} pointer={`${at()}/${kind()}`} builder={props.builder}>
+                  <Field label={kind() === 'button' ? t('flowPanel.button') : t('flowPanel.row')} pointer={`${at()}/${kind()}`} builder={props.builder}>
                     <select value={String(transition[kind()] ?? '')} onChange={(event) => props.builder.set(`${at()}/${kind()}`, event.currentTarget.value)}>
                       <For each={offered(props.state, kind() as 'button' | 'row')}>{(choice) => <option value={choice.id} selected={choice.id === transition[kind()]}>{choice.title}</option>}</For>
                       <Show when={!offered(props.state, kind() as 'button' | 'row').some((choice) => choice.id === transition[kind()])}>
-                        <option value={String(transition[kind()] ?? '')}>{String(transition[kind()] ?? '')} (not offered)</option>
+                        <option value={String(transition[kind()] ?? '')}>{t('flowPanel.notOffered', { id: String(transition[kind()] ?? '') })}</option>
                       </Show>
                     </select>
                   </Field>
                 </Match>
                 <Match when={kind() === 'equals' || kind() === 'match'}>
-                  <Field label={kind() === 'equals' ? 'Text (ignoring case)' : 'Pattern (a regular expression; (?i) ignores case)'} pointer={`${at()}/${kind()}`} builder={props.builder}>
+                  <Field label={kind() === 'equals' ? t('flowPanel.equalsText') : t('flowPanel.pattern')} pointer={`${at()}/${kind()}`} builder={props.builder}>
                     <input value={String(transition[kind()] ?? '')} onInput={(event) => props.builder.set(`${at()}/${kind()}`, event.currentTarget.value, `${at()}/${kind()}`)} />
                   </Field>
                 </Match>
@@ -161,7 +162,7 @@ function Transitions(props: { builder: Builder; base: string; state: Json }) {
         type="button"
         onClick={() => setList(addedBeforeCatchAll(list(), (transition) => conditionOf(transition) === 'always', { equals: '' }))}
       >
-        + Transition
+        {t('flowPanel.addTransition')}
       </button>
     </div>
   )
@@ -180,22 +181,22 @@ function CaptureFields(props: { builder: Builder; base: string; name: string; st
   }
   return (
     <>
-      <Field label="Expect" pointer={`${at}/as`} builder={props.builder}>
+      <Field label={t('flowPanel.expect')} pointer={`${at}/as`} builder={props.builder}>
         <select value={String(capture().as ?? 'text')} onChange={(event) => props.builder.set(`${at}/as`, event.currentTarget.value)}>
-          <option value="text">any text</option>
-          <option value="email">an e-mail address (checked)</option>
-          <option value="phone">a phone number (checked, stored as +E.164)</option>
-          <option value="number">a number</option>
+          <option value="text">{t('flowPanel.as.text')}</option>
+          <option value="email">{t('flowPanel.as.email')}</option>
+          <option value="phone">{t('flowPanel.as.phone')}</option>
+          <option value="number">{t('flowPanel.as.number')}</option>
         </select>
       </Field>
-      <Field label="Store in the variable" pointer={`${at}/var`} builder={props.builder}>
+      <Field label={t('flowPanel.storeIn')} pointer={`${at}/var`} builder={props.builder}>
         <span class="row">
           <select value={String(capture().var ?? '')} onChange={(event) => props.builder.set(`${at}/var`, event.currentTarget.value)}>
-            <option value="">— choose a variable —</option>
+            <option value="">{t('flowPanel.chooseVariable')}</option>
             <For each={Object.keys(props.builder.variables())}>{(name) => <option value={name} selected={name === capture().var}>{name}</option>}</For>
           </select>
           <button type="button" onClick={() => setNaming(true)}>
-            New variable
+            {t('flowPanel.newVariable')}
           </button>
         </span>
       </Field>
@@ -208,14 +209,14 @@ function CaptureFields(props: { builder: Builder; base: string; name: string; st
             if (name) declare(name)
           }}
         >
-          <input name="variable" aria-label="New variable's name" placeholder="letters, digits, _" pattern="[A-Za-z_][A-Za-z0-9_]{0,63}" required />
-          <button type="submit">Declare</button>
+          <input name="variable" aria-label={t('flowPanel.newVariableName')} placeholder={t('flowPanel.newVariableNamePlaceholder')} pattern="[A-Za-z_][A-Za-z0-9_]{0,63}" required />
+          <button type="submit">{t('flowPanel.declare')}</button>
         </form>
       </Show>
-      <Field label="Said when the value does not fit (optional)" pointer={`${at}/retry`} builder={props.builder}>
-        <TemplateField label="Retry text" value={capture().retry} builder={props.builder} onInput={(text) => props.builder.set(`${at}/retry`, text || undefined, `${at}/retry`)} />
+      <Field label={t('flowPanel.retry')} pointer={`${at}/retry`} builder={props.builder}>
+        <TemplateField label={t('flowPanel.retryField')} value={capture().retry} builder={props.builder} onInput={(text) => props.builder.set(`${at}/retry`, text || undefined, `${at}/retry`)} />
       </Field>
-      <Field label="Then go to" pointer={`${props.base}/next`} builder={props.builder}>
+      <Field label={t('flowPanel.thenGoTo')} pointer={`${props.base}/next`} builder={props.builder}>
         <StateSelect value={props.state.next} builder={props.builder} onChange={(to) => props.builder.set(`${props.base}/next`, to)} />
       </Field>
     </>

@@ -1,3 +1,4 @@
+import { t } from '../../../../i18n/language.ts'
 import { createSignal, For, type JSX, Show } from 'solid-js'
 import { isObject, type Json } from '../model/json.ts'
 import { issuesAt, type LevelledIssue } from '../model/issues.ts'
@@ -43,7 +44,7 @@ export function Field(props: { label: string; pointer: string; builder: Builder;
 /** Where a rule at `at` leads: its `to`, picked from the flow's states. */
 export function GoTo(props: { at: string; to: unknown; builder: Builder }) {
   return (
-    <Field label="Go to" pointer={`${props.at}/to`} builder={props.builder}>
+    <Field label={t('flowPanel.goTo')} pointer={`${props.at}/to`} builder={props.builder}>
       <StateSelect value={props.to} builder={props.builder} onChange={(to) => props.builder.set(`${props.at}/to`, to)} />
     </Field>
   )
@@ -60,10 +61,10 @@ export function addedBeforeCatchAll<T>(list: readonly T[], isCatchAll: (item: T)
 export function StateSelect(props: { value: unknown; builder: Builder; onChange: (to: string | undefined) => void; none?: string; label?: string }) {
   const current = () => (typeof props.value === 'string' ? props.value : '')
   return (
-    <select aria-label={props.label ?? 'goes to'} value={current()} onChange={(event) => props.onChange(event.currentTarget.value || undefined)}>
-      <option value="">{props.none ?? '— choose a state —'}</option>
+    <select aria-label={props.label ?? t('flowPanel.goesTo')} value={current()} onChange={(event) => props.onChange(event.currentTarget.value || undefined)}>
+      <option value="">{props.none ?? t('flowPanel.chooseState')}</option>
       <Show when={current() && !props.builder.stateNames().includes(current())}>
-        <option value={current()}>{current()} (no such state)</option>
+        <option value={current()}>{t('flowPanel.noSuchState', { name: current() })}</option>
       </Show>
       <For each={props.builder.stateNames()}>{(name) => <option value={name} selected={name === current()}>{name}</option>}</For>
     </select>
@@ -127,7 +128,7 @@ export function TemplateField(props: { value: unknown; builder: Builder; onInput
       </Show>
       <Show when={offer()}>
         {(shown) => (
-          <ul class="template-offer" role="listbox" aria-label="Variables and contact details" data-template-offer>
+          <ul class="template-offer" role="listbox" aria-label={t('flowPanel.templateOffer')} data-template-offer>
             <For each={shown().names}>
               {(name, index) => (
                 <li role="option" aria-selected={index() === shown().at} classList={{ active: index() === shown().at }} onMouseDown={(event) => (event.preventDefault(), pick(name))}>
@@ -143,16 +144,25 @@ export function TemplateField(props: { value: unknown; builder: Builder; onInput
 }
 
 /** A small list editor's row buttons: up, down, remove. */
-export function RowTools(props: { index: number; count: number; move: (from: number, to: number) => void; remove: () => void; what: string }) {
+const WHAT = {
+  message: 'flowPanel.what.message',
+  button: 'flowPanel.what.button',
+  row: 'flowPanel.what.row',
+  transition: 'flowPanel.what.transition',
+  condition: 'flowPanel.what.condition',
+  exit: 'flowPanel.what.exit',
+} as const
+
+export function RowTools(props: { index: number; count: number; move: (from: number, to: number) => void; remove: () => void; what: keyof typeof WHAT }) {
   return (
     <span class="row-tools">
-      <button type="button" class="icon" aria-label={`Move this ${props.what} up`} disabled={props.index === 0} onClick={() => props.move(props.index, props.index - 1)}>
+      <button type="button" class="icon" aria-label={t('flowPanel.moveUp', { what: t(WHAT[props.what]) })} disabled={props.index === 0} onClick={() => props.move(props.index, props.index - 1)}>
         ↑
       </button>
-      <button type="button" class="icon" aria-label={`Move this ${props.what} down`} disabled={props.index === props.count - 1} onClick={() => props.move(props.index, props.index + 1)}>
+      <button type="button" class="icon" aria-label={t('flowPanel.moveDown', { what: t(WHAT[props.what]) })} disabled={props.index === props.count - 1} onClick={() => props.move(props.index, props.index + 1)}>
         ↓
       </button>
-      <button type="button" class="icon" aria-label={`Remove this ${props.what}`} onClick={() => props.remove()}>
+      <button type="button" class="icon" aria-label={t('flowPanel.remove', { what: t(WHAT[props.what]) })} onClick={() => props.remove()}>
         ✕
       </button>
     </span>
