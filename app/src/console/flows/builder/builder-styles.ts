@@ -102,7 +102,7 @@ const CSS = `
 .state-panel, .flow-settings { display: grid; gap: 10px; }
 .panel-head { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
 /* Grid items grow to their content unless told: the narrower panel of a tablet keeps its width. */
-.builder-panel > *, .side-edit > *, .state-panel > *, .flow-settings > * { min-width: 0; }
+.builder-panel > *, .side-edit > *, .state-panel > *, .flow-settings > *, .panel-section > *, .message-editor > *, .way-row > *, .section-editor > * { min-width: 0; }
 .panel-head .spacer { flex: 1; }
 .panel-section { display: grid; gap: 8px; border-top: 1px solid var(--line); padding-top: 10px; }
 .panel-section h3, .flow-settings h3, .flow-settings h4, .agent-editor h4 { margin: 0; font-size: 14px; }
@@ -112,8 +112,9 @@ const CSS = `
 .field input, .field select, .field textarea { width: 100%; min-width: 0; }
 .field.invalid input, .field.invalid select, .field.invalid textarea { border-color: var(--danger); background: #fff7f6; }
 .field-issue { margin: 0; font-size: 12px; }
-.row { display: flex; gap: 6px; align-items: end; flex-wrap: wrap; }
-.row > .field { flex: 1; }
+/* The desk's list rows are .row too (styles.css: full width, padded, underlined), and these rules stay adopted once the builder opened: scoped both ways. */
+.builder .row { display: flex; gap: 6px; align-items: end; flex-wrap: wrap; width: auto; padding: 0; border: none; background: none; }
+.builder .row > .field { flex: 1; }
 .row-tools { display: inline-flex; gap: 2px; margin-left: auto; }
 .message-editor > .row > select, .way-row > .row > select { flex: 1 1 0; min-width: 0; }
 .row-tools { flex: none; }
