@@ -42,6 +42,22 @@ async function expectInView(page: Page, locator: Locator, what: string, within?:
   await waitUntil(async () => inView(page, locator.first(), within), `${what} is in view`)
 }
 
+/** The states whose cards the card of `name` overlaps on screen. */
+async function cardsCovered(page: Page, name: string): Promise<string[]> {
+  return await page.evaluate((name) => {
+    const cards = [...document.querySelectorAll<HTMLElement>('.builder-canvas [data-state]')]
+    const mine = cards.find((card) => card.dataset.state === name)?.getBoundingClientRect()
+    if (!mine) return [`${name} is not drawn`]
+    return cards
+      .filter((card) => card.dataset.state !== name)
+      .filter((card) => {
+        const box = card.getBoundingClientRect()
+        return mine.left < box.right && box.left < mine.right && mine.top < box.bottom && box.top < mine.bottom
+      })
+      .map((card) => card.dataset.state ?? '')
+  }, name)
+}
+
 /** Drags from a port's handle onto a state's card, as a person connects two states. */
 async function connect(page: Page, from: string, port: string, to: string) {
   const handle = page.locator(`[data-state="${from}"] [data-handle="${port}"]`)
@@ -286,6 +302,8 @@ describe('the flow builder on a tablet, by touch and keys', () => {
       await page.locator('[data-add=message]').tap()
       const message = page.locator('[data-state=message]')
       await message.waitFor()
+      // It lands beside the selected state, below any card that would be in the way, never over one.
+      expect(await cardsCovered(page, 'message')).toEqual([])
       await saved()
       await waitUntil(async () => ((await message.getAttribute('class')) ?? '').includes('dead-end'), 'the new message flagged as a dead end')
       expect(await message.locator('.node-issue').textContent()).toContain('has no way out')

@@ -8,7 +8,7 @@ import { addState, type Clipboard, connect, copyStates, deleteStates, layoutOf, 
 import { flowModel, kindLabel, type StateKind } from './model/flow-model.ts'
 import { issuesByState, type LevelledIssue } from './model/issues.ts'
 import { isObject, type Json, writeAt } from './model/json.ts'
-import { autoLayout, NODE_WIDTH } from './model/layout.ts'
+import { autoLayout, freeSpot, NODE_WIDTH } from './model/layout.ts'
 import { newState, PALETTE, TEMPLATES } from './model/starters.ts'
 import type { Builder } from './panel/fields.tsx'
 import { FlowSettings } from './panel/FlowSettings.tsx'
@@ -134,7 +134,9 @@ export default function FlowBuilder(props: FlowBuilderProps) {
     // Beside the selected state (building a chain left to right), else in the middle of the view.
     const beside = only()
     const middle = canvas?.middle() ?? { x: 0, y: 0 }
-    const at = beside && places()[beside] ? { x: (places()[beside] as Position).x + NODE_WIDTH + 80, y: (places()[beside] as Position).y } : middle
+    const wanted = beside && places()[beside] ? { x: (places()[beside] as Position).x + NODE_WIDTH + 80, y: (places()[beside] as Position).y } : middle
+    // Never on top of a card already there: down the column to the first free spot.
+    const at = freeSpot(wanted, 120, canvas?.cards() ?? [])
     const made = newState(kind, '')
     const { flow, name } = addState(draft.definition(), made.base, made.state, at, made.variables)
     // A question or list waits again on anything else: it names itself.

@@ -15,6 +15,8 @@ export interface CanvasApi {
   centerOn(name: string): void
   /** The canvas point at the middle of what is shown, for a new state. */
   middle(): Position
+  /** Every card where it is drawn, with its measured height (an estimate before it is measured). */
+  cards(): { at: Position; height: number }[]
 }
 
 export interface CanvasProps {
@@ -149,6 +151,7 @@ export function Canvas(props: CanvasProps) {
         const { zoom } = view()
         void panZoom?.setViewport({ x: size().width / 2 - (at.x + NODE_WIDTH / 2) * zoom, y: size().height / 3 - at.y * zoom, zoom }, { duration: 0 })
       },
+      cards: () => names().map((name) => ({ at: shown.get(name), height: measured.get(name)?.height ?? 120 })),
       middle: () => toCanvas(pane.getBoundingClientRect().left + size().width / 2 - NODE_WIDTH / 2, pane.getBoundingClientRect().top + size().height / 3),
     })
     requestAnimationFrame(fit)

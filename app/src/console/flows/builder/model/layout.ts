@@ -46,3 +46,22 @@ export function autoLayout(model: FlowModel, sizes: Map<string, { height: number
   }
   return places
 }
+
+/** The space kept around a new state's card. */
+const FREE_GAP = 24
+
+/**
+ * Where a new card of `height` may go at or below `wanted` without covering a card already
+ * drawn (`cards`: each one's place and height): the first spot down the column that is free.
+ */
+export function freeSpot(wanted: Position, height: number, cards: { at: Position; height: number }[]): Position {
+  const spot = { ...wanted }
+  const covers = (card: { at: Position; height: number }) =>
+    spot.x < card.at.x + NODE_WIDTH + FREE_GAP && card.at.x < spot.x + NODE_WIDTH + FREE_GAP && spot.y < card.at.y + card.height + FREE_GAP && card.at.y < spot.y + height + FREE_GAP
+  for (let tries = 0; tries <= cards.length; tries++) {
+    const below = cards.filter(covers).map((card) => card.at.y + card.height + FREE_GAP)
+    if (below.length === 0) return spot
+    spot.y = Math.max(...below)
+  }
+  return spot
+}
