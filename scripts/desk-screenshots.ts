@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import type { ConversationFlow } from '../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../server/flow-language/conversation-flow-schema.ts'
 import { buildApp } from './build-app.ts'
 import { buildWidget } from './build-widget.ts'
 import { startScreenshotServer } from './start-screenshot-server.ts'

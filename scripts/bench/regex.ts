@@ -10,7 +10,7 @@
  *     input cap), against the typical pattern on a 1000-character text; and the memory such a
  *     pattern keeps after 30 adversarial texts (its lazy DFA's states).
  */
-import { compileMatchPattern, MAX_PROGRAM_SIZE, type MatchPattern, matchPatternParts } from '../../server/flows/match-pattern.ts'
+import { compileMatchPattern, MAX_PROGRAM_SIZE, type MatchPattern, matchPatternParts } from '../../server/flow-language/match-pattern.ts'
 
 function re2(source: string): MatchPattern {
   const compiled = compileMatchPattern(source)
@@ -68,7 +68,7 @@ const typicalLong = perCall(() => re2(TYPICAL[0] as string).test(longText), 50)
 console.log(`   baseline for 3: ${TYPICAL[0]} freshly compiled, on a 1000-character text: ${fmt(typicalLong)}`)
 
 console.log('\n2. the reported ReDoS patterns (visitor text: `a`s then "!")')
-// The target test/flows/match-pattern.test.ts left to this bench (a timing, so not a test's):
+// The target test/flow-language/match-pattern.test.ts left to this bench (a timing, so not a test's):
 // each reported pattern on 50,000 of its characters within 100x the typical pattern on the same text.
 const REDOS_TARGET = 100
 const typical50k = perCall(() => re2(TYPICAL[0] as string).test(`${'a'.repeat(50_000)}!`), 1, 3)

@@ -1,7 +1,7 @@
 import { readLlmSettings } from '../chatbots/model-settings.ts'
 import { renderTemplate } from '../engine/render-template.ts'
 import type { AgentSettings, DraftAgent, DraftAgentRequest, DraftAgentResult } from '../flows/draft-run.ts'
-import { AGENT_DEFAULTS } from '../flows/conversation-flow-schema.ts'
+import { AGENT_DEFAULTS } from '../flow-language/conversation-flow-schema.ts'
 import type { ChatMessage } from '../llm/wire-format.ts'
 import type { Logger } from '../support/logger.ts'
 import { type RunPortsOptions, runPorts } from './run-ports.ts'

@@ -1,4 +1,4 @@
-import type { Agent } from '../flows/conversation-flow-schema.ts'
+import type { Agent } from '../flow-language/conversation-flow-schema.ts'
 import type { Static } from 'elysia'
 import { enterState, type Run, sayText } from './enter-state.ts'
 import type { ConversationState, EngineInput, Scalar } from './model.ts'

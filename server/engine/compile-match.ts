@@ -1,4 +1,4 @@
-import { compileMatchPattern, type MatchPattern } from '../flows/match-pattern.ts'
+import { compileMatchPattern, type MatchPattern } from '../flow-language/match-pattern.ts'
 
 /** How much of the input a `match` regex sees: a bound on the work one message can cause. */
 export const MATCH_INPUT_LIMIT = 1000
@@ -8,7 +8,7 @@ const cache = new Map<string, MatchPattern | null>()
 
 /**
  * The compiled matcher for a transition's `match` (JavaScript syntax run by the linear-time
- * RE2, see server/flows/match-pattern.ts). null when the pattern cannot run (invalid, using
+ * RE2, see server/flow-language/match-pattern.ts). null when the pattern cannot run (invalid, using
  * syntax RE2 lacks such as a lookahead, or too large); the flow validator refuses those, so a
  * running flow only meets one if it was published before that check, and then it never
  * matches. Compiled once per pattern and cached (a bounded cache: the oldest entry goes first).

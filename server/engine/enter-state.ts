@@ -1,4 +1,4 @@
-import type { ConversationFlow, State } from '../flows/conversation-flow-schema.ts'
+import type { ConversationFlow, State } from '../flow-language/conversation-flow-schema.ts'
 import type { Content } from '../protocol/widget-protocol.ts'
 import { pickBranch } from './pick-branch.ts'
 import type { CloseReason, ConversationState, EngineContext, EngineEvent, EngineStep, InteractiveContent, Scalar } from './model.ts'

@@ -1,4 +1,4 @@
-import { type BranchRule, WEEKDAYS } from '../flows/conversation-flow-schema.ts'
+import { type BranchRule, WEEKDAYS } from '../flow-language/conversation-flow-schema.ts'
 import type { Scalar } from './model.ts'
 import { sameText } from './read-answer.ts'
 

@@ -1,4 +1,4 @@
-import type { Transition } from '../flows/conversation-flow-schema.ts'
+import type { Transition } from '../flow-language/conversation-flow-schema.ts'
 import { matchesPattern } from './compile-match.ts'
 import { type Answer, sameText } from './read-answer.ts'
 

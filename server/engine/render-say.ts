@@ -1,4 +1,4 @@
-import type { SayMessage } from '../flows/conversation-flow-schema.ts'
+import type { SayMessage } from '../flow-language/conversation-flow-schema.ts'
 import type { Content } from '../protocol/widget-protocol.ts'
 import { renderTemplate, type TemplateValues } from './render-template.ts'
 

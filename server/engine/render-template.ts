@@ -1,4 +1,4 @@
-import { TEMPLATE } from '../flows/template-syntax.ts'
+import { TEMPLATE } from '../flow-language/template-syntax.ts'
 import type { Scalar } from './model.ts'
 
 export interface TemplateValues {

@@ -1,4 +1,4 @@
-import { type ConversationFlow, DEFAULT_FALLBACK, type Transition } from '../flows/conversation-flow-schema.ts'
+import { type ConversationFlow, DEFAULT_FALLBACK, type Transition } from '../flow-language/conversation-flow-schema.ts'
 import { answerInAgentState } from './agent-state.ts'
 import { checkCapture } from './check-capture.ts'
 import { closed, enterState, type Run, sayText, stateNamed } from './enter-state.ts'

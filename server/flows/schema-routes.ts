@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { ConversationFlow } from './conversation-flow-schema.ts'
+import { ConversationFlow } from '../flow-language/conversation-flow-schema.ts'
 
 export const CONVERSATION_FLOW_SCHEMA_PATH = '/api/dev/v1/schemas/conversation-flow.json'
 

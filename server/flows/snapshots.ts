@@ -1,4 +1,4 @@
-import type { ConversationFlow } from './conversation-flow-schema.ts'
+import type { ConversationFlow } from '../flow-language/conversation-flow-schema.ts'
 import type { StoredSnapshot } from './store.ts'
 
 interface SnapshotOf<T extends string, D> {

@@ -1,5 +1,5 @@
 import type { ChatbotService } from '../chatbots/service.ts'
-import type { ConversationFlow } from '../flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../flow-language/conversation-flow-schema.ts'
 import type { FlowService } from '../flows/service.ts'
 import type { Units } from '../db/units.ts'
 import type { IntegrationService } from '../integrations/service.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../server/flow-language/conversation-flow-schema.ts'
 import { testApp, type TestApp } from '../support/test-app.ts'
 import { setUpWebChat, textOf } from '../support/web-chat.ts'
 import { committed } from './conversation-with-files.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../server/flow-language/conversation-flow-schema.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { deskSuite } from './support/desk-suite.ts'
 import { waitUntil } from './support/widget-page.ts'

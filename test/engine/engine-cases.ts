@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
 import { runEngine } from '../../server/engine/run-engine.ts'
 import { ConversationState, type EngineContext, type EngineEvent, type EngineInput, type EngineResult } from '../../server/engine/model.ts'
-import { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
+import { ConversationFlow } from '../../server/flow-language/conversation-flow-schema.ts'
 import type { Content } from '../../server/protocol/widget-protocol.ts'
 
 export const noContact: EngineContext = { contact: {} }

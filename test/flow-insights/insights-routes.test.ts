@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../server/flow-language/conversation-flow-schema.ts'
 import { type RestApiChat, setUpRestApiChat } from '../channels/rest-api/support/rest-api-chat.ts'
 import { createFlow } from '../flows/flow-fixtures.ts'
 import { type TestApp, testApp } from '../support/test-app.ts'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
+import { ConversationFlow } from '../../server/flow-language/conversation-flow-schema.ts'
 import { testApp } from '../support/test-app.ts'
 
 describe('the conversation flow JSON Schema', () => {

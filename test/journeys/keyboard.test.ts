@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../server/flow-language/conversation-flow-schema.ts'
 import { expectAccessible, expectInViewport, journey, JOURNEY_TIMEOUT, screenshot, waitUntil } from './support/journey.ts'
 import { expectVisibleFocus, hasFocus, tabTo } from './support/keyboard.ts'
 import { announced, recordLiveAdditions, recordLiveAdditionsOnLoad } from './support/live-regions.ts'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../server/flow-language/conversation-flow-schema.ts'
 import { fakeChatCompletions, type ScriptedReply } from '../llm/support/fake-chat-completions.ts'
 import { expectAccessible, expectInViewport, JOURNEY_TIMEOUT, journey, screenshot, waitUntil } from './support/journey.ts'
 

@@ -1,4 +1,4 @@
-import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../server/flow-language/conversation-flow-schema.ts'
 import type { TestApp } from './test-app.ts'
 
 /** The flow from conversation-flow.md: buttons, a regex, an e-mail capture and a handoff. */

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../../server/app.ts'
 import type { StoredConversation } from '../../../server/conversations/conversation-store.ts'
 import type { Message } from '../../../server/conversations/model.ts'
-import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../../server/flow-language/conversation-flow-schema.ts'
 import type { DomainEvents } from '../../../server/support/events.ts'
 import { fakeChatCompletions, type ScriptedReply } from '../../llm/support/fake-chat-completions.ts'
 import { fakeLookup } from '../../mcp/support/mcp-app.ts'

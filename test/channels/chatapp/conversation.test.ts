@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../../server/flow-language/conversation-flow-schema.ts'
 import { buttonPick, postWebhook, rowPick, setUpChatappChat, statusReport, text, userMessage } from './support/chatapp-chat.ts'
 import { type ChatappTestbed, chatappTestbed, USER } from './support/chatapp-test.ts'
 

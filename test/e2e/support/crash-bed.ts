@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../../server/flow-language/conversation-flow-schema.ts'
 import { compiledParley } from '../../support/compiled-parley.ts'
 import { type RunningParley, runParley } from '../../support/run-parley.ts'
 

@@ -1,4 +1,4 @@
-import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../../server/flow-language/conversation-flow-schema.ts'
 import { freePort } from '../../support/free-port.ts'
 import { crashBed } from './crash-bed.ts'
 import { TEST_PASSWORD_HASHING } from '../../support/test-password-hashing.ts'

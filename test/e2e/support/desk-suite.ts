@@ -1,6 +1,6 @@
 import { beforeAll } from 'bun:test'
 import type { BrowserContextOptions } from 'playwright-core'
-import type { ConversationFlow } from '../../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../../server/flow-language/conversation-flow-schema.ts'
 import { type ConsoleSuite, consoleSuite } from './console-suite.ts'
 import { HANDOFF_FLOW, type Person } from './desk-bed.ts'
 import { DeskPage } from './desk-page.ts'

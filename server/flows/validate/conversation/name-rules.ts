@@ -1,4 +1,4 @@
-import { STATE_NAME_PATTERN, VARIABLE_NAME_PATTERN } from '../../conversation-flow-schema.ts'
+import { STATE_NAME_PATTERN, VARIABLE_NAME_PATTERN } from '../../../flow-language/conversation-flow-schema.ts'
 import { pointer } from '../validation-issue.ts'
 import type { DefinitionView } from './definition-view.ts'
 import type { Findings } from './findings.ts'

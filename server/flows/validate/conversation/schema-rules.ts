@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors'
 import { Value } from '@sinclair/typebox/value'
-import { ConversationFlow, STATE_NAME_PATTERN, VARIABLE_NAME_PATTERN } from '../../conversation-flow-schema.ts'
+import { ConversationFlow, STATE_NAME_PATTERN, VARIABLE_NAME_PATTERN } from '../../../flow-language/conversation-flow-schema.ts'
 import { isRecord } from './definition-view.ts'
 import type { Findings } from './findings.ts'
 

@@ -1,4 +1,4 @@
-import { compileMatchPattern } from '../../match-pattern.ts'
+import { compileMatchPattern } from '../../../flow-language/match-pattern.ts'
 import { type DefinitionView, movesOnAtOnce, objectsIn, type StateEntry, stateReferences, type TransitionEntry } from './definition-view.ts'
 import type { Findings } from './findings.ts'
 

@@ -1,4 +1,4 @@
-import { TEMPLATE } from '../../template-syntax.ts'
+import { TEMPLATE } from '../../../flow-language/template-syntax.ts'
 import { pointer } from '../validation-issue.ts'
 import { type DefinitionView, isRecord, objectsIn } from './definition-view.ts'
 import type { Findings } from './findings.ts'

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import type { ConversationFlow } from '../../../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../../../server/flow-language/conversation-flow-schema.ts'
 import { SALES_FLOW } from '../../../support/web-chat.ts'
 import type { FakeGraphApi } from './fake-graph-api.ts'
 

@@ -1,4 +1,4 @@
-import type { ConversationFlow } from '../../../../server/flows/conversation-flow-schema.ts'
+import type { ConversationFlow } from '../../../../server/flow-language/conversation-flow-schema.ts'
 import { SALES_FLOW } from '../../../support/web-chat.ts'
 
 interface Caller {

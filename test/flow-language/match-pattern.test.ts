@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { compileMatchPattern, MAX_PROGRAM_SIZE, type MatchPattern, matchPatternParts } from '../../server/flows/match-pattern.ts'
+import { compileMatchPattern, MAX_PROGRAM_SIZE, type MatchPattern, matchPatternParts } from '../../server/flow-language/match-pattern.ts'
 
 function compiled(source: string): MatchPattern {
   const result = compileMatchPattern(source)

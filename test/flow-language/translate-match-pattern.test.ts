@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { compileMatchPattern, type MatchPattern } from '../../server/flows/match-pattern.ts'
-import { translateMatchPattern } from '../../server/flows/translate-match-pattern.ts'
+import { compileMatchPattern, type MatchPattern } from '../../server/flow-language/match-pattern.ts'
+import { translateMatchPattern } from '../../server/flow-language/translate-match-pattern.ts'
 
 /** The translated pattern, run by RE2 as the engine runs it. */
 function re2(body: string, ignoreCase = false): MatchPattern {
