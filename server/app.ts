@@ -101,6 +101,7 @@ import { UPLOAD_PATH } from './protocol/widget-protocol.ts'
 import { BACKUP_WORKER_URL } from './threads.ts'
 import { VERSION } from './version.ts'
 import { appAssetRoutes } from './app-assets/routes.ts'
+import { bootConfigFor } from './channels/web/boot-config.ts'
 import { widgetAssetRoutes } from './widget-assets/routes.ts'
 import { widgetPreviewRoutes } from './widget-preview/routes.ts'
 import { apiKeyRoutes } from './workspaces/key-routes.ts'
@@ -346,7 +347,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(tools.publicRoutes)
     .use(attachmentRoutes(attachments, config.publicRatePerMinute))
     .use(widgetPreviewRoutes())
-    .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl }))
+    .use(widgetAssetRoutes({ demoWidgetKey: () => demo.widgetKey(), publicUrl: config.publicUrl, bootConfigFor: bootConfigFor(findWebIntegration) }))
     .use(appAssetRoutes())
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */

@@ -8,10 +8,10 @@ export function demoPage(widgetKey: string | null, publicUrl: string): string {
     ? `<p>The bubble in the corner is the Parley widget, talking to the <strong>demo chatbot</strong> that was created on first start. Open it and say hello.</p>
   <h2>Put it on your site</h2>
   <p>Add this element before <code>&lt;/body&gt;</code> of any page:</p>
-  <pre tabindex="0"><code>${escapeHtml(snippet(widgetKey, `${publicUrl}/widget.js`))}</code></pre>
+  <pre tabindex="0"><code>${escapeHtml(snippet(widgetKey, `${publicUrl}/widget.js?key=${widgetKey}`))}</code></pre>
   <p>The script's address is this server's public URL (<code>PARLEY_PUBLIC_URL</code>): another site loads it from there.</p>`
     : `<p class="note">There is no demo chatbot with a web integration here, so no widget is shown. Create a chatbot, publish a conversation flow and add a <code>web</code> integration through the API; its <code>widget_key</code> goes into the embed snippet.</p>`
-  const script = widgetKey ? `\n<script src="/widget.js" data-widget-key="${escapeHtml(widgetKey)}" async></script>` : ''
+  const script = widgetKey ? `\n<script src="/widget.js?key=${escapeHtml(widgetKey)}" data-widget-key="${escapeHtml(widgetKey)}" async></script>` : ''
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -7,6 +7,7 @@ import chatScriptPath from '../../dist/widget/widget-chat.js' with { type: 'file
 import liveScriptPath from '../../dist/widget/widget-live.js' with { type: 'file' }
 import widgetPath from '../../dist/widget/widget.js' with { type: 'file' }
 import { demoPage } from './demo-page.ts'
+import { type BootConfigFor, keyedWidgetScript } from './keyed-widget-script.ts'
 import { assetResponse, prepareAsset, type WidgetAsset } from './widget-asset.ts'
 
 export interface WidgetAssetOptions {
@@ -22,6 +23,8 @@ export interface WidgetAssetOptions {
   chatScriptFile?: string
   /** Defaults to the built dist/widget/widget-live.js (embedded in the compiled binary). */
   liveScriptFile?: string
+  /** A widget's configuration for a page's origin, put in front of /widget.js?key=... (none: that address is the plain script). */
+  bootConfigFor?: BootConfigFor
 }
 
 const detail = { tags: ['Widget'], security: [] }
@@ -39,8 +42,10 @@ export function widgetAssetRoutes({
   chatStylesheetFile = chatStylesheetPath,
   chatScriptFile = chatScriptPath,
   liveScriptFile = liveScriptPath,
+  bootConfigFor,
 }: WidgetAssetOptions) {
   const script = servedAsset(prepareAsset(widgetFile), 'text/javascript; charset=utf-8')
+  const keyedScript = bootConfigFor ? keyedWidgetScript(widgetFile, bootConfigFor) : null
   const liveScript = versionedAsset(liveScriptFile)
   const chatScript = versionedAsset(chatScriptFile)
   const chatStylesheet = servedAsset(prepareAsset(chatStylesheetFile), 'text/css; charset=utf-8')
@@ -48,13 +53,14 @@ export function widgetAssetRoutes({
   return new Elysia()
     .get(
       '/widget.js',
-      ({ request }) => script(request),
+      async ({ request, query }) => (query.key && keyedScript ? await keyedScript(request, query.key) : null) ?? script(request),
       {
+        query: t.Object({ key: t.Optional(t.String({ maxLength: 200, description: "the widget's wk_... key: the script then carries its configuration (for a page the widget may show on), sparing a first visit a round trip" })) }),
         detail: {
           ...detail,
           summary: 'The embeddable web widget script',
           description:
-            'Embed with `<script src="{base_url}/widget.js" data-widget-key="wk_..." async></script>`. One self-contained script; gzip or brotli by Accept-Encoding; strong ETag with 304 on If-None-Match.',
+            'Embed with `<script src="{base_url}/widget.js?key=wk_..." data-widget-key="wk_..." async></script>` (the console gives this snippet). One self-contained script; gzip or brotli by Accept-Encoding; strong ETag with 304 on If-None-Match. Without `key` (or for a page the widget may not show on, or with no Referer) it is the same script for everyone, cached five minutes; with it, the widget\'s configuration comes in front of it, cached privately for a minute.',
         },
       },
     )

@@ -37,6 +37,11 @@ export function prepareAsset(source: string | Uint8Array): WidgetAsset {
   return asset
 }
 
+/** As prepareAsset, for bytes made per request (kept by the caller, which bounds how many): not remembered here. */
+export function transientAsset(body: Uint8Array<ArrayBuffer>): WidgetAsset {
+  return lazilyCompressed(body, new Bun.CryptoHasher('sha256').update(body).digest('base64url').slice(0, 27))
+}
+
 function lazilyCompressed(body: Uint8Array<ArrayBuffer>, hash: string): WidgetAsset {
   const identity: Variant = { body, etag: etagOf(hash, 'identity') }
   const made: Partial<Record<ContentCoding, Variant>> = { identity }
@@ -86,7 +91,7 @@ export function isFresh(asset: WidgetAsset, ifNoneMatch: string | null): boolean
 export function assetResponse(request: Request, asset: WidgetAsset, contentType: string, headers: Record<string, string>): Response | Promise<Response> {
   const coding = chooseEncoding(request.headers.get('accept-encoding'))
   // The ETag from the hash alone: a 304 needs no compressed body, so it makes none.
-  const common: Record<string, string> = { ...headers, vary: 'Accept-Encoding', etag: etagOf(asset.hash, coding) }
+  const common: Record<string, string> = { ...headers, vary: headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding', etag: etagOf(asset.hash, coding) }
   if (isFresh(asset, request.headers.get('if-none-match'))) return new Response(null, { status: 304, headers: common })
   const answered: Record<string, string> = { ...common, 'content-type': contentType }
   if (coding !== 'identity') answered['content-encoding'] = coding

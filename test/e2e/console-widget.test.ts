@@ -54,7 +54,7 @@ describe('the widget screen of the console in Chromium, against the compiled bin
     // The embed snippet, copied with its button, in a page elsewhere: the widget is live there with the saved settings.
     await page.getByRole('button', { name: 'Copy the embed snippet' }).click()
     const snippet = await page.evaluate(() => navigator.clipboard.readText())
-    expect(snippet).toBe(`<script src="${suite.bed.url}/widget.js" data-widget-key="${chat.widgetKey}" async></script>`)
+    expect(snippet).toBe(`<script src="${suite.bed.url}/widget.js?key=${chat.widgetKey}" data-widget-key="${chat.widgetKey}" async></script>`)
     suite.host.page('/from-console', `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>${snippet}</body></html>`)
     const visitor = await WidgetPage.open(suite.browser)
     suite.opened.push(visitor)

@@ -115,10 +115,10 @@ ParleyWidget.setContactDetails({ plan: { nested: true } });
     expect(visitor.pageErrors()).toEqual([])
   }, E2E_TIMEOUT)
 
-  test('a page on a host outside allowed_domains is refused: no widget, no socket, and a console warning with the reason', async () => {
+  test("the console's snippet (the key in the script's address too): a page outside allowed_domains is refused as before; an allowed one draws the widget with no configuration request", async () => {
     const chat = await setUpWebChat(suite.parley.app, { web: { allowed_domains: ['shop.test'] } })
     const path = `/origins/${chat.chatbotId}`
-    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey }))
+    suite.host.page(path, embedPage({ serverUrl: suite.parley.url, widgetKey: chat.widgetKey, keyedSrc: true }))
 
     const evil = await visit(suite.host.url('evil.test', path))
     await waitUntil(() => evil.warnings().length > 0, 'the widget warns', { seen: () => evil.console })
@@ -129,9 +129,15 @@ ParleyWidget.setContactDetails({ plan: { nested: true } });
     expect(evil.sockets).toEqual([])
     expect(evil.pageErrors()).toEqual([])
 
-    // The same page on an allowed host works.
-    const shop = await visit(suite.host.url('shop.test', path))
+    // The same page on an allowed host works, its configuration carried by the script.
+    const shop = await WidgetPage.open(suite.browser)
+    opened.push(shop)
+    const asked: string[] = []
+    shop.page.on('request', (request) => asked.push(new URL(request.url()).pathname))
+    await shop.goto(suite.host.url('shop.test', path))
     await shop.connected()
+    expect(asked.filter((path) => path.startsWith('/widget/v1/config'))).toEqual([])
+    expect(asked).toContain('/widget.js')
     await shop.openChat()
     await shop.shownText('Pick one')
     expect(shop.warnings()).toEqual([])

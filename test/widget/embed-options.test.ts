@@ -57,3 +57,26 @@ describe('finding the widget script and reading its attributes', () => {
     expect('problem' in options && options.problem).toContain(problem)
   })
 })
+
+describe('the configuration a script carried (/widget.js?key=...)', () => {
+  const boot = { name: 'Site', greeting_message: null, widget_config: { primary_color: '#112233' }, socket_path: `/widget/v1/socket?key=${KEY}` }
+  const carrying = (parleyBoot: unknown, src = `https://chat.example.org/widget.js?key=${KEY}`, attributes: Record<string, string> = {}) => ({
+    ...script({ 'data-widget-key': KEY, ...attributes }, src),
+    parleyBoot,
+  })
+
+  test("is used when it is this key's and came from the server the widget talks to", () => {
+    expect(readEmbedOptions(carrying({ key: KEY, boot }))).toEqual({ widgetKey: KEY, serverUrl: 'https://chat.example.org', given: boot as never })
+  })
+
+  test.each([
+    ['another key', { key: 'wk_someoneelse1234', boot }, undefined],
+    ['not the shape of a configuration', { key: KEY, boot: { name: 'x' } }, undefined],
+    ['nothing at all', 'junk', undefined],
+    ['another server than data-server-url names', { key: KEY, boot }, { 'data-server-url': 'https://other.example.org' }],
+  ] as const)('is ignored for %s: the widget asks its server', (_, parleyBoot, attributes) => {
+    const options = readEmbedOptions(carrying(parleyBoot, undefined, attributes ?? {}))
+    expect('given' in options).toBe(false)
+    expect('widgetKey' in options).toBe(true)
+  })
+})

@@ -194,7 +194,7 @@ describe('GET /: the demo page', () => {
       const workspaceId = (await app.services.workspaces.authenticate(app.key)) as string
       const demo = await app.services.demo.create(workspaceId)
       const page = await app.call('GET', '/', { key: null })
-      expect(page.text).toContain(`<script src="/widget.js" data-widget-key="${demo.widgetKey}" async></script>`)
+      expect(page.text).toContain(`<script src="/widget.js?key=${demo.widgetKey}" data-widget-key="${demo.widgetKey}" async></script>`)
       const web = await app.call('GET', `/api/dev/v1/chatbots/${demo.chatbotId}/integrations/web`)
       await app.call('DELETE', `/api/dev/v1/chatbots/${demo.chatbotId}/integrations/${web.body.id}`)
       const after = await app.call('GET', '/', { key: null })
@@ -207,10 +207,10 @@ describe('GET /: the demo page', () => {
 
   test('with a demo widget key: embeds the widget from this server and shows the snippet with the public URL, escaped', () => {
     const html = demoPage('wk_demo123456789012345678', 'https://chat.acme.io')
-    expect(html).toContain('<script src="/widget.js" data-widget-key="wk_demo123456789012345678" async></script>')
+    expect(html).toContain('<script src="/widget.js?key=wk_demo123456789012345678" data-widget-key="wk_demo123456789012345678" async></script>')
     // Pasted into another site, the snippet must load the script from this server.
     expect(html).toContain(
-      '&#60;script src=&#34;https://chat.acme.io/widget.js&#34; data-widget-key=&#34;wk_demo123456789012345678&#34; async&#62;&#60;/script&#62;',
+      '&#60;script src=&#34;https://chat.acme.io/widget.js?key=wk_demo123456789012345678&#34; data-widget-key=&#34;wk_demo123456789012345678&#34; async&#62;&#60;/script&#62;',
     )
     expect(html).toContain('href="/api/dev/v1/reference"')
     // The page itself loads nothing from elsewhere (the snippet is text, escaped).

@@ -1,3 +1,5 @@
+import type { WidgetBootConfig } from '../../server/protocol/widget-protocol.ts'
+
 /**
  * Finding the widget's own script element and reading its attributes. Injected scripts run
  * with document.currentScript null, so then the first script carrying data-widget-key is used.
@@ -7,11 +9,15 @@ export interface EmbedOptions {
   widgetKey: string
   /** Origin of the Parley server: data-server-url, else the origin of the script's src. */
   serverUrl: string
+  /** The configuration the script came with (/widget.js?key=...), when it is this key's and this server's. */
+  given?: WidgetBootConfig
 }
 
 interface ScriptLike {
   getAttribute(name: string): string | null
   src?: string
+  /** Put on the element by the configuration in front of /widget.js?key=... (server/widget-assets/keyed-widget-script.ts). */
+  parleyBoot?: unknown
 }
 
 interface DocumentLike {
@@ -47,5 +53,19 @@ export function readEmbedOptions(script: ScriptLike | null): EmbedOptions | { pr
         : 'cannot tell the server address: load the script with src="https://.../widget.js" or add data-server-url',
     }
   }
-  return { widgetKey, serverUrl: origin }
+  const given = givenBootConfig(script, widgetKey, origin)
+  return given ? { widgetKey, serverUrl: origin, given } : { widgetKey, serverUrl: origin }
+}
+
+/** The configuration the script carried, if it is for this key and came from this server (not another's data-server-url). */
+function givenBootConfig(script: ScriptLike, widgetKey: string, serverUrl: string): WidgetBootConfig | undefined {
+  const carried = script.parleyBoot as { key?: unknown; boot?: Partial<WidgetBootConfig> } | undefined
+  if (!carried || carried.key !== widgetKey) return undefined
+  let from: string | undefined
+  try {
+    from = new URL(script.src ?? '').origin
+  } catch {}
+  const boot = carried.boot
+  if (from !== serverUrl || !boot || typeof boot.socket_path !== 'string' || !boot.widget_config || typeof boot.widget_config !== 'object') return undefined
+  return boot as WidgetBootConfig
 }

@@ -18,7 +18,8 @@ declare const __PARLEY_LIVE_VERSION__: string
  * After the script found its key: the bubble first, the rest after. A returning visitor's
  * bubble is drawn at once from the configuration the last visit stored (public settings only,
  * kept per widget key), and the server is asked again once it is on screen; a first visit's is
- * drawn when the server answers. Right after the bubble's frame (or at once when it is clicked) widget-live.js
+ * drawn from the configuration the script came with (/widget.js?key=...), else when the server
+ * answers. Right after the bubble's frame (or at once when it is clicked) widget-live.js
  * comes: the session, the socket, the language, the preview and the chat window. The server's
  * answer wins: the same, nothing changes; other settings, they are drawn in place (the same
  * bubble, the conversation stays); another socket or a refusal (the key revoked, the site no
@@ -39,14 +40,17 @@ export async function startWidget(
     warn(error instanceof WidgetRefused ? `the server refused this widget: ${reason}` : `could not load the widget: ${reason}`)
   }
   const remember = (boot: WidgetBootConfig) => memory.set(BOOT_CONFIG_KEY, JSON.stringify(boot))
-  const cached = cachedBootConfig(memory)
+  // The script's own copy (/widget.js?key=...) is as fresh as the server's answer: nothing to ask.
+  const { given } = options
+  const kept = cachedBootConfig(memory)
+  const cached = given ? null : kept
   // A first visit asks at once. A returning visitor's bubble is drawn first and the server
   // asked after (starting a request takes the page's thread a few milliseconds the bubble
   // need not wait for), unless the page is still loading: then it asks while it waits.
-  const early = !cached || document.readyState === 'loading' ? ask() : undefined
+  const early = !given && (!cached || document.readyState === 'loading') ? ask() : undefined
   // Awaited below, maybe only after a refusal has come: not an unhandled rejection meanwhile.
   early?.catch(() => {})
-  let boot = cached
+  let boot = given ?? cached
   if (!boot) {
     try {
       boot = await (early as Promise<WidgetBootConfig>)
@@ -58,7 +62,7 @@ export async function startWidget(
   let widget = show(boot)
   // What is not needed for the bubble waits until its frame is drawn (a storage write, a request's start).
   await afterPaint()
-  if (!cached) return remember(boot)
+  if (!cached) return JSON.stringify(boot) === JSON.stringify(kept) ? undefined : remember(boot)
   let answer: WidgetBootConfig
   try {
     answer = await (early ?? ask())
@@ -81,7 +85,7 @@ export async function startWidget(
     // Open on the previous page of this tab: the bubble is drawn open. The tab's storage is
     // read only when that can be (a kept configuration, a chat opened here before): a first
     // read of it can cost the bubble milliseconds.
-    const shell = drawShell(settings, language(), cached !== null && memory.get('opened') === '1' && tabMemory.get('open') === '1')
+    const shell = drawShell(settings, language(), kept !== null && memory.get('opened') === '1' && tabMemory.get('open') === '1')
     const visibility: ((visible: boolean) => void)[] = []
     const handle: LiveHandle = {
       options,

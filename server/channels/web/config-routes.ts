@@ -5,7 +5,7 @@ import { perAddressLimit } from '../../http/per-address-limit.ts'
 import { WidgetBootConfig } from '../../protocol/widget-protocol.ts'
 import { admitWidget, REFUSAL_STATUSES } from './admit-widget.ts'
 import type { FindWebIntegration } from './web-directory.ts'
-import { SOCKET_PATH } from './widget-socket.ts'
+import { bootConfigOf } from './boot-config.ts'
 
 /**
  * GET /widget/v1/config/{widget_key}: what the widget needs before it connects (its look,
@@ -30,12 +30,7 @@ export function widgetConfigRoutes(findIntegration: FindWebIntegration, perMinut
       // the socket checks the key and the origin afresh on every connection.
       set.headers['cache-control'] = 'public, max-age=60'
       if (origin) set.headers['access-control-allow-origin'] = origin
-      return {
-        name: integration.name,
-        greeting_message: integration.greetingMessage,
-        widget_config: integration.widgetConfig,
-        socket_path: `${SOCKET_PATH}?key=${encodeURIComponent(params.widget_key)}`,
-      }
+      return bootConfigOf(integration, params.widget_key)
     },
     {
       params: t.Object({ widget_key: t.String() }),

@@ -70,7 +70,7 @@ describe('from the stored integration to a PATCH', () => {
   })
 
   test('the embed snippet names the server and the key', () => {
-    expect(embedSnippet('https://chat.example.org', 'wk_abc')).toBe('<script src="https://chat.example.org/widget.js" data-widget-key="wk_abc" async></script>')
+    expect(embedSnippet('https://chat.example.org', 'wk_abc')).toBe('<script src="https://chat.example.org/widget.js?key=wk_abc" data-widget-key="wk_abc" async></script>')
   })
 })
 

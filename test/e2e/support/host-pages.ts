@@ -41,14 +41,16 @@ export function startHostPages(): HostPages {
 }
 
 /** A plain page with the widget's script element before </body>. */
-export function embedPage(options: { serverUrl: string; widgetKey: string; head?: string; body?: string; attributes?: string }): string {
+export function embedPage(options: { serverUrl: string; widgetKey: string; head?: string; body?: string; attributes?: string; keyedSrc?: boolean }): string {
+  // keyedSrc: the console's snippet, the key in the script's address too (its configuration comes with it).
+  const src = `${options.serverUrl}/widget.js${options.keyedSrc ? `?key=${options.widgetKey}` : ''}`
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>${options.head ?? ''}</head>
 <body>
 <h1>A shop</h1>
 ${options.body ?? ''}
-<script src="${options.serverUrl}/widget.js" data-widget-key="${options.widgetKey}" ${options.attributes ?? 'async'}></script>
+<script src="${src}" data-widget-key="${options.widgetKey}" ${options.attributes ?? 'async'}></script>
 </body>
 </html>`
 }

@@ -186,7 +186,7 @@ export function patchOf(values: FormValues, fields: FieldSpec[]): Record<string,
 }
 
 export function embedSnippet(publicUrl: string, widgetKey: string): string {
-  return `<script src="${publicUrl}/widget.js" data-widget-key="${widgetKey}" async></script>`
+  return `<script src="${publicUrl}/widget.js?key=${widgetKey}" data-widget-key="${widgetKey}" async></script>`
 }
 
 /** How a site tells the widget who its signed-in user is, signed with the identity secret on its server (docs/widget.md). */
