@@ -63,6 +63,8 @@ export function knowledgeIndexer({ stores, units, now, logger, soleWriter, tunin
   async function drain(): Promise<void> {
     while (!closed) {
       const at = now()
+      // Read first: an idle indexer opens no write (on SQLite, no batch) each time it wakes.
+      if ((await stores.knowledge.backlog(at)).claimable === 0) return
       const claim = randomToken(22)
       const source = await units.unit((tx) => tx.knowledge.claimNext(at, new Date(Date.parse(at) + leaseMs).toISOString(), claim))
       if (!source) return
@@ -98,13 +100,14 @@ export function knowledgeIndexer({ stores, units, now, logger, soleWriter, tunin
     wake,
     /** Takes up what an earlier run left (SQLite), then indexes what waits; looks for ended leases every pollMs. */
     async start(): Promise<void> {
-      if (soleWriter) {
+      const backlog = await stores.knowledge.backlog(now())
+      if (soleWriter && backlog.indexing > 0) {
         const resumed = await units.unit((tx) => tx.knowledge.requeueInterrupted(now()))
-        if (resumed > 0) logger.info('knowledge sources left indexing are queued again', { sources: resumed })
+        logger.info('knowledge sources left indexing are queued again', { sources: resumed })
       }
       poll = setInterval(wake, pollMs)
       poll.unref?.()
-      wake()
+      if (backlog.claimable > 0 || (soleWriter && backlog.indexing > 0)) wake()
     },
     /** Resolves once nothing is being indexed (tests). */
     async idle(): Promise<void> {

@@ -49,6 +49,13 @@ export function postgresKnowledgeStore(sql: SQL): KnowledgeStore {
           SELECT id FROM knowledge_sources WHERE status IN ('queued', 'indexing') AND (status = 'queued' OR lease_until COLLATE "C" < ${at})
           ORDER BY updated_at COLLATE "C", id COLLATE "C" LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING id, chatbot_id, type, title, content, attempts`),
+    async backlog(at) {
+      const [row] = await sql<{ claimable: number; indexing: number }[]>`
+        SELECT count(*) FILTER (WHERE status = 'queued' OR lease_until COLLATE "C" < ${at})::int AS claimable,
+          count(*) FILTER (WHERE status = 'indexing')::int AS indexing
+        FROM knowledge_sources WHERE status IN ('queued', 'indexing')`
+      return { claimable: row?.claimable ?? 0, indexing: row?.indexing ?? 0 }
+    },
     async requeueInterrupted(at) {
       const rows = await sql`UPDATE knowledge_sources SET status = 'queued', claim = NULL, lease_until = NULL, updated_at = ${at} WHERE status = 'indexing' RETURNING id`
       return rows.length

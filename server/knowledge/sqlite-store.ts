@@ -33,6 +33,10 @@ export function sqliteKnowledgeStore(db: Database): KnowledgeStore {
     `UPDATE knowledge_sources SET status = 'indexing', claim = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
      WHERE id = ? RETURNING id, chatbot_id, type, title, content, attempts`,
   )
+  const backlog = db.query<{ claimable: number; indexing: number }, [string]>(
+    `SELECT coalesce(sum(status = 'queued' OR lease_until < ?), 0) AS claimable, coalesce(sum(status = 'indexing'), 0) AS indexing
+     FROM knowledge_sources WHERE status IN ('queued', 'indexing')`,
+  )
   const requeueInterrupted = db.query<null, [string]>(
     "UPDATE knowledge_sources SET status = 'queued', claim = NULL, lease_until = NULL, updated_at = ? WHERE status = 'indexing'",
   )
@@ -73,6 +77,7 @@ export function sqliteKnowledgeStore(db: Database): KnowledgeStore {
         const next = nextToIndex.get(at)
         return next ? (claim.get(token, leaseUntil, at, next.id) ?? undefined) : undefined
       }),
+    backlog: (at) => settled(() => backlog.get(at) ?? { claimable: 0, indexing: 0 }),
     requeueInterrupted: (at) => settled(() => requeueInterrupted.run(at).changes),
     finish: (id, token, passages, at) =>
       settled(() => {

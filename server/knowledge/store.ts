@@ -65,6 +65,8 @@ export interface KnowledgeStore {
    * skips rows another holds). Counts an attempt.
    */
   claimNext(at: string, leaseUntil: string, claim: string): Promise<ClaimedSource | undefined>
+  /** What waits for an indexer: sources claimNext would take at `at`, and sources being indexed (a plain read, so an idle indexer writes nothing). */
+  backlog(at: string): Promise<{ claimable: number; indexing: number }>
   /** Every source left indexing queued again: for a database only this process writes (SQLite), at its start. */
   requeueInterrupted(at: string): Promise<number>
   /** Replaces the source's passages and marks it ready, if `claim` still holds it (false otherwise: nothing written). */
