@@ -107,6 +107,7 @@ import { widgetPreviewRoutes } from './widget-preview/routes.ts'
 import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { sqliteStores } from './stores.ts'
+import { knowledgeModule } from './knowledge/knowledge-module.ts'
 
 export interface AppDeps {
   db: Database
@@ -169,6 +170,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   const workspaces = workspaceService({ stores, units, now })
   const team = peopleModule({ stores, units, now, events, config, apiKeys: workspaces })
   const { people, sessions, sessionCookies, checkKey, auth } = team
+  // One process writes the SQLite file: sources it left indexing are taken up at start.
+  const knowledgeBase = knowledgeModule({ stores, units, now, logger, soleWriter: true })
   const messages = messageStore(db)
   const restApiOut = restApiDeliveries({
     store: outboxStore(db),
@@ -292,6 +295,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(chatappChannelRoutes(auth, chatappOut, chatappIn))
     .use(team.routes)
     .use(deskRoutes(auth, deskWork))
+    .use(knowledgeBase.routes(auth))
 
   // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
   const bodyLimits: BodyLimit[] = [
@@ -301,6 +305,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     { path: /^\/widget\/v1\/attachments$/, bytes: config.attachmentMaxBytes, raw: true, tooLarge: (request) => web.uploads.tooLarge(uploadCredentials(request), declaredBodyBytes(request)) },
     ...deskUploadBodies(config.attachmentMaxBytes),
     ...restApiMessageBodies(config.attachmentMaxBytes),
+    ...knowledgeBase.bodyLimits,
   ]
   const http = new Elysia({ normalize: false })
   const allowedMethods = routeMethods(() => http.routes)
@@ -352,6 +357,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
 
   /** Run at shutdown, after the listener stops: each domain releases what it holds open. */
   const closers: (() => void | Promise<void>)[] = [() => chatappIn.close(), () => autopilot.close(), () => deskSockets.close(), stopDeskAnnouncements, () => deskSearch.close(), () => chatappOut.close(), () => restApiOut.close(), () => web.close(), tools.close, running.close, stopAppMetrics]
+  closers.push(knowledgeBase.close)
 
   return {
     http,

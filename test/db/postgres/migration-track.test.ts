@@ -20,9 +20,9 @@ import { type PostgresTestDatabase, postgresTestDatabase } from '../../support/p
 /** SQLite declared type -> the PostgreSQL types that stand for it. */
 const TYPES: Record<string, string[]> = { TEXT: ['text'], INTEGER: ['integer', 'bigint'], BLOB: ['bytea'] }
 /** SQLite's FTS5 tables: plain tables on PostgreSQL (pg_trgm, tsvector), columns typed there, untyped in FTS5. */
-const SEARCH_TABLES = ['desk_contact_search', 'desk_message_search']
+const SEARCH_TABLES = ['desk_contact_search', 'desk_message_search', 'knowledge_passage_search']
 /** SQLite triggers whose work a foreign key's ON DELETE CASCADE does on PostgreSQL (identities are never reused). */
-const DONE_BY_FOREIGN_KEYS = ['desk_contact_search_delete', 'desk_message_search_delete']
+const DONE_BY_FOREIGN_KEYS = ['desk_contact_search_delete', 'desk_message_search_delete', 'knowledge_passage_search_delete']
 /** What SQLite's FTS5 keeps in the rowid's bits (migration 0024: the conversation's seq) and PostgreSQL in a column. */
 const IN_ROWID_ON_SQLITE = ['desk_message_search.conversation_seq']
 
