@@ -1,7 +1,7 @@
 import { invalidField, notFound } from '../http/api-error.ts'
 import type { Page, PageOf } from '../http/common-model.ts'
 import type { Clock } from '../support/clock.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import { newId } from '../support/new-id.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import type { Chatbot, CreateChatbot, UpdateChatbot } from './model.ts'

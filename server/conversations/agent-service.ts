@@ -1,7 +1,7 @@
 import type { ChatbotService } from '../chatbots/service.ts'
 import { invalidField, notFound } from '../http/api-error.ts'
 import type { Page, PageOf } from '../http/common-model.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { ContactStore } from './contact-store.ts'
 import type { ConversationFilter, ConversationStore, StoredConversation } from './conversation-store.ts'
 import type { MessageStore } from './message-store.ts'

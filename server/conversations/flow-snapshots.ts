@@ -2,7 +2,7 @@ import { answeredNow } from '../db/answered-now.ts'
 import { RowCache } from '../db/row-cache.ts'
 import { toSnapshot } from '../flows/snapshots.ts'
 import type { FlowStore } from '../flows/store.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { FlowSnapshot, FlowSnapshots } from './service.ts'
 
 /** The flows store's reads a turn needs (behind the store seam). */

@@ -2,7 +2,7 @@ import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { RatingRefusal } from '../protocol/rating-refusals.ts'
 import type { ConversationRating, RatingScale } from '../protocol/widget-protocol.ts'
 import type { Clock } from '../support/clock.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { ConversationStore } from './conversation-store.ts'
 import type { RatingStore } from './rating-store.ts'
 

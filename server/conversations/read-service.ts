@@ -1,7 +1,7 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { ReadMark } from '../protocol/widget-protocol.ts'
 import type { Clock } from '../support/clock.ts'
-import type { ConversationRef, EventBus } from '../support/events.ts'
+import type { ConversationRef, EventBus } from '../events/domain-events.ts'
 import type { Reader, ReadStore } from './read-store.ts'
 
 interface Deps {

@@ -1,6 +1,6 @@
 import type { WriteBatcher } from '../db/write-batcher.ts'
 import type { Clock } from '../support/clock.ts'
-import type { ConversationRef, EventBus } from '../support/events.ts'
+import type { ConversationRef, EventBus } from '../events/domain-events.ts'
 import { deskEvent } from './desk-event.ts'
 import type { DeskFeed } from './feed.ts'
 import type { PassingEvent } from './feed-events.ts'

@@ -1,4 +1,4 @@
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { Logger } from '../support/logger.ts'
 import type { MessageSearchStore } from './message-search-store.ts'
 

@@ -1,6 +1,6 @@
 import type { TurnRecord, TurnWriter } from '../conversations/service.ts'
 import { RowCache } from '../db/row-cache.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import { deskEvent } from './desk-event.ts'
 import type { DeskFeed } from './feed.ts'
 import type { DeskStore } from './store.ts'

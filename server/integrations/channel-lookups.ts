@@ -1,6 +1,6 @@
 import { RowCache } from '../db/row-cache.ts'
 import type { WidgetConfigValues } from '../protocol/widget-config-defaults.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { IntegrationRow } from './model.ts'
 import type { IntegrationStore } from './store.ts'
 import { completeWidgetConfig, type WebConfig } from './web-integration.ts'

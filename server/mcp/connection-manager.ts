@@ -1,6 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { IntegrationRow } from '../integrations/model.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { McpConnection } from './connect.ts'
 
 export interface ConnectionManagerOptions {

@@ -4,7 +4,7 @@ import { type McpConfig, type McpOAuthState, mcpConfigOf, mcpSecretsOf } from '.
 import type { McpIntegrations } from '../integrations/mcp-integrations.ts'
 import type { IntegrationRow } from '../integrations/model.ts'
 import type { Clock } from '../support/clock.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { Logger } from '../support/logger.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import type { Units } from '../db/units.ts'

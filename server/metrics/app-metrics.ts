@@ -1,5 +1,5 @@
 import type { BackupsStatus } from '../backups/schedule.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { MetricsRegistry } from './registry.ts'
 
 export interface AppMetricsDeps {

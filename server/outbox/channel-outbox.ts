@@ -1,4 +1,4 @@
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { Logger } from '../support/logger.ts'
 import type { OutboundUrlPolicy } from '../support/outbound-url.ts'
 import { type OutboxTime, systemOutboxTime } from './outbox-time.ts'

@@ -1,5 +1,5 @@
 import type { Units } from '../db/units.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import type { Logger } from '../support/logger.ts'
 import { isoAt, type OutboxTime, systemOutboxTime } from './outbox-time.ts'
 import type { OutboxClaims } from './outbox-claims.ts'

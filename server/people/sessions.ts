@@ -1,6 +1,6 @@
 import type { Units } from '../db/units.ts'
 import type { Clock } from '../support/clock.ts'
-import type { EventBus } from '../support/events.ts'
+import type { EventBus } from '../events/domain-events.ts'
 import { constantTimeEqual } from '../support/constant-time-equal.ts'
 import { newId } from '../support/new-id.ts'
 import { randomToken } from '../support/random-token.ts'

@@ -6,7 +6,7 @@ import { readService } from '../../server/conversations/read-service.ts'
 import { readStore } from '../../server/conversations/read-store.ts'
 import type { ChannelContext } from '../../server/conversations/service.ts'
 import { writeBatcher } from '../../server/db/write-batcher.ts'
-import { eventBus } from '../../server/support/events.ts'
+import { eventBus } from '../../server/events/domain-events.ts'
 import { type TestApp, testApp } from '../support/test-app.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { messageStore } from '../../server/conversations/message-store.ts'
 import type { ChatMessage } from '../../server/protocol/widget-protocol.ts'
-import type { ConversationRef } from '../../server/support/events.ts'
+import type { ConversationRef } from '../../server/events/domain-events.ts'
 import { newId } from '../../server/support/new-id.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { browserSuite } from './support/browser-suite.ts'

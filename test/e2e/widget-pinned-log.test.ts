@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { messageStore } from '../../server/conversations/message-store.ts'
 import type { ChatMessage } from '../../server/protocol/widget-protocol.ts'
-import type { ConversationRef } from '../../server/support/events.ts'
+import type { ConversationRef } from '../../server/events/domain-events.ts'
 import { newId } from '../../server/support/new-id.ts'
 import { setUpWebChat } from '../support/web-chat.ts'
 import { expectAccessible } from '../journeys/support/accessible.ts'

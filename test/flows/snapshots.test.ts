@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import type { DomainEvents } from '../../server/support/events.ts'
+import type { DomainEvents } from '../../server/events/domain-events.ts'
 import { testApp, type TestApp } from '../support/test-app.ts'
 import { chatbotsPath, createChatbot, createFlow, flowPath, helloFlow, publish } from './flow-fixtures.ts'
 

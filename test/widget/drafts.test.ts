@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { messageStore } from '../../server/conversations/message-store.ts'
 import type { ChatMessage } from '../../server/protocol/widget-protocol.ts'
-import type { ConversationRef } from '../../server/support/events.ts'
+import type { ConversationRef } from '../../server/events/domain-events.ts'
 import { newId } from '../../server/support/new-id.ts'
 import { applyDraftFrame, type Draft, withoutDraft } from '../../widget/src/drafts.ts'
 import type { Session } from '../../widget/src/session.ts'

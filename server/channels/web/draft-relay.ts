@@ -1,5 +1,5 @@
 import type { ChatMessage, ServerMessage } from '../../protocol/widget-protocol.ts'
-import type { ConversationRef } from '../../support/events.ts'
+import type { ConversationRef } from '../../events/domain-events.ts'
 import type { WidgetSocket } from './socket-data.ts'
 import { contactKey, type SocketHub } from './socket-hub.ts'
 

@@ -7,7 +7,7 @@ import type { ChannelContext, ConversationService, VisitorInput, VisitorResult }
 import type { VisitorService } from '../../conversations/visitor-service.ts'
 import { CloseCode } from '../../protocol/close-codes.ts'
 import type { ClientMessage } from '../../protocol/widget-protocol.ts'
-import type { EventBus } from '../../support/events.ts'
+import type { EventBus } from '../../events/domain-events.ts'
 import type { WidgetSocket } from './socket-data.ts'
 import { contactKey, type SocketHub } from './socket-hub.ts'
 import { send } from './send.ts'

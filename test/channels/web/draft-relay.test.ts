@@ -3,7 +3,7 @@ import { draftRelay, MAX_DRAFT_CHARS } from '../../../server/channels/web/draft-
 import type { WidgetSocket } from '../../../server/channels/web/socket-data.ts'
 import { contactKey, SocketHub } from '../../../server/channels/web/socket-hub.ts'
 import type { ServerMessage } from '../../../server/protocol/widget-protocol.ts'
-import type { ConversationRef } from '../../../server/support/events.ts'
+import type { ConversationRef } from '../../../server/events/domain-events.ts'
 
 /**
  * The relay's choices per tab, where a real socket cannot be made to hold a given backlog on

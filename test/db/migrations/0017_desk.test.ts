@@ -5,7 +5,7 @@ import { listStore } from '../../../server/desk/list-store.ts'
 import { messageIndexer } from '../../../server/desk/message-indexer.ts'
 import { messageSearchStore } from '../../../server/desk/message-search-store.ts'
 import { searchQuery } from '../../../server/desk/search-query.ts'
-import { eventBus } from '../../../server/support/events.ts'
+import { eventBus } from '../../../server/events/domain-events.ts'
 import { createLogger, memorySink } from '../../../server/support/logger.ts'
 import { removeSeededDatabases, seededDatabase } from '../../support/seeded-database.ts'
 
