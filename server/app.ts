@@ -120,6 +120,8 @@ import { widgetPreviewRoutes } from './widget-preview/routes.ts'
 import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { sqliteStores } from './stores.ts'
+import { labelRoutes } from './labels/routes.ts'
+import { labelService } from './labels/service.ts'
 
 export interface AppDeps {
   db: Database
@@ -304,6 +306,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     ...webTuning,
   })
 
+  const labels = labelService({ stores, units, now })
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
     .use(chatbotRoutes(auth, chatbots))
     .use(integrationRoutes(auth, integrations))
@@ -323,6 +326,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(authRoutes({ auth, people, sessions, signIn, sessionAuth: sessionCookies }))
     .use(userRoutes(auth, people))
     .use(deskRoutes(auth, deskWork))
+    .use(labelRoutes(auth, labels))
 
   // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
   const bodyLimits: BodyLimit[] = [

@@ -40,6 +40,9 @@ import { sqliteOAuthStore } from './mcp/sqlite-oauth-store.ts'
 import type { InboundStore } from './channels/rest-api/inbound-store.ts'
 import { postgresInboundStore } from './channels/rest-api/postgres-inbound-store.ts'
 import { sqliteInboundStore } from './channels/rest-api/sqlite-inbound-store.ts'
+import { postgresLabelStore } from './labels/postgres-store.ts'
+import { sqliteLabelStore } from './labels/sqlite-store.ts'
+import type { LabelStore } from './labels/store.ts'
 
 /**
  * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
@@ -61,6 +64,7 @@ export interface Stores {
   integrations: IntegrationStore
   mcpOAuth: OAuthStore
   restApiInbound: InboundStore
+  labels: LabelStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -78,6 +82,7 @@ export function sqliteStores(db: Database): Stores {
     integrations: sqliteIntegrationStore(db),
     mcpOAuth: sqliteOAuthStore(db),
     restApiInbound: sqliteInboundStore(db),
+    labels: sqliteLabelStore(db),
   }
 }
 
@@ -97,5 +102,6 @@ export function postgresStores(sql: SQL): Stores {
     integrations: postgresIntegrationStore(sql),
     mcpOAuth: postgresOAuthStore(sql),
     restApiInbound: postgresInboundStore(sql),
+    labels: postgresLabelStore(sql),
   }
 }
