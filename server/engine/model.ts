@@ -76,6 +76,10 @@ export interface EngineContext {
   defaultCountry?: string
   /** The turn's time (milliseconds since the epoch), for `branch` entries on opening hours; without it they never hold. */
   now?: number
+  /** The conversation's labels as compared (labels/label-key.ts), for `branch` entries on a label; none without it. */
+  labels?: readonly string[]
+  /** Whether the turn falls within the chatbot's business hours (server/business-hours/); without it, within (a chatbot without hours is always open). */
+  withinBusinessHours?: boolean
 }
 
 export type CaptureKind = 'text' | 'email' | 'phone' | 'number'
@@ -117,6 +121,8 @@ export type EngineEvent =
   /** The agent failed; the bot went to `on_error`, or apologised and handed off. */
   | { type: 'agent_failed'; state: string }
   | { type: 'closed'; state: string; reason: CloseReason }
+  /** The bot entered a state with `labels`: the conversation gains `add` and loses `remove` (names as the flow wrote them). */
+  | { type: 'labelled'; state: string; add: string[]; remove: string[] }
 
 /**
  * One move from state to state, named by the way it took: `start`, `next`, `on/2`,

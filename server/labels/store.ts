@@ -38,5 +38,5 @@ export interface LabelStore {
   conversationNameKeys(conversationId: string): Promise<string[]>
 }
 
-/** A label name as compared: trimmed, folded to lower case as JavaScript does, in every script. */
-export const nameKeyOf = (name: string): string => name.trim().normalize('NFKC').toLowerCase()
+/** A label name as compared (label-key.ts). */
+export { labelKey as nameKeyOf } from './label-key.ts'
