@@ -122,6 +122,11 @@ import { workspaceService } from './workspaces/service.ts'
 import { sqliteStores } from './stores.ts'
 import { labelRoutes } from './labels/routes.ts'
 import { labelService } from './labels/service.ts'
+import { flowLabels } from './labels/flow-labels.ts'
+import { businessHoursRoutes } from './business-hours/routes.ts'
+import { businessHoursService } from './business-hours/service.ts'
+import { neededFacts } from './engine/needed-facts.ts'
+import type { TurnFacts } from './conversations/service.ts'
 
 export interface AppDeps {
   db: Database
@@ -251,6 +256,17 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const draftAgents = draftAutopilot({ chatbot: (id) => stores.agentRuns.chatbot(id), ports: runPortsDeps, logger, tuning: autopilotTuning })
   const deskRows = deskStore(db)
+  // What a flow's branches test besides variables (labels, business hours), read only for flows that test them.
+  const labelsOfFlows = flowLabels(stores.labels)
+  const hours = businessHoursService({ stores, units, now })
+  events.on('chatbot.removed', ({ chatbotId }) => hours.forget(chatbotId))
+  const turnFacts: TurnFacts = (conversation, flow, at) => {
+    const needs = neededFacts(flow)
+    return {
+      ...(needs.labels ? { labels: labelsOfFlows.conversationLabels(conversation.id) } : {}),
+      ...(needs.businessHours ? { withinBusinessHours: hours.openAt(conversation.chatbot_id, at), closedText: hours.closedText(conversation.chatbot_id) } : {}),
+    }
+  }
   const feed = deskFeed({ store: feedStore(db), batch })
   // Numbers handed out in a rolled-back batch were never stored: read them again.
   events.on('database.rolled_back', feed.forget)
@@ -262,7 +278,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, deskTurnFeed({ feed, store: deskRows, events }), stepRecorder(flowSteps)],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, deskTurnFeed({ feed, store: deskRows, events }), stepRecorder(flowSteps), labelsOfFlows.turnWriter],
+    turnFacts,
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
@@ -327,6 +344,7 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(userRoutes(auth, people))
     .use(deskRoutes(auth, deskWork))
     .use(labelRoutes(auth, labels))
+    .use(businessHoursRoutes(auth, hours))
 
   // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
   const bodyLimits: BodyLimit[] = [

@@ -6,6 +6,9 @@ import type { CloseReason, ConversationState, EngineContext, EngineEvent, Engine
 import { renderSay } from './render-say.ts'
 import { renderTemplate, type TemplateValues } from './render-template.ts'
 
+/** What a handoff outside business hours says when the chatbot has no text of its own. */
+export const DEFAULT_CLOSED_TEXT = "We're away right now, so nobody can answer here shortly. Leave your e-mail address and we'll answer you there."
+
 /** What one call of the engine accumulates while it runs. */
 export interface Run {
   flow: ConversationFlow
@@ -104,6 +107,12 @@ export function conversationState(
 function settle(run: Run, name: string, state: State, interactive: InteractiveContent[]): ConversationState {
   if (state.end) return closed(run, name, 'end', interactive)
   if (state.handoff) {
+    // Outside business hours nobody answers shortly: the handoff says so instead of its own promise.
+    if (run.context.withinBusinessHours === false) {
+      sayText(run, run.context.closedText ?? DEFAULT_CLOSED_TEXT)
+      run.events.push({ type: 'handoff', state: name, outside_hours: true })
+      return conversationState(run, name, 'handoff', null, interactive)
+    }
     if (state.handoff.text !== undefined) sayText(run, state.handoff.text)
     run.events.push({ type: 'handoff', state: name })
     return conversationState(run, name, 'handoff', null, interactive)

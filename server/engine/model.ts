@@ -80,6 +80,8 @@ export interface EngineContext {
   labels?: readonly string[]
   /** Whether the turn falls within the chatbot's business hours (server/business-hours/); without it, within (a chatbot without hours is always open). */
   withinBusinessHours?: boolean
+  /** What a handoff says outside business hours, instead of its own text (the chatbot's; DEFAULT_CLOSED_TEXT without it). */
+  closedText?: string | null
 }
 
 export type CaptureKind = 'text' | 'email' | 'phone' | 'number'
@@ -103,7 +105,7 @@ export type EngineEvent =
   /** No transition matched; the bot said the fallback. */
   | { type: 'unmatched'; state: string }
   /** The conversation went to a person; the bot stays silent until `resume`. */
-  | { type: 'handoff'; state: string }
+  | { type: 'handoff'; state: string; outside_hours?: true }
   /** A person handed the conversation back; the bot entered `state`. */
   | { type: 'resumed'; state: string }
   /** The bot entered an `agent` state: the LLM agent answers from now on. */

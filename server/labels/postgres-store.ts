@@ -9,6 +9,7 @@ import type { LabelRow, LabelStore } from './store.ts'
 export function postgresLabelStore(sql: SQL): LabelStore {
   const rows = async (query: Promise<LabelRow[]>) => [...(await query)]
   return {
+    chatbotWorkspace: async (chatbotId) => (await sql<{ workspace_id: string }[]>`SELECT workspace_id FROM chatbots WHERE id = ${chatbotId}`)[0]?.workspace_id,
     list: (workspaceId) =>
       rows(sql`SELECT id, workspace_id, name, name_key, color, created_at, updated_at FROM labels
         WHERE workspace_id = ${workspaceId} ORDER BY name_key COLLATE "C", id COLLATE "C"`),

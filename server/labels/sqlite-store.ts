@@ -44,7 +44,10 @@ export function sqliteLabelStore(db: Database): LabelStore {
     'SELECT l.name_key FROM conversation_labels x JOIN labels l ON l.id = x.label_id WHERE x.conversation_id = ? ORDER BY l.name_key',
   )
 
+  const chatbotWorkspace = db.query<{ workspace_id: string }, [string]>('SELECT workspace_id FROM chatbots WHERE id = ?')
+
   return {
+    chatbotWorkspace: (chatbotId) => settled(() => chatbotWorkspace.get(chatbotId)?.workspace_id),
     list: (workspaceId) => settled(() => list.all(workspaceId)),
     get: (workspaceId, id) => settled(() => get.get(workspaceId, id) ?? undefined),
     byNameKeys: (workspaceId, keys) => settled(() => (keys.length === 0 ? [] : byNameKeys.all(workspaceId, JSON.stringify(keys)))),

@@ -34,6 +34,8 @@ export interface LabelStore {
   attach(carrier: Carrier, labelId: string, at: string): Promise<void>
   /** Takes a label off it; false when it did not carry it. Run it in a unit. */
   detach(carrier: Carrier, labelId: string): Promise<boolean>
+  /** The workspace a chatbot is in: a flow's labels are its workspace's. */
+  chatbotWorkspace(chatbotId: string): Promise<string | undefined>
   /** The folded names of the conversation's labels: what a flow's condition reads. */
   conversationNameKeys(conversationId: string): Promise<string[]>
 }

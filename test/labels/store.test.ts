@@ -54,6 +54,8 @@ onBothDatabases('the label store', (database) => {
       VALUES ('C', 'B', 'K', 'web', 'bot', '${at(0)}', '${at(0)}'), ('C2', 'B2', 'K2', 'web', 'bot', '${at(0)}', '${at(0)}')`)
     const conversation = { kind: 'conversation' as const, id: 'C' }
     const contact = { kind: 'contact' as const, id: 'K' }
+    expect(await stores.labels.chatbotWorkspace('B')).toBe('W')
+    expect(await stores.labels.chatbotWorkspace('nope')).toBeUndefined()
     expect(await stores.labels.carrierInWorkspace('W', conversation)).toBe(true)
     expect(await stores.labels.carrierInWorkspace('W2', conversation)).toBe(false)
     expect(await stores.labels.carrierInWorkspace('W', contact)).toBe(true)
