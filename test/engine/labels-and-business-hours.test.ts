@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { DEFAULT_CLOSED_TEXT } from '../../server/engine/enter-state.ts'
 import { runEngine } from '../../server/engine/run-engine.ts'
 import { flowOf, noContact, says, start, text } from './engine-cases.ts'
 
@@ -14,7 +15,7 @@ const triage = flowOf({
       ],
     },
     vip: { say: [{ text: 'Straight to a person' }], handoff: {} },
-    closed: { say: [{ text: 'We are closed' }], handoff: {} },
+    closed: { say: [{ text: 'We are closed' }], end: true },
     menu: { say: [{ text: 'How can I help?' }], on: [{ match: 'refund', to: 'refund' }] },
     refund: { say: [{ text: 'Refunds it is' }], labels: { add: ['Billing', 'Refund'], remove: ['vip'] }, next: 'check' },
     check: { branch: [{ label: 'refund', to: 'labelled' }, { to: 'unlabelled' }] },
@@ -36,6 +37,22 @@ describe("branch on the chatbot's business hours", () => {
     expect(runEngine(triage, null, start, { contact: {}, withinBusinessHours: false }).messages).toEqual(says('We are closed'))
     expect(runEngine(triage, null, start, { contact: {}, withinBusinessHours: true }).messages).toEqual(says('How can I help?'))
     expect(runEngine(triage, null, start, noContact).messages).toEqual(says('How can I help?'))
+  })
+})
+
+describe('a handoff outside business hours', () => {
+  const handoff = flowOf({ version: 1, start: 'human', states: { human: { handoff: { text: 'A person will answer you here shortly.' } } } })
+  test("says the chatbot's closed text instead of promising an answer shortly, and reports it", () => {
+    const outside = runEngine(handoff, null, start, { contact: {}, withinBusinessHours: false, closedText: 'Back at 9. Leave your e-mail.' })
+    expect(outside.messages).toEqual(says('Back at 9. Leave your e-mail.'))
+    expect(outside.events).toEqual([{ type: 'handoff', state: 'human', outside_hours: true }])
+    expect(outside.state.status).toBe('handoff')
+  })
+  test('says the default closed text without one of the chatbot’s, and its own text within the hours', () => {
+    expect(runEngine(handoff, null, start, { contact: {}, withinBusinessHours: false }).messages).toEqual(says(DEFAULT_CLOSED_TEXT))
+    const within = runEngine(handoff, null, start, { contact: {}, withinBusinessHours: true })
+    expect(within.messages).toEqual(says('A person will answer you here shortly.'))
+    expect(within.events).toEqual([{ type: 'handoff', state: 'human' }])
   })
 })
 
