@@ -73,6 +73,44 @@ describe('the desk: context, saved replies, search, alerts (Chromium, compiled b
     expect(narrowed.map((row) => row.id)).toEqual([other.conversationId])
   }, E2E_TIMEOUT)
 
+  test('labels: an admin sets one from the conversation and makes a new one there; the list shows them and filters by one; one is taken off', async () => {
+    await suite.bed.must('POST', '/api/dev/v1/labels', { name: 'Billing', color: 'orange' })
+    const labelled = await suite.visitorSays('A question about my invoice')
+    const other = await suite.visitorSays('Nothing to label here')
+    const ada = await suite.desk(suite.ada)
+    await ada.goto(`/app/c/${labelled.conversationId}`)
+    const bar = ada.page.locator('.conversation-labels')
+    await bar.getByRole('combobox', { name: 'Add a label' }).selectOption({ label: 'Billing' })
+    await bar.locator('[data-label="Billing"]').waitFor()
+    await bar.getByRole('button', { name: 'New label' }).click()
+    await bar.getByRole('textbox', { name: 'Label name' }).fill('VIP')
+    await bar.getByRole('combobox', { name: 'Colour' }).selectOption({ label: 'Purple' })
+    await bar.getByRole('button', { name: 'Create and add' }).click()
+    await bar.locator('[data-label="VIP"]').waitFor()
+    expect(await bar.locator('.label-chip').evaluateAll((chips) => chips.map((chip) => `${chip.firstChild?.textContent}:${chip.className}`))).toEqual([
+      'Billing:label-chip label-orange',
+      'VIP:label-chip label-purple',
+    ])
+    await ada.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/desk-labels-conversation.png` })
+    // The list shows each row's labels, in view, and filters by one.
+    await ada.view('open')
+    const row = ada.page.locator(`.row[data-conversation="${labelled.conversationId}"]`)
+    await waitUntil(async () => (await row.locator('.row-labels .label-chip').allTextContents()).join(',') === 'Billing,VIP', 'the row shows its labels')
+    const box = await row.locator('.row-labels').boundingBox()
+    const viewport = ada.page.viewportSize()
+    expect(box && viewport && box.y >= 0 && box.y + box.height <= viewport.height && box.x + box.width <= viewport.width).toBe(true)
+    await ada.rowsWhen((rows) => rows.some((shown) => shown.id === other.conversationId), 'the other conversation is listed')
+    await ada.page.getByRole('combobox', { name: 'Label' }).selectOption({ label: 'VIP' })
+    const filtered = await ada.rowsWhen((rows) => rows.length === 1, 'only the labelled conversation')
+    expect(filtered[0]!.id).toBe(labelled.conversationId)
+    await ada.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/desk-labels-list.png` })
+    // Taken off with its ×: the conversation's labels as stored.
+    await bar.getByRole('button', { name: 'Remove the label Billing' }).click()
+    await waitUntil(async () => (await bar.locator('.label-chip').count()) === 1, 'one label left')
+    const stored = await suite.bed.must('GET', `/api/dev/v1/desk/conversations/${labelled.conversationId}/labels`)
+    expect(stored.items.map((label: { name: string }) => label.name)).toEqual(['VIP'])
+  }, E2E_TIMEOUT)
+
   test('a new handoff while the tab is hidden raises a browser notification (asked on a click) and the unread count in the title', async () => {
     const ada = await suite.desk(suite.ada)
     await ada.watched.context.grantPermissions(['notifications'], { origin: suite.bed.url })
