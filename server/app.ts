@@ -321,6 +321,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     attachments,
     isTeamPage: sessionCookies.isTeamPage,
     ...webTuning,
+    // Outside business hours, a handed-off visitor whose e-mail the team does not know is asked for it.
+    askEmail: ({ chatbot_id, contact_id }) => !hours.openAt(chatbot_id, now()) && !knowsEmail(contacts.get(contact_id)),
   })
 
   const labels = labelService({ stores, units, now })
@@ -436,6 +438,12 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
 }
 
 export type App = ReturnType<typeof createApp>
+
+/** Whether the team can write to the contact: an e-mail among their details, or as who they identified as. */
+function knowsEmail(contact: { external_id: string | null; details: Record<string, unknown> } | null | undefined): boolean {
+  if (!contact) return false
+  return Boolean(contact.external_id?.includes('@')) || (typeof contact.details.email === 'string' && contact.details.email.includes('@'))
+}
 
 /** A file's size, 0 when it is not there (the WAL between checkpoints that removed it). */
 function fileBytes(file: string): number {

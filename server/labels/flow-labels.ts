@@ -1,16 +1,20 @@
 import { answeredNow } from '../db/answered-now.ts'
-import type { EngineEvent } from '../engine/model.ts'
 import { labelKey } from './label-key.ts'
 import { DEFAULT_LABEL_COLOR } from './service.ts'
 import type { LabelRow, LabelStore } from './store.ts'
 import { newId } from '../support/new-id.ts'
 
-type Labelled = Extract<EngineEvent, { type: 'labelled' }>
+/** The engine's `labelled` event, as this domain reads it (declared here: labels/ does not import engine/, which imports label-key.ts). */
+interface Labelled {
+  type: 'labelled'
+  add: string[]
+  remove: string[]
+}
 
 /** What the labels domain needs of a turn (conversations/service.ts's TurnRecord, structurally). */
 interface LabelledTurn {
   conversation: { id: string; chatbot_id: string }
-  engineEvents: EngineEvent[]
+  engineEvents: readonly { type: string }[]
   at: string
 }
 

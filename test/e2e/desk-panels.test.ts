@@ -2,6 +2,9 @@ import { describe, expect, test } from 'bun:test'
 import type { ConversationFlow } from '../../server/flows/conversation-flow-schema.ts'
 import { E2E_TIMEOUT } from './support/browser.ts'
 import { deskSuite } from './support/desk-suite.ts'
+import { HANDOFF_FLOW } from './support/desk-bed.ts'
+import { embedPage } from './support/host-pages.ts'
+import { WidgetPage } from './support/widget-page.ts'
 import { waitUntil } from './support/widget-page.ts'
 
 describe('the desk: context, saved replies, search, alerts (Chromium, compiled binary)', () => {
@@ -109,6 +112,36 @@ describe('the desk: context, saved replies, search, alerts (Chromium, compiled b
     await waitUntil(async () => (await bar.locator('.label-chip').count()) === 1, 'one label left')
     const stored = await suite.bed.must('GET', `/api/dev/v1/desk/conversations/${labelled.conversationId}/labels`)
     expect(stored.items.map((label: { name: string }) => label.name)).toEqual(['VIP'])
+  }, E2E_TIMEOUT)
+
+  test('outside business hours the handoff says the team is away and the widget takes an e-mail, which the desk then shows', async () => {
+    const chat = await suite.bed.webChat(HANDOFF_FLOW)
+    // Open no day of the week: whenever the test runs, it is outside the hours.
+    await suite.bed.must('PUT', `/api/dev/v1/chatbots/${chat.chatbotId}/business-hours`, { timezone: 'Europe/Berlin', weekly: {}, closed_text: 'We are away until Monday 9:00. Leave your e-mail and we will write.' })
+    suite.host.page(`/${chat.chatbotId}`, embedPage({ serverUrl: suite.bed.url, widgetKey: chat.widgetKey }))
+    const visitor = await WidgetPage.open(suite.browser, { viewport: { width: 390, height: 844 } })
+    suite.opened.push(visitor)
+    await visitor.goto(suite.host.url('shop.test', `/${chat.chatbotId}`))
+    await visitor.openChat()
+    await visitor.shownText('Hello! What can we do for you?')
+    await visitor.sendText('Is anyone there?')
+    const shown = await visitor.shownText('We are away until Monday 9:00. Leave your e-mail and we will write.')
+    expect(shown.map((message) => message.text)).not.toContain('A person will answer you here shortly.')
+    const ask = visitor.page.locator('#parley-widget .email-ask')
+    await ask.waitFor({ state: 'visible' })
+    const box = await ask.boundingBox()
+    expect(box !== null && box.y >= 0 && box.y + box.height <= 844).toBe(true)
+    await ask.getByRole('textbox', { name: 'Your e-mail' }).fill('grace@navy.mil')
+    await visitor.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/widget-email-ask.png` })
+    await ask.getByRole('button', { name: 'Send' }).click()
+    await ask.getByText("Thanks, we'll write to grace@navy.mil.").waitFor()
+    await visitor.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/widget-email-left.png` })
+    // The team finds it waiting, with the address to answer by.
+    const list = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations`)
+    const ada = await suite.desk(suite.ada)
+    await ada.goto(`/app/c/${list.items[0].id}`)
+    await ada.page.getByRole('button', { name: 'Context' }).click()
+    await waitUntil(async () => ((await ada.page.locator('aside.context').textContent()) ?? '').includes('grace@navy.mil'), 'the e-mail is in the context')
   }, E2E_TIMEOUT)
 
   test('a new handoff while the tab is hidden raises a browser notification (asked on a click) and the unread count in the title', async () => {
