@@ -14,22 +14,24 @@ export interface Schedule {
  * clock is the caller's.
  */
 export function withinSchedule(schedule: Schedule, at: number): boolean {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: schedule.timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at)
+  const parts = formatterFor(schedule.timezone).formatToParts(at)
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
   const date = `${part('year')}-${part('month')}-${part('day')}`
   if (schedule.holidays.some((holiday) => holiday.date === date)) return false
   const day = part('weekday').toLowerCase().slice(0, 3) as Weekday
   const time = `${part('hour')}:${part('minute')}`
   return (schedule.weekly[day] ?? []).some((span) => time >= span.from && time < span.until)
+}
+
+/** One formatter per time zone: making one costs far more than using it, and turns ask often. */
+const formatters = new Map<string, Intl.DateTimeFormat>()
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone)
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    formatters.set(timeZone, formatter)
+  }
+  return formatter
 }
 
 /** Whether the time zone is one Intl knows. */
