@@ -325,7 +325,16 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     askEmail: ({ chatbot_id, contact_id }) => !hours.openAt(chatbot_id, now()) && !knowsEmail(contacts.get(contact_id)),
   })
 
-  const labels = labelService({ stores, units, now })
+  // A conversation's labels changed by a person or a key: open desks fetch its row again.
+  const labels = labelService({
+    stores,
+    units,
+    now,
+    changed: ({ workspaceId, carrier }) => {
+      const thread = carrier.kind === 'conversation' ? deskRows.thread(workspaceId, carrier.id) : null
+      if (thread) feed.publish(workspaceId, { type: 'conversation', conversation_id: thread.conversation_id, chatbot_id: thread.chatbot_id, change: 'labels', status: thread.status, assignee_id: thread.assignee_id })
+    },
+  })
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
     .use(chatbotRoutes(auth, chatbots))
     .use(integrationRoutes(auth, integrations))

@@ -61,4 +61,17 @@ describe('flows label conversations and branch on their labels', () => {
     await flush()
     expect((await botLines(opened.id)).at(-1)).toBe('Welcome back, VIP')
   })
+
+  test("a person's change of labels tells open desks to fetch the row again (the desk feed)", async () => {
+    const opened = openConversation(app, chat, { says: 'hello' })
+    await flush()
+    const vip = (await app.call('GET', '/api/dev/v1/labels')).body.items.find((label: { name: string }) => label.name === 'VIP')
+    const before = app.services.feed.head(app.workspaceId)
+    await app.call('PUT', `/api/dev/v1/desk/conversations/${opened.id}/labels/${vip.id}`)
+    await flush()
+    const caught = app.services.feed.catchUp(app.workspaceId, before)
+    expect('entries' in caught && caught.entries).toContainEqual(
+      expect.objectContaining({ type: 'conversation', conversation_id: opened.id, change: 'labels', status: 'bot' }),
+    )
+  })
 })
