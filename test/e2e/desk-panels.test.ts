@@ -5,6 +5,7 @@ import { deskSuite } from './support/desk-suite.ts'
 import { HANDOFF_FLOW } from './support/desk-bed.ts'
 import { embedPage } from './support/host-pages.ts'
 import { WidgetPage } from './support/widget-page.ts'
+import { axeViolations } from '../journeys/support/accessible.ts'
 import { waitUntil } from './support/widget-page.ts'
 
 describe('the desk: context, saved replies, search, alerts (Chromium, compiled binary)', () => {
@@ -95,6 +96,8 @@ describe('the desk: context, saved replies, search, alerts (Chromium, compiled b
       'VIP:label-chip label-purple',
     ])
     await ada.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/desk-labels-conversation.png` })
+    // The chips, their × and the menus pass WCAG 2.1 AA (contrast, names).
+    expect(await axeViolations(ada.page)).toEqual([])
     // The list shows each row's labels, in view, and filters by one.
     await ada.view('open')
     const row = ada.page.locator(`.row[data-conversation="${labelled.conversationId}"]`)
@@ -133,6 +136,7 @@ describe('the desk: context, saved replies, search, alerts (Chromium, compiled b
     expect(box !== null && box.y >= 0 && box.y + box.height <= 844).toBe(true)
     await ask.getByRole('textbox', { name: 'Your e-mail' }).fill('grace@navy.mil')
     await visitor.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/widget-email-ask.png` })
+    expect(await axeViolations(visitor.page)).toEqual([])
     await ask.getByRole('button', { name: 'Send' }).click()
     await ask.getByText("Thanks, we'll write to grace@navy.mil.").waitFor()
     await visitor.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/widget-email-left.png` })
