@@ -117,10 +117,24 @@ describe('the desk: context, saved replies, search, alerts (Chromium, compiled b
     expect(stored.items.map((label: { name: string }) => label.name)).toEqual(['VIP'])
   }, E2E_TIMEOUT)
 
-  test('outside business hours the handoff says the team is away and the widget takes an e-mail, which the desk then shows', async () => {
+  test('an admin sets business hours in the console; outside them the handoff says the team is away and the widget takes an e-mail, which the desk then shows', async () => {
     const chat = await suite.bed.webChat(HANDOFF_FLOW)
-    // Open no day of the week: whenever the test runs, it is outside the hours.
-    await suite.bed.must('PUT', `/api/dev/v1/chatbots/${chat.chatbotId}/business-hours`, { timezone: 'Europe/Berlin', weekly: {}, closed_text: 'We are away until Monday 9:00. Leave your e-mail and we will write.' })
+    // The admin sets the hours in the console: open no day of the week, so whenever the test runs it is outside them.
+    const ada = await suite.desk(suite.ada)
+    await ada.goto(`/app/console/bots/${chat.chatbotId}/hours`)
+    const form = ada.page.locator('form.hours-form')
+    await form.waitFor()
+    await form.locator('input[name="timezone"]').fill('Europe/Berlin')
+    for (const day of ['mon', 'tue', 'wed', 'thu', 'fri']) await form.locator(`[data-day="${day}"] input[type="checkbox"]`).uncheck()
+    await form.locator('textarea[name="holidays"]').fill('2026-12-25')
+    await form.locator('textarea[name="closed_text"]').fill('We are away until Monday 9:00. Leave your e-mail and we will write.')
+    await form.getByRole('button', { name: 'Save hours' }).click()
+    await form.locator('[data-open-now="closed"]').waitFor()
+    expect(await form.locator('[data-open-now]').textContent()).toBe('Closed now.')
+    await ada.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/console-business-hours.png` })
+    expect(await axeViolations(ada.page)).toEqual([])
+    const stored = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/business-hours`)
+    expect(stored.hours).toMatchObject({ timezone: 'Europe/Berlin', weekly: {}, holidays: [{ date: '2026-12-25' }] })
     suite.host.page(`/${chat.chatbotId}`, embedPage({ serverUrl: suite.bed.url, widgetKey: chat.widgetKey }))
     const visitor = await WidgetPage.open(suite.browser, { viewport: { width: 390, height: 844 } })
     suite.opened.push(visitor)
@@ -142,7 +156,6 @@ describe('the desk: context, saved replies, search, alerts (Chromium, compiled b
     await visitor.page.screenshot({ path: `${process.env.PARLEY_SHOTS ?? '/tmp'}/widget-email-left.png` })
     // The team finds it waiting, with the address to answer by.
     const list = await suite.bed.must('GET', `/api/dev/v1/chatbots/${chat.chatbotId}/conversations`)
-    const ada = await suite.desk(suite.ada)
     await ada.goto(`/app/c/${list.items[0].id}`)
     await ada.page.getByRole('button', { name: 'Context' }).click()
     await waitUntil(async () => ((await ada.page.locator('aside.context').textContent()) ?? '').includes('grace@navy.mil'), 'the e-mail is in the context')
