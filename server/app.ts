@@ -108,6 +108,13 @@ import { apiKeyRoutes } from './workspaces/key-routes.ts'
 import { workspaceService } from './workspaces/service.ts'
 import { sqliteStores } from './stores.ts'
 import { knowledgeModule } from './knowledge/knowledge-module.ts'
+import { labelRoutes } from './labels/routes.ts'
+import { labelService } from './labels/service.ts'
+import { flowLabels } from './labels/flow-labels.ts'
+import { businessHoursRoutes } from './business-hours/routes.ts'
+import { businessHoursService } from './business-hours/service.ts'
+import { neededFacts } from './engine/needed-facts.ts'
+import type { TurnFacts } from './conversations/service.ts'
 
 export interface AppDeps {
   db: Database
@@ -223,6 +230,17 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
   })
   const draftAgents = draftAutopilot({ chatbot: (id) => stores.agentRuns.chatbot(id), ports: runPortsDeps, logger, tuning: autopilotTuning })
   const deskRows = deskStore(db)
+  // What a flow's branches test besides variables (labels, business hours), read only for flows that test them.
+  const labelsOfFlows = flowLabels(stores.labels)
+  const hours = businessHoursService({ stores, units, now })
+  events.on('chatbot.removed', ({ chatbotId }) => hours.forget(chatbotId))
+  const turnFacts: TurnFacts = (conversation, flow, at) => {
+    const needs = neededFacts(flow)
+    return {
+      ...(needs.labels ? { labels: labelsOfFlows.conversationLabels(conversation.id) } : {}),
+      ...(needs.businessHours ? { withinBusinessHours: hours.openAt(conversation.chatbot_id, at), closedText: hours.closedText(conversation.chatbot_id) } : {}),
+    }
+  }
   const feed = deskFeed({ store: feedStore(db), batch })
   // Numbers handed out in a rolled-back batch were never stored: read them again.
   events.on('database.rolled_back', feed.forget)
@@ -234,7 +252,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     events,
     now,
     batch,
-    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, deskTurnFeed({ feed, store: deskRows, events }), stepRecorder(flowSteps)],
+    turnWriters: [restApiOut.turnWriter, chatappOut.turnWriter, autopilot.turnWriter, deskTurnFeed({ feed, store: deskRows, events }), stepRecorder(flowSteps), labelsOfFlows.turnWriter],
+    turnFacts,
   })
   autopilot.start(conversations)
   const visitors = visitorService(contacts, now)
@@ -276,8 +295,20 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     attachments,
     isTeamPage: sessionCookies.isTeamPage,
     ...webTuning,
+    // Outside business hours, a handed-off visitor whose e-mail the team does not know is asked for it.
+    askEmail: ({ chatbot_id, contact_id }) => !hours.openAt(chatbot_id, now()) && !knowsEmail(contacts.get(contact_id)),
   })
 
+  // A conversation's labels changed by a person or a key: open desks fetch its row again.
+  const labels = labelService({
+    stores,
+    units,
+    now,
+    changed: ({ workspaceId, carrier }) => {
+      const thread = carrier.kind === 'conversation' ? deskRows.thread(workspaceId, carrier.id) : null
+      if (thread) feed.publish(workspaceId, { type: 'conversation', conversation_id: thread.conversation_id, chatbot_id: thread.chatbot_id, change: 'labels', status: thread.status, assignee_id: thread.assignee_id })
+    },
+  })
   const devApi = new Elysia({ prefix: '/api/dev/v1' })
     .use(chatbotRoutes(auth, chatbots))
     .use(integrationRoutes(auth, integrations))
@@ -296,6 +327,8 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
     .use(team.routes)
     .use(deskRoutes(auth, deskWork))
     .use(knowledgeBase.routes(auth))
+    .use(labelRoutes(auth, labels))
+    .use(businessHoursRoutes(auth, hours))
 
   // WhatsApp Flow JSON documents reach 10 MB; the provider's webhooks are signed over their exact bytes.
   const bodyLimits: BodyLimit[] = [
@@ -389,6 +422,12 @@ export function createApp({ db, config, logger, now = systemClock, recentLogs, t
 }
 
 export type App = ReturnType<typeof createApp>
+
+/** Whether the team can write to the contact: an e-mail among their details, or as who they identified as. */
+function knowsEmail(contact: { external_id: string | null; details: Record<string, unknown> } | null | undefined): boolean {
+  if (!contact) return false
+  return Boolean(contact.external_id?.includes('@')) || (typeof contact.details.email === 'string' && contact.details.email.includes('@'))
+}
 
 /** A file's size, 0 when it is not there (the WAL between checkpoints that removed it). */
 function fileBytes(file: string): number {

@@ -43,6 +43,12 @@ import { sqliteInboundStore } from './channels/rest-api/sqlite-inbound-store.ts'
 import type { KnowledgeStore } from './knowledge/store.ts'
 import { postgresKnowledgeStore } from './knowledge/postgres-store.ts'
 import { sqliteKnowledgeStore } from './knowledge/sqlite-store.ts'
+import { postgresLabelStore } from './labels/postgres-store.ts'
+import { sqliteLabelStore } from './labels/sqlite-store.ts'
+import type { LabelStore } from './labels/store.ts'
+import { postgresBusinessHoursStore } from './business-hours/postgres-store.ts'
+import { sqliteBusinessHoursStore } from './business-hours/sqlite-store.ts'
+import type { BusinessHoursStore } from './business-hours/store.ts'
 
 /**
  * Every store behind the seam, and the one place that picks its SQLite or its PostgreSQL side
@@ -65,6 +71,8 @@ export interface Stores {
   mcpOAuth: OAuthStore
   restApiInbound: InboundStore
   knowledge: KnowledgeStore
+  labels: LabelStore
+  businessHours: BusinessHoursStore
 }
 
 export function sqliteStores(db: Database): Stores {
@@ -83,6 +91,8 @@ export function sqliteStores(db: Database): Stores {
     mcpOAuth: sqliteOAuthStore(db),
     restApiInbound: sqliteInboundStore(db),
     knowledge: sqliteKnowledgeStore(db),
+    labels: sqliteLabelStore(db),
+    businessHours: sqliteBusinessHoursStore(db),
   }
 }
 
@@ -103,5 +113,7 @@ export function postgresStores(sql: SQL): Stores {
     mcpOAuth: postgresOAuthStore(sql),
     restApiInbound: postgresInboundStore(sql),
     knowledge: postgresKnowledgeStore(sql),
+    labels: postgresLabelStore(sql),
+    businessHours: postgresBusinessHoursStore(sql),
   }
 }

@@ -47,6 +47,24 @@ export interface DeskConversation {
   last_message: { id: string; role: string; author: string | null; preview: string; created_at: string } | null
   rating: ConversationRating | null
   unread: boolean
+  /** By name. */
+  labels: LabelRef[]
+}
+
+export const LABEL_COLORS = ['grey', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink'] as const
+export type LabelColor = (typeof LABEL_COLORS)[number]
+
+/** A label as a conversation row carries it. */
+export interface LabelRef {
+  id: string
+  name: string
+  color: LabelColor
+}
+
+/** A label of the workspace's set (GET /labels). */
+export interface Label extends LabelRef {
+  created_at: string
+  updated_at: string | null
 }
 
 export interface DeskEvent {

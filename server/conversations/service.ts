@@ -1,6 +1,6 @@
 import { RowCache } from '../db/row-cache.ts'
 import type { WriteBatcher } from '../db/write-batcher.ts'
-import type { ConversationState, EngineEvent, EngineInput, EngineStep } from '../engine/model.ts'
+import type { ConversationState, EngineContext, EngineEvent, EngineInput, EngineStep } from '../engine/model.ts'
 import { runEngine } from '../engine/run-engine.ts'
 import type { ConversationFlow } from '../flow-language/conversation-flow-schema.ts'
 import type { Content, ConversationStatus, Role } from '../protocol/widget-protocol.ts'
@@ -75,7 +75,12 @@ export interface ConversationServiceDeps {
   now: Clock
   batch: WriteBatcher
   turnWriters?: readonly TurnWriter[]
+  /** What a flow's branches may test besides variables and contact details (labels, business hours), read for the bot's turn. */
+  turnFacts?: TurnFacts
 }
+
+/** Facts of a turn for the engine's context: asked only when the bot takes part, with the flow it runs. */
+export type TurnFacts = (conversation: StoredConversation, flow: ConversationFlow, at: string) => Pick<EngineContext, 'labels' | 'withinBusinessHours' | 'closedText'>
 
 export interface VisitorInput {
   clientId?: string
@@ -133,7 +138,7 @@ export function mediaAsText(media: Extract<Content, { kind: 'media' }>['media'])
  * batch is committed.
  */
 export function conversationService(deps: ConversationServiceDeps) {
-  const { contacts, conversations, messages, snapshots, events, now, batch, turnWriters = [] } = deps
+  const { contacts, conversations, messages, snapshots, events, now, batch, turnWriters = [], turnFacts } = deps
 
   /**
    * The engine's state as last written or read, parsed: every turn of a chat reads it, and the
@@ -164,7 +169,8 @@ export function conversationService(deps: ConversationServiceDeps) {
     if (!snapshot) return
     const state = turn.state ?? stateOf(conversation)
     const contact = flowContact(contactDetails, contacts.localeOf(conversation.contact_id))
-    const result = runEngine(snapshot.definition, state, input, { contact, defaultCountry: ctx.defaultCountry ?? undefined, now: Date.parse(turn.at) })
+    const facts = turnFacts?.(conversation, snapshot.definition, turn.at)
+    const result = runEngine(snapshot.definition, state, input, { contact, defaultCountry: ctx.defaultCountry ?? undefined, now: Date.parse(turn.at), ...facts })
     for (const content of result.messages) turn.messages.push(message(turn, 'bot', content))
     turn.engineEvents.push(...result.events)
     turn.engineSteps.push(...result.steps)

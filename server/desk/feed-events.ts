@@ -11,8 +11,8 @@ export type FeedEvent =
       type: 'conversation'
       conversation_id: string
       chatbot_id: string
-      /** waiting: the visitor began to wait for a person, or a person's reply ended the wait. */
-      change: 'opened' | 'status' | 'assigned' | 'waiting'
+      /** waiting: the visitor began to wait for a person, or a person's reply ended the wait; labels: its labels changed (server/labels/). */
+      change: 'opened' | 'status' | 'assigned' | 'waiting' | 'labels'
       status: 'bot' | 'handoff' | 'closed'
       assignee_id: string | null
       /** With change 'waiting': since when the visitor waits, or null once answered. */

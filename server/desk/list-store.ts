@@ -22,6 +22,10 @@ export interface ListFilter {
   messageMatch?: string | null
   /** The conversations (seq) among whose the message search looks, instead of every match. */
   messageSeqs?: number[]
+  /** A search's text folded as label names are (labels/store.ts): labels whose names begin with it. */
+  labelKey?: string | null
+  /** Only conversations carrying this label. */
+  labelId?: string
   after?: ListPosition
   /** One conversation's row, whatever the view. */
   conversationId?: string
@@ -57,6 +61,8 @@ export interface ListRow {
   rating_at: string | null
   last_visitor_id: string | null
   read_id: string | null
+  /** JSON: [{id, name, color}], by name. */
+  labels: string
 }
 
 const ROW = `
@@ -66,7 +72,9 @@ const ROW = `
          l.id AS last_id, l.role AS last_role, l.content AS last_content, l.created_at AS last_at, l.author AS last_author,
          cr.scale AS rating_scale, cr.score AS rating_score, cr.comment AS rating_comment, cr.created_at AS rating_at,
          (SELECT v.id FROM messages v WHERE v.conversation_seq = p.seq AND v.role = 'visitor' ORDER BY v.rowid DESC LIMIT 1) AS last_visitor_id,
-         r.message_id AS read_id
+         r.message_id AS read_id,
+         (SELECT json_group_array(json_object('id', lb.id, 'name', lb.name, 'color', lb.color) ORDER BY lb.name_key)
+            FROM conversation_labels cl JOIN labels lb ON lb.id = cl.label_id WHERE cl.conversation_id = p.conversation_id) AS labels
   FROM page p
   JOIN conversations c ON c.id = p.conversation_id
   JOIN chatbots b ON b.id = p.chatbot_id
@@ -77,6 +85,9 @@ const ROW = `
   LEFT JOIN conversation_ratings cr ON p.rating IS NOT NULL AND cr.conversation_id = p.conversation_id`
 
 export type ListStore = ReturnType<typeof listStore>
+
+/** The workspace's labels whose folded names begin with the search's text. */
+const LABELS_BEGINNING = 'SELECT lb.id FROM labels lb WHERE lb.workspace_id = $workspace AND substr(lb.name_key, 1, length($label_key)) = $label_key'
 
 /** The SQL of one page of a list, and its parameters. */
 export function listQuery(filter: ListFilter): { sql: string; params: Record<string, string | number | null> } {
@@ -128,6 +139,12 @@ export function listQuery(filter: ListFilter): { sql: string; params: Record<str
     where.push(filter.rating === 'any' ? 't.rating IS NOT NULL' : 't.rating = $rating')
     if (filter.rating !== 'any') params.rating = filter.rating
   }
+  if (filter.labelId !== undefined) {
+    // Probed per row of the view's own index, in its order: the page stops at its end, and the
+    // view is never sorted (a label on most conversations would otherwise be read whole first).
+    where.push('EXISTS (SELECT 1 FROM conversation_labels cl WHERE cl.conversation_id = t.conversation_id AND cl.label_id = $label)')
+    params.label = filter.labelId
+  }
   const found: string[] = []
   if (filter.messageSeqs) {
     found.push('SELECT value FROM json_each($message_seqs)')
@@ -142,9 +159,17 @@ export function listQuery(filter: ListFilter): { sql: string; params: Record<str
     )
     params.contact_match = filter.contactMatch
   }
-  if (filter.messageMatch !== undefined || filter.contactMatch !== undefined) {
+  if (filter.labelKey) {
+    found.push(
+      `SELECT cc.seq FROM conversations cc WHERE cc.id IN (SELECT cl.conversation_id FROM conversation_labels cl WHERE cl.label_id IN (${LABELS_BEGINNING}))
+       OR cc.contact_id IN (SELECT xl.contact_id FROM contact_labels xl WHERE xl.label_id IN (${LABELS_BEGINNING}))`,
+    )
+    params.label_key = filter.labelKey
+  }
+  if (filter.messageMatch !== undefined || filter.contactMatch !== undefined || filter.labelKey !== undefined) {
     // A search whose words cannot match anything (too short for the contact index, no letters) finds nothing.
-    where.push(found.length > 0 ? `t.seq IN (${found.join(' UNION ')})` : '0')
+    // UNION ALL: IN makes a set of them anyway, and UNION would sort each part to merge them.
+    where.push(found.length > 0 ? `t.seq IN (${found.join(' UNION ALL ')})` : '0')
   }
   // With a chatbot filter the chatbot's own index leads: the workspace's would walk every other chatbot's rows.
   const index = filter.chatbotId === undefined || filter.conversationId !== undefined ? '' : filter.view === 'open' || filter.view === 'mine' ? 'INDEXED BY desk_threads_by_chatbot_open' : 'INDEXED BY desk_threads_by_chatbot'

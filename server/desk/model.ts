@@ -2,6 +2,7 @@ import { type Static, t } from 'elysia'
 import { Id, Timestamp } from '../http/common-model.ts'
 import { Channel, ChatMessage } from '../conversations/model.ts'
 import { ConversationRating, ConversationStatus } from '../protocol/widget-protocol.ts'
+import { LABEL_COLORS } from '../labels/model.ts'
 
 export const VIEWS = ['waiting', 'mine', 'open', 'bot', 'closed'] as const
 export type View = (typeof VIEWS)[number]
@@ -32,7 +33,8 @@ export const DeskListQuery = t.Object({
       description: "only conversations the visitor rated: any rating; good (thumbs up, 4 or 5 stars); neutral (3 stars); bad (thumbs down, 1 or 2 stars)",
     }),
   ),
-  q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "search the contact's e-mail, phone and name (any part, 3 characters or more) and what visitors and agents wrote (word prefixes)" })),
+  q: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "search the contact's e-mail, phone and name (any part, 3 characters or more), what visitors and agents wrote (word prefixes), and labels (a label whose name begins with q: its conversations and its contacts')" })),
+  label_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'only conversations carrying this label (GET /labels)' })),
   cursor: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'the next_cursor of the previous page' })),
   limit: t.Optional(QueryLimit),
 })
@@ -78,6 +80,7 @@ export const DeskConversation = t.Object({
   ),
   rating: Nullable(ConversationRating),
   unread: t.Boolean({ description: 'a visitor wrote since you last read it (false with an API key)' }),
+  labels: t.Array(t.Object({ id: Id, name: t.String(), color: t.UnionEnum(LABEL_COLORS) }), { description: "the conversation's labels, by name" }),
 })
 export type DeskConversation = Static<typeof DeskConversation>
 

@@ -17,6 +17,7 @@ import { decodeCursor, encodeCursor } from './list-cursor.ts'
 import type { ListRow, ListStore } from './list-store.ts'
 import type { Context, DeskConversation, DeskEvent, DeskListQuery, Note, ReplyBody, SavedReply, TimelineItem, View } from './model.ts'
 import { searchQuery } from './search-query.ts'
+import { nameKeyOf } from '../labels/store.ts'
 import type { DeskStore, EventRow, NoteRow, SavedReplyRow, ThreadRow } from './store.ts'
 
 interface Deps {
@@ -114,6 +115,7 @@ export function deskService({ store, lists, conversations, contacts, messages, l
         : null,
       rating: row.rating_scale && row.rating_score !== null ? { scale: row.rating_scale, score: row.rating_score, comment: row.rating_comment, created_at: row.rating_at ?? '' } : null,
       unread: Boolean(caller.person) && row.last_visitor_id !== null && (row.read_id === null || row.last_visitor_id > row.read_id),
+      labels: JSON.parse(row.labels) as DeskConversation['labels'],
     }
   }
 
@@ -147,6 +149,8 @@ export function deskService({ store, lists, conversations, contacts, messages, l
         rating: query.rating,
         contactMatch: search && search.contactMatch,
         messageMatch: search && search.messageMatch,
+        labelKey: query.q === undefined ? undefined : nameKeyOf(query.q),
+        labelId: query.label_id,
         after: query.cursor === undefined ? undefined : decodeCursor(view, query.cursor),
         limit: limit + 1,
       })

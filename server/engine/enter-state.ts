@@ -1,14 +1,20 @@
 import type { ConversationFlow, State } from '../flow-language/conversation-flow-schema.ts'
 import type { Content } from '../protocol/widget-protocol.ts'
+import { labelKey } from '../labels/label-key.ts'
 import { pickBranch } from './pick-branch.ts'
 import type { CloseReason, ConversationState, EngineContext, EngineEvent, EngineStep, InteractiveContent, Scalar } from './model.ts'
 import { renderSay } from './render-say.ts'
 import { renderTemplate, type TemplateValues } from './render-template.ts'
 
+/** What a handoff outside business hours says when the chatbot has no text of its own. */
+export const DEFAULT_CLOSED_TEXT = "We're away right now, so nobody can answer here shortly. Leave your e-mail address and we'll answer you there."
+
 /** What one call of the engine accumulates while it runs. */
 export interface Run {
   flow: ConversationFlow
   context: EngineContext
+  /** The conversation's labels as compared, with what this run's states set and took off. */
+  labels: Set<string>
   variables: Record<string, Scalar>
   messages: Content[]
   events: EngineEvent[]
@@ -39,8 +45,12 @@ export function enterState(run: Run, name: string, from: string | null, way: str
       // A copy: the state must not change if a channel later decorates the message it sent.
       if (content.kind === 'buttons' || content.kind === 'list') interactive.push(structuredClone(content))
     }
+    if (state.labels) label(run, current, state.labels)
     if (state.branch) {
-      const picked = pickBranch(state.branch, run.variables, run.context.contact, run.context.now)
+      const picked = pickBranch(state.branch, run.variables, run.context.contact, run.context.now, {
+        labels: run.labels,
+        withinBusinessHours: run.context.withinBusinessHours ?? true,
+      })
       if (!picked) return closed(run, current, 'no_way_out', interactive)
       run.steps.push({ from: current, way: `branch/${picked.index}`, to: picked.to })
       current = picked.to
@@ -51,6 +61,15 @@ export function enterState(run: Run, name: string, from: string | null, way: str
     run.steps.push({ from: current, way: 'next', to: state.next })
     current = state.next
   }
+}
+
+/** A state's `labels`: the run's set changes at once (a branch after it sees it), and the adapter is told to store it. */
+function label(run: Run, name: string, labels: NonNullable<State['labels']>): void {
+  const add = labels.add ?? []
+  const remove = labels.remove ?? []
+  for (const label of remove) run.labels.delete(labelKey(label))
+  for (const label of add) run.labels.add(labelKey(label))
+  run.events.push({ type: 'labelled', state: name, add: [...add], remove: [...remove] })
 }
 
 /** The state of that name, never something inherited from Object.prototype. */
@@ -88,6 +107,12 @@ export function conversationState(
 function settle(run: Run, name: string, state: State, interactive: InteractiveContent[]): ConversationState {
   if (state.end) return closed(run, name, 'end', interactive)
   if (state.handoff) {
+    // Outside business hours nobody answers shortly: the handoff says so instead of its own promise.
+    if (run.context.withinBusinessHours === false) {
+      sayText(run, run.context.closedText ?? DEFAULT_CLOSED_TEXT)
+      run.events.push({ type: 'handoff', state: name, outside_hours: true })
+      return conversationState(run, name, 'handoff', null, interactive)
+    }
     if (state.handoff.text !== undefined) sayText(run, state.handoff.text)
     run.events.push({ type: 'handoff', state: name })
     return conversationState(run, name, 'handoff', null, interactive)

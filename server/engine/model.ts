@@ -76,6 +76,12 @@ export interface EngineContext {
   defaultCountry?: string
   /** The turn's time (milliseconds since the epoch), for `branch` entries on opening hours; without it they never hold. */
   now?: number
+  /** The conversation's labels as compared (labels/label-key.ts), for `branch` entries on a label; none without it. */
+  labels?: readonly string[]
+  /** Whether the turn falls within the chatbot's business hours (server/business-hours/); without it, within (a chatbot without hours is always open). */
+  withinBusinessHours?: boolean
+  /** What a handoff says outside business hours, instead of its own text (the chatbot's; DEFAULT_CLOSED_TEXT without it). */
+  closedText?: string | null
 }
 
 export type CaptureKind = 'text' | 'email' | 'phone' | 'number'
@@ -99,7 +105,7 @@ export type EngineEvent =
   /** No transition matched; the bot said the fallback. */
   | { type: 'unmatched'; state: string }
   /** The conversation went to a person; the bot stays silent until `resume`. */
-  | { type: 'handoff'; state: string }
+  | { type: 'handoff'; state: string; outside_hours?: true }
   /** A person handed the conversation back; the bot entered `state`. */
   | { type: 'resumed'; state: string }
   /** The bot entered an `agent` state: the LLM agent answers from now on. */
@@ -117,6 +123,8 @@ export type EngineEvent =
   /** The agent failed; the bot went to `on_error`, or apologised and handed off. */
   | { type: 'agent_failed'; state: string }
   | { type: 'closed'; state: string; reason: CloseReason }
+  /** The bot entered a state with `labels`: the conversation gains `add` and loses `remove` (names as the flow wrote them). */
+  | { type: 'labelled'; state: string; add: string[]; remove: string[] }
 
 /**
  * One move from state to state, named by the way it took: `start`, `next`, `on/2`,

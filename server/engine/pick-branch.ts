@@ -1,20 +1,35 @@
 import { type BranchRule, WEEKDAYS } from '../flow-language/conversation-flow-schema.ts'
 import type { Scalar } from './model.ts'
 import { sameText } from './read-answer.ts'
+import { labelKey } from '../labels/label-key.ts'
+
+/** What a turn knows besides variables and contact details: the conversation's labels, the chatbot's hours. */
+export interface BranchFacts {
+  labels: ReadonlySet<string>
+  withinBusinessHours: boolean
+}
 
 /**
  * The first entry of a `branch` whose condition holds, with its index: `equals` compares the
  * variable's or contact detail's value as text, trimmed and ignoring case (so the number 3
  * equals "3"); `set` asks whether it holds a value that is not blank; an entry without a
- * condition always holds. Undefined only for a branch the validator would refuse.
+ * condition always holds; `label` asks whether the conversation carries a label of that name (any
+ * case); `business_hours` whether the turn is within the chatbot's hours (true) or outside them
+ * (false). Undefined only for a branch the validator would refuse.
  */
 export function pickBranch(
   branch: BranchRule[],
   variables: Record<string, Scalar>,
   contact: Record<string, Scalar>,
   now?: number,
+  facts: BranchFacts = { labels: new Set(), withinBusinessHours: true },
 ): { index: number; to: string } | undefined {
-  const index = branch.findIndex((rule) => (rule.hours ? now !== undefined && withinHours(rule.hours, now) : holds(rule, variables, contact)))
+  const index = branch.findIndex((rule) => {
+    if (rule.hours) return now !== undefined && withinHours(rule.hours, now)
+    if (rule.label !== undefined) return facts.labels.has(labelKey(rule.label))
+    if (rule.business_hours !== undefined) return rule.business_hours === facts.withinBusinessHours
+    return holds(rule, variables, contact)
+  })
   const rule = branch[index]
   return rule ? { index, to: rule.to } : undefined
 }

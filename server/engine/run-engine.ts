@@ -103,7 +103,7 @@ function initialVariables(flow: ConversationFlow): Record<string, Scalar> {
 }
 
 function newRun(flow: ConversationFlow, context: EngineContext, variables: Record<string, Scalar>): Run {
-  return { flow, context, variables: { ...variables }, messages: [], events: [], steps: [] }
+  return { flow, context, labels: new Set(context.labels), variables: { ...variables }, messages: [], events: [], steps: [] }
 }
 
 function finish(run: Run, state: ConversationState): EngineResult {

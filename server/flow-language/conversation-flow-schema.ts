@@ -1,5 +1,6 @@
 import { type Static, t } from 'elysia'
 import { MAX_MAX_TOKENS } from '../llm/answer-limits.ts'
+import { NAME_REFUSED_CHARACTERS } from '../support/name-text.ts'
 
 /**
  * The `conversation` flow definition, version 1: the exact truth behind
@@ -178,6 +179,10 @@ export const OpeningHours = t.Object(
   { additionalProperties: false, description: 'holds while the time, in the time zone, is on one of the days between from and until' },
 )
 
+/** A label named in a flow: as the workspace's label names (server/labels/), compared in any case. */
+const labelName = (description: string) => t.String({ minLength: 1, maxLength: 40, pattern: `^[^${NAME_REFUSED_CHARACTERS}]*$`, description })
+const LabelName = labelName("a label's name, compared whatever its case")
+
 /**
  * One entry of `branch`: a condition on a variable or a contact detail, or none (the else,
  * which must come last). Which keys go together is the validator's to say (branch-rules.ts),
@@ -190,6 +195,10 @@ export const BranchRule = t.Object(
     equals: t.Optional(t.Union([t.String(), t.Number(), t.Boolean()], { description: 'the value compared: texts trimmed, ignoring case' })),
     set: t.Optional(t.Boolean({ description: 'true: the value is set and not empty; false: it is not' })),
     hours: t.Optional(OpeningHours),
+    label: t.Optional(labelName('holds when the conversation carries a label of this name (any case)')),
+    business_hours: t.Optional(
+      t.Boolean({ description: "true: holds within the chatbot's business hours (always, when it has none); false: outside them" }),
+    ),
     ...To,
   },
   { additionalProperties: false },
@@ -210,6 +219,15 @@ export const State = t.Object(
     capture: t.Optional(Capture),
     handoff: t.Optional(Handoff),
     agent: t.Optional(Agent),
+    labels: t.Optional(
+      t.Object(
+        {
+          add: t.Optional(t.Array(LabelName, { minItems: 1, maxItems: 10, description: 'set on the conversation; a name the workspace has no label for makes one (grey)' })),
+          remove: t.Optional(t.Array(LabelName, { minItems: 1, maxItems: 10, description: 'taken off the conversation' })),
+        },
+        { additionalProperties: false, description: 'labels the bot sets and takes off when it enters this state, before its way out' },
+      ),
+    ),
   },
   { additionalProperties: false },
 )

@@ -169,6 +169,8 @@ export const ServerMessage = t.Union([
         rating: t.Optional(t.Union([ConversationRating, t.Null()])),
         /** How far the bot or an agent has read the visitor's messages (null: nothing yet). */
         read_by_team: t.Optional(t.Union([ReadMark, t.Null()])),
+        /** Handed off outside the chatbot's business hours, and no e-mail known: the widget asks for one. */
+        ask_email: t.Optional(t.Literal(true)),
       }),
       t.Null(),
     ]),
@@ -197,7 +199,13 @@ export const ServerMessage = t.Union([
   t.Object({ type: t.Literal('draft_delta'), message_id: MessageId, at: t.Integer({ minimum: 0 }), text: t.String() }),
   /** The draft is abandoned (the run failed, or a person took over): it disappears, no message follows. */
   t.Object({ type: t.Literal('draft_dropped'), message_id: MessageId }),
-  t.Object({ type: t.Literal('status'), conversation_id: t.String(), status: ConversationStatus }),
+  t.Object({
+    type: t.Literal('status'),
+    conversation_id: t.String(),
+    status: ConversationStatus,
+    /** Handed off outside the chatbot's business hours, and no e-mail known: the widget asks for one instead of promising an answer here. */
+    ask_email: t.Optional(t.Literal(true)),
+  }),
   /** A refused request that does not end the connection (e.g. an over-long message). */
   t.Object({ type: t.Literal('error'), code: t.String(), message: t.String(), client_id: t.Optional(t.String()) }),
   t.Object({ type: t.Literal('pong') }),

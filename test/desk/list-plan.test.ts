@@ -63,6 +63,8 @@ const cases: [string, ListFilter][] = [
   ['open, one channel', { ...base, view: 'open', channel: 'chatapp' }],
   ['open, searched', { ...base, view: 'open', ...searchQuery('invoice') }],
   ['one conversation', { ...base, view: 'open', conversationId: 'C500' }],
+  ['open, one label', { ...base, view: 'open', labelId: 'L1' }],
+  ['open, searched with labels', { ...base, view: 'open', ...searchQuery('invoice'), labelKey: 'invoice' }],
 ]
 
 let analyzed = false

@@ -6,8 +6,8 @@ import { testApp } from './test-app.ts'
  * A fresh Parley listening on a free port of 127.0.0.1 (real HTTP and real sockets), plus the
  * in-process helpers of testApp.
  */
-export function liveServer(env: Record<string, string> = {}, tuning: AppDeps['tuning'] = {}) {
-  const app = testApp(env, tuning)
+export function liveServer(env: Record<string, string> = {}, tuning: AppDeps['tuning'] = {}, now?: AppDeps['now']) {
+  const app = testApp(env, tuning, now)
   const server = listen(app, { port: 0, hostname: '127.0.0.1' })
   const origin = `http://127.0.0.1:${server.port}`
   return {

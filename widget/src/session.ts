@@ -78,7 +78,11 @@ export function createSession(options: SessionOptions) {
     status: ConversationStatus
     rating?: ConversationRating | null
     read_by_team?: ReadMark | null
+    /** Handed off outside business hours with no e-mail known: ask for one. */
+    ask_email?: true
   } | null>(null)
+  /** The e-mail this visitor left in this tab, after being asked for it. */
+  const [emailLeft, setEmailLeft] = createSignal<string | null>(null)
   /** Why the server refused the visitor's end rating, if it did. */
   const [ratingError, setRatingError] = createSignal<string | null>(null)
   const [connection, setConnection] = createSignal<ConnectionState>('idle')
@@ -195,7 +199,8 @@ export function createSession(options: SessionOptions) {
       case 'status': {
         // Its rating and read mark stay (they belong to the conversation, not to its status).
         const same = conversation()?.id === message.conversation_id ? conversation() : null
-        setConversation({ ...same, id: message.conversation_id, status: message.status })
+        const { ask_email: _kept, ...rest } = same ?? { ask_email: undefined }
+        setConversation({ ...rest, id: message.conversation_id, status: message.status, ...(message.ask_email ? { ask_email: true as const } : {}) })
         return
       }
       case 'read':
@@ -302,6 +307,13 @@ export function createSession(options: SessionOptions) {
     },
   }
 
+  /** Outside business hours: the visitor's e-mail, stored among their contact details for the team to answer by. */
+  const leaveEmail = (email: string): boolean => {
+    const sent = socket.send({ type: 'contact_details', details: { email } })
+    if (sent) setEmailLeft(email)
+    return sent
+  }
+
   return {
     messages,
     outgoing,
@@ -316,6 +328,8 @@ export function createSession(options: SessionOptions) {
     unavailable,
     drafts,
     ratingError,
+    emailLeft,
+    leaveEmail,
     listener,
     setOpen(open: boolean) {
       setIsOpen(open)

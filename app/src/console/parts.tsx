@@ -103,6 +103,7 @@ export function BotTabs(props: { botId: string; name?: string }) {
         <A href={`${base()}/widget`}>{t('console.tab.widget')}</A>
         <A href={`${base()}/flows`}>{t('console.tab.flows')}</A>
         <A href={`${base()}/integrations`}>{t('console.tab.integrations')}</A>
+        <A href={`${base()}/hours`}>{t('hours.tab')}</A>
       </nav>
     </>
   )

@@ -13,6 +13,7 @@ const routes: RouteDefinition[] = [
   { path: '/bots/:botId/flows', component: lazy(() => import('./flows/FlowsScreen.tsx')) },
   { path: '/bots/:botId/flows/:flowId', component: lazy(() => import('./flows/FlowEditorScreen.tsx')) },
   { path: '/bots/:botId/integrations', component: lazy(() => import('./integrations/IntegrationsScreen.tsx')) },
+  { path: '/bots/:botId/hours', component: lazy(() => import('./chatbots/HoursScreen.tsx')) },
   { path: '/people', component: lazy(() => import('./people/PeopleScreen.tsx')) },
   { path: '/keys', component: lazy(() => import('./keys/KeysScreen.tsx')) },
   { path: '/operations', component: lazy(() => import('./operations/OperationsScreen.tsx')) },

@@ -3,6 +3,7 @@ import type { DeskConversation } from '../types.ts'
 import { t } from '../i18n/language.ts'
 import { channelName, clock, contactName, duration, ratingClass, ratingLabel, senderOf } from './format.ts'
 import type { ViewId } from './views.ts'
+import { RowLabels } from './Labels.tsx'
 
 /** The list of one view: who, what was said last, how long they have waited, unread marks. */
 export function ConversationList(props: {
@@ -69,6 +70,7 @@ export function ConversationList(props: {
                     )}
                   </Show>
                 </span>
+                <RowLabels labels={item.labels ?? []} />
               </button>
             </li>
           )}

@@ -1,7 +1,8 @@
 import { createResource, createSignal, For, Match, onCleanup, onMount, Show, Switch } from 'solid-js'
 import { ApiError } from '../api.ts'
 import { me } from '../session.ts'
-import type { ChatMessage, DeskConversation, Person, TimelineItem, User } from '../types.ts'
+import type { ChatMessage, DeskConversation, Label, Person, TimelineItem, User } from '../types.ts'
+import { ConversationLabels } from './Labels.tsx'
 import { Composer, type SendResult } from './Composer.tsx'
 import { ContextPanel } from './ContextPanel.tsx'
 import * as data from './data.ts'
@@ -18,7 +19,7 @@ import { listOf, t } from '../i18n/language.ts'
  * One conversation: the whole history as the visitor saw it, with events and private notes;
  * who else is looking; the actions; the reply box; and its context.
  */
-export function ConversationView(props: { conversationId: string; connection: Live; team: User[]; onBack: () => void; onChanged: () => void }) {
+export function ConversationView(props: { conversationId: string; connection: Live; team: User[]; labels: Label[]; onLabelCreated: () => void; onBack: () => void; onChanged: () => void }) {
   const id = props.conversationId
   const [row, { mutate: setRow, refetch: refetchRow }] = createResource(() => data.conversation(id))
   const [items, setItems] = createSignal<TimelineItem[]>([])
@@ -198,6 +199,21 @@ export function ConversationView(props: { conversationId: string; connection: Li
                   )}
                 </Show>
               </span>
+            )}
+          </Show>
+          <Show when={row()}>
+            {(current) => (
+              <ConversationLabels
+                conversationId={id}
+                carried={current().labels ?? []}
+                all={props.labels}
+                canCreate={me()?.user.role === 'admin'}
+                onChanged={(labels) => {
+                  setRow({ ...current(), labels })
+                  props.onChanged()
+                }}
+                onCreated={props.onLabelCreated}
+              />
             )}
           </Show>
           <Show when={viewers().length > 0}>

@@ -5,7 +5,7 @@ import type { DeskConversation } from '../types.ts'
 import { alerts } from './alerts.ts'
 import { ConversationList } from './ConversationList.tsx'
 import { ConversationView } from './ConversationView.tsx'
-import { chatbots, listConversations, people } from './data.ts'
+import { chatbots, labels, listConversations, people } from './data.ts'
 import { ListFilters } from './ListFilters.tsx'
 import { live } from './live.ts'
 import { Shortcuts, useShortcuts } from './Shortcuts.tsx'
@@ -23,17 +23,19 @@ const REFRESH_COALESCE_MS = 250
  */
 export function Desk() {
   const params = useParams<{ conversationId?: string }>()
-  const [search, setSearch] = useSearchParams<{ view?: string; bot?: string; channel?: string; rating?: string; q?: string }>()
+  const [search, setSearch] = useSearchParams<{ view?: string; bot?: string; channel?: string; rating?: string; label?: string; q?: string }>()
   const navigate = useNavigate()
   const filter = (): ListFilter => ({
     view: isView(search.view) ? search.view : 'waiting',
     chatbot_id: search.bot || undefined,
     channel: search.channel || undefined,
     rating: search.rating || undefined,
+    label_id: search.label || undefined,
     q: search.q || undefined,
   })
   const [bots] = createResource(chatbots, { initialValue: [] })
   const [team] = createResource(people, { initialValue: [] })
+  const [workspaceLabels, { refetch: refetchLabels }] = createResource(labels, { initialValue: [] })
   const [items, setItems] = createSignal<DeskConversation[]>([])
   const [nextCursor, setNextCursor] = createSignal<string | null>(null)
   const [loaded, setLoaded] = createSignal(false)
@@ -158,7 +160,7 @@ export function Desk() {
           {t('shell.signOut')}
         </button>
       </header>
-      <ListFilters filter={filter()} bots={bots()} counts={{ waiting: alerts.waitingCount() }} onChange={(change) => setSearch(change)} />
+      <ListFilters filter={filter()} bots={bots()} labels={workspaceLabels()} counts={{ waiting: alerts.waitingCount() }} onChange={(change) => setSearch(change)} />
       <ConversationList
         items={items()}
         loaded={loaded()}
@@ -175,7 +177,7 @@ export function Desk() {
       />
       <Show when={params.conversationId} keyed>
         {(conversationId) => (
-          <ConversationView conversationId={conversationId} connection={connection} team={team()} onBack={closeConversation} onChanged={refreshSoon} />
+          <ConversationView conversationId={conversationId} connection={connection} team={team()} labels={workspaceLabels()} onLabelCreated={() => void refetchLabels()} onBack={closeConversation} onChanged={refreshSoon} />
         )}
       </Show>
       <Show when={!params.conversationId}>

@@ -1,13 +1,13 @@
 import { createSignal, For, Show } from 'solid-js'
-import type { Chatbot } from '../types.ts'
+import type { Chatbot, Label } from '../types.ts'
 import { t } from '../i18n/language.ts'
 import { CHANNELS, channelName } from './format.ts'
 import { type ListFilter, RATING_FILTERS, ratingFilterName, viewName, viewTitle, VIEWS, type ViewId } from './views.ts'
 
-type Change = Partial<Record<'view' | 'bot' | 'channel' | 'rating' | 'q', string | undefined>>
+type Change = Partial<Record<'view' | 'bot' | 'channel' | 'rating' | 'label' | 'q', string | undefined>>
 
 /** The views, the chatbot and channel filters and the search box; all kept in the URL. */
-export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts: { waiting: number }; onChange: (change: Change) => void }) {
+export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; labels: Label[]; counts: { waiting: number }; onChange: (change: Change) => void }) {
   const [typed, setTyped] = createSignal(props.filter.q ?? '')
   let timer: ReturnType<typeof setTimeout> | undefined
   const searchSoon = (text: string) => {
@@ -61,6 +61,12 @@ export function ListFilters(props: { filter: ListFilter; bots: Chatbot[]; counts
           <option value="">{t('desk.anyRating')}</option>
           <For each={RATING_FILTERS}>{(rating) => <option value={rating}>{ratingFilterName(rating)}</option>}</For>
         </select>
+        <Show when={props.labels.length > 0 || props.filter.label_id}>
+          <select aria-label={t('desk.labels.filter')} data-filter="label" value={props.filter.label_id ?? ''} onChange={(event) => props.onChange({ label: event.currentTarget.value || undefined })}>
+            <option value="">{t('desk.labels.anyLabel')}</option>
+            <For each={props.labels}>{(label) => <option value={label.id}>{label.name}</option>}</For>
+          </select>
+        </Show>
       </div>
     </nav>
   )

@@ -1,5 +1,5 @@
 import { API, api, parseJson, query, refused, unreachable } from '../api.ts'
-import type { ChatMessage, Chatbot, Context, DeskConversation, Note, Page, SavedReply, TimelineItem, User } from '../types.ts'
+import type { ChatMessage, Chatbot, Context, DeskConversation, Label, LabelColor, Note, Page, SavedReply, TimelineItem, User } from '../types.ts'
 import type { ListFilter } from './views.ts'
 
 /** The desk's routes (/api/dev/v1/desk/...), workspace-wide, with the session cookie. */
@@ -16,7 +16,7 @@ export async function people(): Promise<User[]> {
 }
 
 export async function listConversations(filter: ListFilter, cursor?: string | null): Promise<{ items: DeskConversation[]; next_cursor: string | null }> {
-  return await api('GET', `/desk/conversations${query({ view: filter.view, chatbot_id: filter.chatbot_id, channel: filter.channel, rating: filter.rating, q: filter.q, cursor, limit: LIST_PAGE })}`)
+  return await api('GET', `/desk/conversations${query({ view: filter.view, chatbot_id: filter.chatbot_id, channel: filter.channel, rating: filter.rating, label_id: filter.label_id, q: filter.q, cursor, limit: LIST_PAGE })}`)
 }
 
 export async function conversation(id: string): Promise<DeskConversation> {
@@ -83,4 +83,19 @@ export function attach(id: string, file: File, onProgress: (fraction: number) =>
     }
     request.send(file)
   })
+}
+
+/** The workspace's labels, by name. */
+export async function labels(): Promise<Label[]> {
+  return (await api<{ items: Label[] }>('GET', '/labels')).items
+}
+
+/** An admin's: a new label of the workspace's set (409 label_taken when the name is, in any case). */
+export async function createLabel(name: string, color: LabelColor): Promise<Label> {
+  return await api('POST', '/labels', { name, color })
+}
+
+/** Sets a label on the conversation, or takes it off; answers the labels it carries then. */
+export async function setLabel(id: string, labelId: string, on: boolean): Promise<Label[]> {
+  return (await api<{ items: Label[] }>(on ? 'PUT' : 'DELETE', `${base(id)}/labels/${encodeURIComponent(labelId)}`)).items
 }

@@ -6,7 +6,7 @@ export type LiveState = 'connecting' | 'open' | 'reconnecting'
 /** Numbered events of the workspace's feed, kept by the server for catch-up. */
 export type FeedEntry = { seq: number } & (
   | { type: 'message'; conversation_id: string; chatbot_id: string; message: ChatMessage }
-  | { type: 'conversation'; conversation_id: string; chatbot_id: string; change: 'opened' | 'status' | 'assigned'; status: 'bot' | 'handoff' | 'closed'; assignee_id: string | null }
+  | { type: 'conversation'; conversation_id: string; chatbot_id: string; change: 'opened' | 'status' | 'assigned' | 'labels'; status: 'bot' | 'handoff' | 'closed'; assignee_id: string | null }
   | { type: 'timeline'; conversation_id: string; event: DeskEvent }
   | { type: 'note'; conversation_id: string; note: Note }
 )

@@ -21,6 +21,8 @@ export interface ListFilter {
   channel?: string
   /** Only conversations the visitor rated: any, good, neutral or bad (the API's groups). */
   rating?: string
+  /** Only conversations carrying this label (its id). */
+  label_id?: string
   q?: string
 }
 

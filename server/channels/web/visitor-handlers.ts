@@ -21,7 +21,11 @@ const REFUSAL_CODES = {
   identity_not_verified: CloseCode.identityNotVerified,
 } as const
 
+/** Whether a handed-off conversation's visitor is asked for an e-mail (outside business hours, none known yet). */
+export type AskEmail = (conversation: { chatbot_id: string; contact_id: string }) => boolean
+
 interface Deps {
+  askEmail?: AskEmail
   visitors: VisitorService
   conversations: ConversationService
   ratings: RatingService
@@ -36,7 +40,7 @@ interface Deps {
 }
 
 /** What the server does with each kind of widget message, once it has passed the schema. */
-export function visitorHandlers({ visitors, conversations, ratings, reads, hub, onWelcome, events, uploads, uploadMaxBytes }: Deps) {
+export function visitorHandlers({ visitors, conversations, ratings, reads, hub, onWelcome, events, uploads, uploadMaxBytes, askEmail }: Deps) {
   const seen = (socket: WidgetSocket, contactId: string) =>
     events?.emit('visitor.seen', { contactId, pageUrl: socket.data.page, userAgent: socket.data.userAgent, address: socket.data.address })
 
@@ -91,7 +95,13 @@ export function visitorHandlers({ visitors, conversations, ratings, reads, hub, 
       type: 'welcome',
       visitor_token: visitor.visitorToken,
       conversation: conversation
-        ? { id: conversation.id, status: conversation.status, rating: ratings.of(conversation.id), read_by_team: reads.of(conversation.id).team }
+        ? {
+            id: conversation.id,
+            status: conversation.status,
+            rating: ratings.of(conversation.id),
+            read_by_team: reads.of(conversation.id).team,
+            ...(conversation.status === 'handoff' && askEmail?.(conversation) ? { ask_email: true as const } : {}),
+          }
         : null,
       messages: history.messages,
       has_more: history.hasMore,

@@ -1,3 +1,4 @@
+import type { AskEmail } from './visitor-handlers.ts'
 import type { AttachmentService } from '../../attachments/service.ts'
 import type { RatingService } from '../../conversations/rating-service.ts'
 import type { ReadService } from '../../conversations/read-service.ts'
@@ -15,6 +16,8 @@ import type { FindWebIntegration } from './web-directory.ts'
 import { widgetSocket } from './widget-socket.ts'
 
 export interface WebChannelDeps extends DraftRelayTuning {
+  /** Outside business hours a handed-off visitor is asked for an e-mail (app.ts decides). */
+  askEmail?: AskEmail
   findIntegration: FindWebIntegration
   visitors: VisitorService
   conversations: ConversationService
@@ -59,7 +62,8 @@ export function webChannel(deps: WebChannelDeps) {
     }),
     events.on('conversation.status', ({ conversation, status }) => {
       if (conversation.channel !== 'web') return
-      hub.sendToContact(conversation.contact_id, [{ type: 'status', conversation_id: conversation.id, status }])
+      const askEmail = status === 'handoff' && deps.askEmail?.(conversation) ? { ask_email: true as const } : {}
+      hub.sendToContact(conversation.contact_id, [{ type: 'status', conversation_id: conversation.id, status, ...askEmail }])
     }),
     events.on('conversation.typing', ({ conversation, active, from }) => {
       if (conversation.channel !== 'web') return

@@ -17,7 +17,7 @@ import type { SocketHub } from './socket-hub.ts'
 import type { FindWebIntegration } from './web-directory.ts'
 import { send } from './send.ts'
 import type { UploadTokens } from './upload-tokens.ts'
-import { visitorHandlers } from './visitor-handlers.ts'
+import { type AskEmail, visitorHandlers } from './visitor-handlers.ts'
 
 export const SOCKET_PATH = '/widget/v1/socket'
 
@@ -37,6 +37,8 @@ const ECHOED_CLIENT_ID_LENGTH = 64
 export const SEND_BACKLOG_LIMIT = 8 * 1024 * 1024
 
 export interface WidgetSocketDeps {
+  /** Outside business hours a handed-off visitor is asked for an e-mail (app.ts decides). */
+  askEmail?: AskEmail
   findIntegration: FindWebIntegration
   visitors: VisitorService
   conversations: ConversationService

@@ -57,6 +57,10 @@ export const EN_TEXTS = {
   rating_given: 'This conversation was already rated.',
   rating_invalid: 'That rating cannot be sent.',
   just_now: 'Just now',
+  email_ask: "Nobody is here right now. Leave your e-mail and we'll answer you there.",
+  email_label: 'Your e-mail',
+  email_send: 'Send',
+  email_thanks: "Thanks, we'll write to {email}.",
 } as const
 
 export type TextKey = keyof typeof EN_TEXTS

@@ -1,3 +1,4 @@
+import { EmailAsk } from './EmailAsk.tsx'
 import { uploadFile } from '../upload-file.ts'
 import { createMemo, createSignal, onCleanup, Show } from 'solid-js'
 import type { WidgetConfigValues } from '../../../server/protocol/widget-config-defaults.ts'
@@ -109,6 +110,9 @@ export function ChatWindow(props: Props) {
         onReply={reply}
         onDismiss={s.dismissOutgoing}
       />
+      <Show when={s.conversation()?.status === 'handoff' && (s.conversation()?.ask_email || s.emailLeft())}>
+        <EmailAsk speech={props.speech} left={s.emailLeft()} onLeave={s.leaveEmail} />
+      </Show>
       <Show when={s.unavailable()}>
         <p class="notice" role="status">
           {t().unavailable}

@@ -27,10 +27,12 @@ import { modelFailuresAndToolSafety } from './0026_model_failures_and_tool_safet
 import { contactLocale } from './0027_contact_locale.ts'
 import { lighterTurnRows } from './0029_lighter_turn_rows.ts'
 import { userLocale } from './0030_user_locale.ts'
+import { labels } from './0031_labels.ts'
+import { businessHours } from './0032_business_hours.ts'
 import { knowledge } from './0033_knowledge.ts'
 
 /**
  * Every PostgreSQL migration, oldest first: one twin per SQLite migration, same id and name
  * (test/db/postgres/migration-track.test.ts holds them together). Append only.
  */
-export const postgresMigrations: readonly PostgresMigration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, deskWaitingAndRatings, visitorAddress, deskSearchByConversation, flowSteps, modelFailuresAndToolSafety, contactLocale, lighterTurnRows, userLocale, knowledge]
+export const postgresMigrations: readonly PostgresMigration[] = [foundation, integrations, flows, conversations, instanceSettings, outbox, chatapp, compactMessageKeys, messagesInInsertionOrder, conversationListByStatus, mcpIntegrations, people, chatbotModelSettings, mcpOauth, agentRuns, widgetFeedback, desk, apiKeyLastUsed, attachments, agentRunsFinishedByChatbot, deskWaitingAndRatings, visitorAddress, deskSearchByConversation, flowSteps, modelFailuresAndToolSafety, contactLocale, lighterTurnRows, userLocale, labels, businessHours, knowledge]

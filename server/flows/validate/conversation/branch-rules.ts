@@ -1,6 +1,9 @@
 import { type DefinitionView, isRecord, objectsIn } from './definition-view.ts'
 import type { Findings } from './findings.ts'
 
+/** Conditions that are a whole test on their own: opening hours, a label the conversation carries, the chatbot's business hours. */
+const WHOLE_CONDITIONS = ['hours', 'label', 'business_hours'] as const
+
 /**
  * A `branch` entry tests one thing (a variable or a contact detail) one way (`equals` or
  * `set`), or nothing at all: the else, which must come last so the bot always goes on. A
@@ -14,11 +17,13 @@ export function checkBranches(view: DefinitionView, findings: Findings): void {
     for (const { value: rule, index } of rules) {
       const path = `${entry.path}/branch/${index}`
       if (elseAt) findings.warning(path, 'unreachable_transition', `is never taken: the entry without a condition at ${elseAt} comes first`)
-      if ('hours' in rule) {
-        for (const other of ['var', 'contact', 'equals', 'set'] as const) {
-          if (other in rule) findings.error(`${path}/${other}`, 'unknown_key', `"${other}" cannot be combined with "hours"; an entry tests one thing`)
+      const whole = WHOLE_CONDITIONS.filter((key) => key in rule)
+      if (whole.length > 0) {
+        const [first] = whole
+        for (const other of [...whole.slice(1), 'var', 'contact', 'equals', 'set'] as const) {
+          if (other in rule) findings.error(`${path}/${other}`, 'unknown_key', `"${other}" cannot be combined with "${first}"; an entry tests one thing`)
         }
-        checkHours(rule.hours, `${path}/hours`, findings)
+        if ('hours' in rule) checkHours(rule.hours, `${path}/hours`, findings)
         continue
       }
       const subject = 'var' in rule ? 'var' : 'contact' in rule ? 'contact' : undefined
