@@ -189,6 +189,9 @@ function seed(db: ReturnType<typeof openDatabase>, chatbotIds: string[], count: 
       message.run(`M${n}a`, `C${n}`, n, 'visitor', JSON.stringify({ kind: 'text', text: `question number ${n} about my order` }), at)
       message.run(`M${n}b`, `C${n}`, n, 'bot', JSON.stringify({ kind: 'text', text: 'Thanks, one moment.' }), at)
     }
+    // A handoff starts the visitor's wait when the status changes (the trigger of migration
+    // 0021); rows inserted already handed off have none, and the waiting view would be empty.
+    db.run("UPDATE desk_threads SET waiting_since = (SELECT c.updated_at FROM conversations c WHERE c.seq = desk_threads.seq) WHERE status = 'handoff'")
   })()
 }
 
