@@ -14,7 +14,7 @@ describe('security headers on what the app serves', () => {
     const workspaceId = (await app.services.workspaces.authenticate(app.key)) as string
     await app.services.demo.create(workspaceId)
     const page = await app.call('GET', '/', { key: null })
-    expect(page.text).toContain('<script src="/widget.js"')
+    expect(page.text).toContain('<script src="/widget.js?key=')
     const policy = page.headers.get('content-security-policy')
     expect(cspDirective(policy, 'script-src')).toEqual(["'self'"])
     expect(cspDirective(policy, 'default-src')).toEqual(["'none'"])

@@ -27,6 +27,8 @@ export interface Scene {
   conversation_id: string
   contact_id: string
   user_id: string
+  label_id: string
+  source_id: string
 }
 
 export interface SentRequest {
@@ -141,6 +143,12 @@ export async function createScene(parley: { url: string; sinkUrl: string }, key:
   const chatapp = await call('POST', `/chatbots/${chatbot}/integrations/chatapp`, { phone_number_id: phoneNumberId, access_token: 'token', verify_token: verifyToken })
   const userId = `user-${tag}`
   const message = await call('POST', `/chatbots/${chatbot}/integrations/rest-api/messages`, { user_id: userId, text: 'hi' })
+  const label = await call('POST', '/labels', { name: `Fuzz ${tag}` })
+  await call('PUT', `/chatbots/${chatbot}/business-hours`, { timezone: 'Europe/Berlin', weekly: { mon: [{ from: '09:00', until: '17:00' }] } })
+  const source = await call('POST', `/chatbots/${chatbot}/knowledge/sources`, { type: 'text', title: 'Fuzz', text: 'We are open from nine to five.' })
+  // Carried by the scene's conversation and contact, so that taking it off can succeed.
+  await call('PUT', `/desk/conversations/${message.conversation_id}/labels/${label.id}`)
+  await call('PUT', `/desk/contacts/${(message.contact as { id: string }).id}/labels/${label.id}`)
   return {
     chatbot_id: chatbot,
     flow_id: flowId,
@@ -154,6 +162,8 @@ export async function createScene(parley: { url: string; sinkUrl: string }, key:
     conversation_id: message.conversation_id as string,
     contact_id: (message.contact as { id: string }).id,
     user_id: userId,
+    label_id: label.id as string,
+    source_id: source.id as string,
   }
 }
 
