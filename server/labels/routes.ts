@@ -57,41 +57,35 @@ export function labelRoutes(auth: Authenticate, labels: LabelService) {
       },
     )
 
-  const onConversations = new Elysia({ prefix: '/desk/conversations/:conversation_id/labels' })
-    .use(auth)
-    .get('/', async (caller) => ({ items: await labels.carried(caller, { kind: 'conversation', id: caller.params.conversation_id }) }), {
-      params: ConversationParams,
-      response: { 200: CarriedLabels, ...errorResponses(404) },
-      detail: { tags, summary: "A conversation's labels", description: PERSON_NOTE },
-    })
-    .put('/:label_id', async (caller) => ({ items: await labels.attach(caller, { kind: 'conversation', id: caller.params.conversation_id }, caller.params.label_id) }), {
-      params: ConversationLabelParams,
-      response: { 200: CarriedLabels, ...errorResponses(400, 404, 409) },
-      detail: { tags, summary: 'Label a conversation', description: `Setting a label it carries changes nothing. Answers its labels. ${PERSON_NOTE}` },
-    })
-    .delete('/:label_id', async (caller) => ({ items: await labels.detach(caller, { kind: 'conversation', id: caller.params.conversation_id }, caller.params.label_id) }), {
-      params: ConversationLabelParams,
-      response: { 200: CarriedLabels, ...errorResponses(400, 404) },
-      detail: { tags, summary: 'Take a label off a conversation', description: `404 when it did not carry it. Answers its labels. ${PERSON_NOTE}` },
-    })
+  return new Elysia().use(set).use(carriedRoutes(auth, labels, 'conversation')).use(carriedRoutes(auth, labels, 'contact'))
+}
 
-  const onContacts = new Elysia({ prefix: '/desk/contacts/:contact_id/labels' })
-    .use(auth)
-    .get('/', async (caller) => ({ items: await labels.carried(caller, { kind: 'contact', id: caller.params.contact_id }) }), {
-      params: ContactParams,
-      response: { 200: CarriedLabels, ...errorResponses(404) },
-      detail: { tags, summary: "A contact's labels", description: PERSON_NOTE },
-    })
-    .put('/:label_id', async (caller) => ({ items: await labels.attach(caller, { kind: 'contact', id: caller.params.contact_id }, caller.params.label_id) }), {
-      params: ContactLabelParams,
-      response: { 200: CarriedLabels, ...errorResponses(400, 404, 409) },
-      detail: { tags, summary: 'Label a contact', description: `Setting a label it carries changes nothing. Answers its labels. ${PERSON_NOTE}` },
-    })
-    .delete('/:label_id', async (caller) => ({ items: await labels.detach(caller, { kind: 'contact', id: caller.params.contact_id }, caller.params.label_id) }), {
-      params: ContactLabelParams,
-      response: { 200: CarriedLabels, ...errorResponses(400, 404) },
-      detail: { tags, summary: 'Take a label off a contact', description: `404 when it did not carry it. Answers its labels. ${PERSON_NOTE}` },
-    })
+const CARRIERS = {
+  conversation: { params: ConversationParams, labelParams: ConversationLabelParams, the: 'a conversation', its: "A conversation's" },
+  contact: { params: ContactParams, labelParams: ContactLabelParams, the: 'a contact', its: "A contact's" },
+} as const
 
-  return new Elysia().use(set).use(onConversations).use(onContacts)
+/** /desk/{conversations|contacts}/{id}/labels: what one conversation or contact carries, set and taken off. */
+function carriedRoutes(auth: Authenticate, labels: LabelService, kind: keyof typeof CARRIERS) {
+  const { params, labelParams, the, its } = CARRIERS[kind]
+  const idParam = `${kind}_id`
+  const carrier = (caller: { params: unknown }) => ({ kind, id: (caller.params as Record<string, string>)[idParam] as string })
+  const labelOf = (caller: { params: unknown }) => (caller.params as { label_id: string }).label_id
+  return new Elysia({ prefix: `/desk/${kind}s/:${idParam}/labels` })
+    .use(auth)
+    .get('/', async (caller) => ({ items: await labels.carried(caller, carrier(caller)) }), {
+      params,
+      response: { 200: CarriedLabels, ...errorResponses(404) },
+      detail: { tags, summary: `${its} labels`, description: PERSON_NOTE },
+    })
+    .put('/:label_id', async (caller) => ({ items: await labels.attach(caller, carrier(caller), labelOf(caller)) }), {
+      params: labelParams,
+      response: { 200: CarriedLabels, ...errorResponses(400, 404, 409) },
+      detail: { tags, summary: `Label ${the}`, description: `Setting a label it carries changes nothing. Answers its labels. ${PERSON_NOTE}` },
+    })
+    .delete('/:label_id', async (caller) => ({ items: await labels.detach(caller, carrier(caller), labelOf(caller)) }), {
+      params: labelParams,
+      response: { 200: CarriedLabels, ...errorResponses(400, 404) },
+      detail: { tags, summary: `Take a label off ${the}`, description: `404 when it did not carry it. Answers its labels. ${PERSON_NOTE}` },
+    })
 }
