@@ -65,6 +65,10 @@ export function postgresKnowledgeStore(sql: SQL): KnowledgeStore {
         SELECT chatbot_id, title FROM knowledge_sources WHERE id = ${id} AND claim = ${claim} AND status = 'indexing' FOR UPDATE`
       if (!source) return false
       await sql`DELETE FROM knowledge_passages WHERE source_id = ${id}`
+      await sql`INSERT INTO knowledge_bases (chatbot_id) VALUES (${source.chatbot_id}) ON CONFLICT (chatbot_id) DO NOTHING`
+      // Held to the commit: two nodes writing one chatbot's passages take their rowids in turn.
+      const [base] = await sql<{ key: string }[]>`SELECT key FROM knowledge_bases WHERE chatbot_id = ${source.chatbot_id} FOR UPDATE`
+      if (!base) return false
       if (passages.length > 0) {
         const rows = JSON.stringify(
           passages.map((passage, ordinal) => ({
@@ -77,12 +81,18 @@ export function postgresKnowledgeStore(sql: SQL): KnowledgeStore {
           })),
         )
         // One round trip for the passages and their vectors, however many there are.
+        const [last] = await sql<{ last: string; end: string }[]>`
+          SELECT coalesce(max(rowid), ${base.key}::bigint << 32)::text AS last, ((${base.key}::bigint << 32) | 4294967295)::text AS end
+          FROM knowledge_passages WHERE rowid BETWEEN (${base.key}::bigint << 32) + 1 AND (${base.key}::bigint << 32) | 4294967295`
+        if (!last || BigInt(last.last) + BigInt(passages.length) > BigInt(last.end)) {
+          throw new Error(`the chatbot ${source.chatbot_id} has no rowid left in its range of the knowledge index`)
+        }
         await sql`
           WITH given AS (
             SELECT * FROM jsonb_to_recordset(${rows}::text::jsonb) AS x(ordinal integer, heading text, anchor text, text text, title_words text, text_words text)
           ), stored AS (
-            INSERT INTO knowledge_passages (source_id, ordinal, chatbot_id, heading, anchor, text)
-            SELECT ${id}, ordinal, ${source.chatbot_id}, heading, anchor, text FROM given RETURNING rowid, ordinal
+            INSERT INTO knowledge_passages (rowid, source_id, ordinal, chatbot_id, heading, anchor, text)
+            SELECT ${last.last}::bigint + 1 + ordinal, ${id}, ordinal, ${source.chatbot_id}, heading, anchor, text FROM given RETURNING rowid, ordinal
           )
           INSERT INTO knowledge_passage_search (rowid, title, text)
           SELECT stored.rowid, setweight(to_tsvector('english', given.title_words), 'A'), setweight(to_tsvector('english', given.text_words), 'B')
@@ -97,14 +107,33 @@ export function postgresKnowledgeStore(sql: SQL): KnowledgeStore {
         WHERE id = ${id} AND claim = ${claim} AND status = 'indexing' RETURNING id`
       return rows.length > 0
     },
+    async passageCount(chatbotId) {
+      const [row] = await sql<{ n: number }[]>`SELECT coalesce(sum(passages), 0)::int AS n FROM knowledge_sources WHERE chatbot_id = ${chatbotId}`
+      return row?.n ?? 0
+    },
+    async matchCounts(chatbotId, terms, atMost) {
+      return Promise.all(
+        terms.map(async (term) => {
+          const [row] = await sql<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM (SELECT 1 FROM knowledge_bases b, knowledge_passage_search k
+              WHERE b.chatbot_id = ${chatbotId} AND k.rowid BETWEEN (b.key << 32) + 1 AND ((b.key << 32) | 4294967295) AND (k.title || k.text) @@ to_tsquery('english', ${term}) LIMIT ${atMost}) x`
+          return row?.n ?? 0
+        }),
+      )
+    },
     async search(chatbotId, terms, limit) {
       if (terms.length === 0) return []
+      // The chatbot's range of the index first (its key's rowids), ranked there, then joined.
       const rows = await sql<PassageHit[]>`
-        SELECT p.source_id, s.title, p.heading, p.anchor, p.text, p.ordinal, ts_rank(k.title || k.text, q) AS score
-        FROM to_tsquery('english', ${terms.join(' | ')}) q, knowledge_passage_search k
-        JOIN knowledge_passages p ON p.rowid = k.rowid JOIN knowledge_sources s ON s.id = p.source_id
-        WHERE (k.title || k.text) @@ q AND p.chatbot_id = ${chatbotId}
-        ORDER BY score DESC, p.rowid LIMIT ${limit}`
+        WITH best AS (
+          SELECT k.rowid, ts_rank(k.title || k.text, q) AS score
+          FROM knowledge_bases b, to_tsquery('english', ${terms.join(' | ')}) q, knowledge_passage_search k
+          WHERE b.chatbot_id = ${chatbotId} AND k.rowid BETWEEN (b.key << 32) + 1 AND ((b.key << 32) | 4294967295) AND (k.title || k.text) @@ q
+          ORDER BY score DESC, k.rowid LIMIT ${limit})
+        SELECT p.source_id, s.title, p.heading, p.anchor, p.text, p.ordinal, best.score
+        FROM best JOIN knowledge_passages p ON p.rowid = best.rowid JOIN knowledge_sources s ON s.id = p.source_id
+        WHERE p.chatbot_id = ${chatbotId}
+        ORDER BY best.score DESC, best.rowid`
       return rows.map((row) => ({ ...row, score: Number(row.score) }))
     },
   }

@@ -4,6 +4,7 @@ import type { Units } from '../db/units.ts'
 import type { Clock } from '../support/clock.ts'
 import { newId } from '../support/new-id.ts'
 import { type CreateSource, KNOWLEDGE_LIMITS, type SearchRequest, type SearchResult, type Source, type SourceDetail } from './model.ts'
+import { distinctiveTerms } from './distinctive-terms.ts'
 import { searchTerms } from './search-terms.ts'
 import type { KnowledgeStore, SourceRecord, SourceRow, SourceType } from './store.ts'
 
@@ -96,7 +97,7 @@ export function knowledgeService({ stores, units, now, queued }: KnowledgeServic
       await ownChatbot(workspaceId, chatbotId)
       const terms = searchTerms(request.query)
       if (terms.length === 0) throw invalidField('/query', 'has no word to search for (letters or digits)')
-      const hits = await store.search(chatbotId, terms, request.limit ?? 5)
+      const hits = await store.search(chatbotId, await distinctiveTerms(store, chatbotId, terms), request.limit ?? 5)
       return {
         items: hits.map((hit) => ({ source_id: hit.source_id, title: hit.title, heading: hit.heading, anchor: hit.anchor, passage: hit.ordinal, text: hit.text, score: hit.score })),
       }

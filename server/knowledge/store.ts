@@ -73,6 +73,10 @@ export interface KnowledgeStore {
   finish(id: string, claim: string, passages: Passage[], at: string): Promise<boolean>
   /** Marks the source failed with the reason, if `claim` still holds it; the passages it had stay. */
   fail(id: string, claim: string, reason: string, at: string): Promise<boolean>
+  /** How many passages the chatbot has (its sources' counts). */
+  passageCount(chatbotId: string): Promise<number>
+  /** For each of `terms`, how many of the chatbot's passages hold it, counted up to `atMost` (a cheap bound for common words). */
+  matchCounts(chatbotId: string, terms: string[], atMost: number): Promise<number[]>
   /** A chatbot's passages matching any of `terms` (plain letters and digits, folded), best first. */
   search(chatbotId: string, terms: string[], limit: number): Promise<PassageHit[]>
 }

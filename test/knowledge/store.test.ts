@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
 import type { Passage } from '../../server/knowledge/passages.ts'
+import { COMMON_FLOOR, distinctiveTerms } from '../../server/knowledge/distinctive-terms.ts'
 import { searchTerms } from '../../server/knowledge/search-terms.ts'
 import type { SourceRecord } from '../../server/knowledge/store.ts'
 import { onBothDatabases } from '../support/both-databases.ts'
@@ -134,6 +135,38 @@ onBothDatabases('the knowledge store', (database) => {
     await units.unit((tx) => tx.knowledge.remove('BS', 'S-help'))
     expect(await texts('refund')).toEqual([])
     expect(await texts('refund', 'BT')).toEqual(['Refunds'])
+  })
+
+  test('words more than half the chatbot\'s passages hold are left out of its search; counts are the chatbot\'s own, bounded', async () => {
+    const { exec, stores, units } = database()
+    await exec('DELETE FROM knowledge_sources')
+    await exec(`INSERT INTO workspaces (id, name, created_at) VALUES ('WC', 'w', '${at(0)}')`)
+    await exec(`INSERT INTO chatbots (id, workspace_id, name, created_at) VALUES ('BC', 'WC', 'b', '${at(0)}'), ('BD', 'WC', 'd', '${at(0)}')`)
+    await units.unit(async (tx) => {
+      await tx.knowledge.insert(source('C-many', 'BC', 1, { title: 'Guide' }))
+      await tx.knowledge.insert(source('D-other', 'BD', 2, { title: 'Other' }))
+    })
+    const size = COMMON_FLOOR * 3
+    // Every passage holds "parley", two thirds "server", one in fifty "refund"; the other chatbot's passages all hold "refund".
+    const many = Array.from({ length: size }, (_, i) => passage(`Parley ${i % 3 === 0 ? '' : 'server'} ${i % 50 === 0 ? 'refund' : ''} note ${i}.`))
+    await units.unit((tx) => tx.knowledge.claimNext(at(3), at(9), 'c1'))
+    await units.unit((tx) => tx.knowledge.finish('C-many', 'c1', many, at(4)))
+    await units.unit((tx) => tx.knowledge.claimNext(at(5), at(9), 'c2'))
+    await units.unit((tx) => tx.knowledge.finish('D-other', 'c2', Array.from({ length: 20 }, () => passage('refund refund')), at(6)))
+
+    expect(await stores.knowledge.passageCount('BC')).toBe(size)
+    expect(await stores.knowledge.matchCounts('BC', ['parley', 'server', 'refund', 'absent'], size + 1)).toEqual([size, (size * 2) / 3, size / 50, 0])
+    expect(await stores.knowledge.matchCounts('BC', ['parley', 'refund'], 10)).toEqual([10, 6])
+    expect(await stores.knowledge.matchCounts('nobody', ['parley'], 10)).toEqual([0])
+    expect(await distinctiveTerms(stores.knowledge, 'BC', ['parley', 'server', 'refund', 'absent'])).toEqual(['refund'])
+    // Every word common: the one fewest passages hold.
+    expect(await distinctiveTerms(stores.knowledge, 'BC', ['parley', 'server'])).toEqual(['server'])
+    expect(await distinctiveTerms(stores.knowledge, 'BC', ['absent'])).toEqual([])
+    // A small knowledge base is searched by every word it holds, however common.
+    expect(await distinctiveTerms(stores.knowledge, 'BD', ['refund', 'parley'])).toEqual(['refund'])
+    const hits = await stores.knowledge.search('BC', await distinctiveTerms(stores.knowledge, 'BC', searchTerms('Parley server refund')), 10)
+    expect(hits).toHaveLength(size / 50)
+    expect(hits.every((hit) => hit.text.includes('refund') && hit.source_id === 'C-many')).toBe(true)
   })
 
   test('two nodes claiming at once never take the same source (PostgreSQL)', async () => {

@@ -27,19 +27,32 @@ export const knowledge: Migration = {
         updated_at TEXT NOT NULL,
         indexed_at TEXT
       );
-      CREATE INDEX knowledge_sources_by_chatbot ON knowledge_sources (chatbot_id, created_at);
+      -- Covers the sums of size_bytes and passages a create and a search read: the row itself
+      -- would be read through its content's overflow pages.
+      CREATE INDEX knowledge_sources_by_chatbot ON knowledge_sources (chatbot_id, created_at, size_bytes, passages);
       CREATE INDEX knowledge_sources_to_index ON knowledge_sources (status, updated_at) WHERE status IN ('queued', 'indexing');
 
+      -- A chatbot's number in the search index, given when its first passages are written.
+      -- Its passages' rowids are its key in the high 32 bits and a count in the low ones, so a
+      -- search reads the chatbot's range of the FTS5 index only (as the desk's message search
+      -- does by conversation) instead of scoring every chatbot's matches and then filtering.
+      CREATE TABLE knowledge_bases (
+        key INTEGER PRIMARY KEY,
+        chatbot_id TEXT NOT NULL UNIQUE REFERENCES chatbots(id) ON DELETE CASCADE
+      );
+
       -- A source's passages, in order: heading is the path of headings above it, anchor the
-      -- nearest one's slug. Searched through knowledge_passage_search, keyed by the rowid.
+      -- nearest one's slug. rowid: (its chatbot's key << 32) | n, declared so that no VACUUM
+      -- renumbers it. Searched through knowledge_passage_search, keyed by the rowid.
       CREATE TABLE knowledge_passages (
+        rowid INTEGER PRIMARY KEY,
         source_id TEXT NOT NULL REFERENCES knowledge_sources(id) ON DELETE CASCADE,
         ordinal INTEGER NOT NULL,
         chatbot_id TEXT NOT NULL,
         heading TEXT NOT NULL,
         anchor TEXT NOT NULL,
         text TEXT NOT NULL,
-        PRIMARY KEY (source_id, ordinal)
+        UNIQUE (source_id, ordinal)
       );
 
       -- Full text, BM25-ranked: the passage's title (its source's title and headings) and text,

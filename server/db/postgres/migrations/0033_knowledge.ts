@@ -1,8 +1,8 @@
 import type { PostgresMigration } from '../migration.ts'
 
 /**
- * The twin of SQLite's 0033: FTS5 becomes a table of tsvectors keyed by the passage's explicit
- * rowid (removed with it by a foreign key, where SQLite needs a trigger), ranked by ts_rank
+ * The twin of SQLite's 0033: FTS5 becomes a table of tsvectors keyed by the passage's rowid
+ * (removed with it by a foreign key, where SQLite needs a trigger), ranked by ts_rank
  * over a GIN index. The vectors are made by the store (english stems, diacritics folded first).
  */
 export const knowledge: PostgresMigration = {
@@ -26,18 +26,25 @@ export const knowledge: PostgresMigration = {
       updated_at text NOT NULL,
       indexed_at text
     );
-    CREATE INDEX knowledge_sources_by_chatbot ON knowledge_sources (chatbot_id, created_at COLLATE "C");
+    CREATE INDEX knowledge_sources_by_chatbot ON knowledge_sources (chatbot_id, created_at COLLATE "C", size_bytes, passages);
     CREATE INDEX knowledge_sources_to_index ON knowledge_sources (status, updated_at COLLATE "C") WHERE status IN ('queued', 'indexing');
 
+    -- A chatbot's key: its passages' rowids are (key << 32) | n, as on SQLite, so a search
+    -- reads the chatbot's range of the index (a range of the primary key) before ranking.
+    CREATE TABLE knowledge_bases (
+      key bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      chatbot_id text NOT NULL UNIQUE REFERENCES chatbots(id) ON DELETE CASCADE
+    );
+
     CREATE TABLE knowledge_passages (
-      rowid bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+      rowid bigint PRIMARY KEY,
       source_id text NOT NULL REFERENCES knowledge_sources(id) ON DELETE CASCADE,
       ordinal integer NOT NULL,
       chatbot_id text NOT NULL,
       heading text NOT NULL,
       anchor text NOT NULL,
       text text NOT NULL,
-      PRIMARY KEY (source_id, ordinal)
+      UNIQUE (source_id, ordinal)
     );
 
     -- title weighted A, text B: a word in a heading counts more, as FTS5's bm25 weights say.
