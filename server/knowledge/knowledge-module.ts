@@ -1,25 +1,12 @@
-import type { Units } from '../db/units.ts'
 import type { BodyLimit } from '../http/json-body.ts'
 import type { Authenticate } from '../people/authenticate.ts'
-import type { Clock } from '../support/clock.ts'
-import type { Logger } from '../support/logger.ts'
-import { type IndexerTuning, knowledgeIndexer } from './indexer.ts'
+import { type IndexerDeps, knowledgeIndexer } from './indexer.ts'
 import { KNOWLEDGE_LIMITS } from './model.ts'
 import { knowledgeRoutes } from './routes.ts'
 import { knowledgeService } from './service.ts'
-import type { KnowledgeStore } from './store.ts'
 
-type KnowledgeStores = { knowledge: KnowledgeStore }
-
-export interface KnowledgeModuleDeps {
-  stores: KnowledgeStores
-  units: Units<KnowledgeStores>
-  now: Clock
-  logger: Logger
-  /** Only this process writes the database (SQLite): sources it left indexing are taken up at start. */
-  soleWriter: boolean
-  tuning?: IndexerTuning
-}
+/** The indexer's deps are all the module needs: the service takes the same stores and units. */
+export type KnowledgeModuleDeps = IndexerDeps
 
 export type KnowledgeModule = ReturnType<typeof knowledgeModule>
 
