@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import type { WidgetBootConfig } from '../protocol/widget-protocol.ts'
 import { assetResponse, transientAsset, type WidgetAsset } from './widget-asset.ts'
 
@@ -18,8 +17,7 @@ const KEPT = 256
  * a page that would be refused, or that sends no Referer, gets the plain script, which asks
  * /widget/v1/config and says why. Cached privately for a minute, as the configuration is.
  */
-export function keyedWidgetScript(loaderFile: string, bootConfigFor: BootConfigFor) {
-  const loader = readFileSync(loaderFile, 'utf8')
+export function keyedWidgetScript(loader: Uint8Array, bootConfigFor: BootConfigFor) {
   const made = new Map<string, WidgetAsset>()
   return async (request: Request, widgetKey: string): Promise<Response | null> => {
     if (!WIDGET_KEY.test(widgetKey)) return null
@@ -30,7 +28,11 @@ export function keyedWidgetScript(loaderFile: string, bootConfigFor: BootConfigF
     const prefix = `(function(s){if(s)s.parleyBoot=${given}})(document.currentScript);\n`
     let asset = made.get(prefix)
     if (!asset) {
-      asset = transientAsset(new TextEncoder().encode(prefix + loader))
+      const head = new TextEncoder().encode(prefix)
+      const body = new Uint8Array(head.length + loader.length)
+      body.set(head)
+      body.set(loader, head.length)
+      asset = transientAsset(body)
       made.set(prefix, asset)
       if (made.size > KEPT) made.delete(made.keys().next().value as string)
     }

@@ -44,8 +44,9 @@ export function widgetAssetRoutes({
   liveScriptFile = liveScriptPath,
   bootConfigFor,
 }: WidgetAssetOptions) {
-  const script = servedAsset(prepareAsset(widgetFile), 'text/javascript; charset=utf-8')
-  const keyedScript = bootConfigFor ? keyedWidgetScript(widgetFile, bootConfigFor) : null
+  const loader = prepareAsset(widgetFile)
+  const script = servedAsset(loader, 'text/javascript; charset=utf-8')
+  const keyedScript = bootConfigFor ? keyedWidgetScript(loader.identity.body, bootConfigFor) : null
   const liveScript = versionedAsset(liveScriptFile)
   const chatScript = versionedAsset(chatScriptFile)
   const chatStylesheet = servedAsset(prepareAsset(chatStylesheetFile), 'text/css; charset=utf-8')

@@ -9,11 +9,17 @@ import type { KeyValueStore } from './storage.ts'
  */
 export function cachedBootConfig(memory: KeyValueStore): WidgetBootConfig | null {
   try {
-    const value = JSON.parse(memory.get(BOOT_CONFIG_KEY) ?? 'null') as WidgetBootConfig | null
-    return value && typeof value.socket_path === 'string' && value.widget_config && typeof value.widget_config === 'object' ? value : null
+    const value: unknown = JSON.parse(memory.get(BOOT_CONFIG_KEY) ?? 'null')
+    return isBootConfig(value) ? value : null
   } catch {
     return null
   }
+}
+
+/** Only the shape is checked (a kept copy or the one a script carried): the server's answer follows and wins. */
+export function isBootConfig(value: unknown): value is WidgetBootConfig {
+  const boot = value as Partial<WidgetBootConfig> | null
+  return !!boot && typeof boot.socket_path === 'string' && !!boot.widget_config && typeof boot.widget_config === 'object'
 }
 
 export const BOOT_CONFIG_KEY = 'boot'

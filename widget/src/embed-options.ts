@@ -1,4 +1,5 @@
 import type { WidgetBootConfig } from '../../server/protocol/widget-protocol.ts'
+import { isBootConfig } from './boot-config.ts'
 
 /**
  * Finding the widget's own script element and reading its attributes. Injected scripts run
@@ -59,13 +60,11 @@ export function readEmbedOptions(script: ScriptLike | null): EmbedOptions | { pr
 
 /** The configuration the script carried, if it is for this key and came from this server (not another's data-server-url). */
 function givenBootConfig(script: ScriptLike, widgetKey: string, serverUrl: string): WidgetBootConfig | undefined {
-  const carried = script.parleyBoot as { key?: unknown; boot?: Partial<WidgetBootConfig> } | undefined
-  if (!carried || carried.key !== widgetKey) return undefined
-  let from: string | undefined
+  const carried = script.parleyBoot as { key?: unknown; boot?: unknown } | undefined
+  if (!carried || carried.key !== widgetKey || !isBootConfig(carried.boot)) return undefined
   try {
-    from = new URL(script.src ?? '').origin
-  } catch {}
-  const boot = carried.boot
-  if (from !== serverUrl || !boot || typeof boot.socket_path !== 'string' || !boot.widget_config || typeof boot.widget_config !== 'object') return undefined
-  return boot as WidgetBootConfig
+    return new URL(script.src ?? '').origin === serverUrl ? carried.boot : undefined
+  } catch {
+    return undefined
+  }
 }
